@@ -1,0 +1,35 @@
+#version 430
+// Grid-to-particle: PIC/FLIP blend v_p = (1 - alpha) v_PIC + alpha v_FLIP and the velocity gradient
+// grad v_p = sum_i v_i^{n+1} (grad w_ip)^T (Stomakhin et al. 2013 Sec. 4 steps 7-8; Meyer 2015 Sec. 3.4).
+// A gather: one thread per particle, no atomics.
+#include "mpm/layout.glsl"
+#include "mpm/kernel.glsl"
+#include "mpm/particles.glsl"
+
+layout(local_size_x = MPM_LOCAL_SIZE) in;
+layout(std430, binding = MPM_BIND_GRID_VEL) readonly buffer GridVelBuffer { GridVelocity velocities[]; };
+layout(std430, binding = MPM_BIND_VELGRAD) writeonly buffer VelGradBuffer { mat3x4 velocity_gradients[]; };
+
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= particle_count()) return;
+  Stencil s = make_stencil(particles[i].x_m.xyz);
+  vec3 v_pic = vec3(0.0), dv = vec3(0.0);
+  mat3 grad = mat3(0.0);
+  for (int c = 0; c < 4; ++c)
+    for (int b = 0; b < 4; ++b)
+      for (int a = 0; a < 4; ++a) {
+        ivec3 o = ivec3(a, b, c);
+        ivec3 n = s.base + o;
+        if (!node_in_grid(n)) continue;
+        GridVelocity g = velocities[node_index(n)];
+        float w = stencil_weight(s, o);
+        v_pic += w * g.v_new.xyz;
+        dv += w * (g.v_new.xyz - g.v_old.xyz);
+        grad += outerProduct(g.v_new.xyz, stencil_gradient(s, o));
+      }
+  float alpha = scales.z;
+  vec3 v_flip = particles[i].v_vol.xyz + dv;
+  particles[i].v_vol.xyz = (1.0 - alpha) * v_pic + alpha * v_flip;
+  velocity_gradients[i] = mat3x4(vec4(grad[0], 0.0), vec4(grad[1], 0.0), vec4(grad[2], 0.0));
+}

@@ -1,0 +1,26 @@
+#version 430
+// Grid update: v_i^n = p_i / m_i, v_i^{n+1} = v_i^n + dt (f_i / m_i + g), then colliders and the grid's walls
+// (Stomakhin et al. 2013 Sec. 4 steps 4-5; Meyer 2015 Sec. 4.6). One thread per node.
+#include "mpm/layout.glsl"
+#include "mpm/status.glsl"
+#include "mpm/collide.glsl"
+
+layout(local_size_x = MPM_LOCAL_SIZE) in;
+layout(std430, binding = MPM_BIND_GRID) readonly buffer GridBuffer { GridNode nodes[]; };
+layout(std430, binding = MPM_BIND_GRID_VEL) writeonly buffer GridVelBuffer { GridVelocity velocities[]; };
+
+void main() {
+  int k = int(gl_GlobalInvocationID.x);
+  if (k >= grid_dims.w) return;
+  GridNode node = nodes[k];
+  if (node.mass_momentum.x <= 0) {
+    velocities[k] = GridVelocity(vec4(0.0), vec4(0.0));
+    return;
+  }
+  float m = float(node.mass_momentum.x) / scales.x;
+  vec3 v_old = vec3(node.mass_momentum.yzw) / scales.y / m;
+  vec3 v_new = v_old + vec3(node.impulse.xyz) / scales.y / m + time_step() * gravity_dt.xyz;
+  vec3 x = node_position(node_coords(k));
+  v_new = collide_walls(x, collide_velocity(x, v_new));
+  velocities[k] = GridVelocity(vec4(v_old, m), vec4(v_new, 0.0));
+}

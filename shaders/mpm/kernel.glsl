@@ -1,0 +1,50 @@
+// Cubic B-spline interpolation on the 4x4x4 stencil (Stomakhin et al. 2013 Eqs. 17-20; Meyer 2015 Eqs. 17-20).
+// The gradient carries the 1/h of the chain rule that Meyer's Eq. 19 and code leave out
+// (see shared/reference/mpm-snow.md Sec. 3.1); MPM_FLAG_THESIS_GRADIENT reproduces the omission for comparisons.
+
+// N(x): 1-D cubic B-spline, support |x| < 2 (Eq. 18).
+float bspline(float x) {
+  float a = abs(x);
+  if (a < 1.0) return 0.5 * a * a * a - a * a + 2.0 / 3.0;
+  if (a < 2.0) return -a * a * a / 6.0 + a * a - 2.0 * a + 4.0 / 3.0;
+  return 0.0;
+}
+
+// N'(x) (Eq. 20).
+float bspline_slope(float x) {
+  float a = abs(x);
+  if (a < 1.0) return 1.5 * a * x - 2.0 * x;
+  if (a < 2.0) return -0.5 * a * x + 2.0 * x - 2.0 * sign(x);
+  return 0.0;
+}
+
+// Per-axis weights and slopes of a particle at grid coordinate g = (x - grid_min) / h for the 4 nodes
+// base + 0..3, base = floor(g) - 1.
+struct Stencil {
+  ivec3 base;
+  vec3 w[4];   // N(g - node) per axis
+  vec3 dw[4];  // N'(g - node) / h per axis [1/m]
+};
+
+Stencil make_stencil(vec3 x) {
+  Stencil s;
+  vec3 g = (x - grid_min_h.xyz) / spacing();
+  s.base = ivec3(floor(g)) - 1;
+  float inv_h = (counts.w & MPM_FLAG_THESIS_GRADIENT) != 0u ? 1.0 : 1.0 / spacing();
+  for (int k = 0; k < 4; ++k) {
+    vec3 d = g - vec3(s.base + k);
+    s.w[k] = vec3(bspline(d.x), bspline(d.y), bspline(d.z));
+    s.dw[k] = vec3(bspline_slope(d.x), bspline_slope(d.y), bspline_slope(d.z)) * inv_h;
+  }
+  return s;
+}
+
+// Weight w_ip and gradient grad w_ip (Eqs. 17, 19 with 1/h) of stencil node (a, b, c) in 0..3.
+float stencil_weight(Stencil s, ivec3 o) { return s.w[o.x].x * s.w[o.y].y * s.w[o.z].z; }
+vec3 stencil_gradient(Stencil s, ivec3 o) {
+  return vec3(s.dw[o.x].x * s.w[o.y].y * s.w[o.z].z,
+              s.w[o.x].x * s.dw[o.y].y * s.w[o.z].z,
+              s.w[o.x].x * s.w[o.y].y * s.dw[o.z].z);
+}
+
+bool node_in_grid(ivec3 n) { return all(greaterThanEqual(n, ivec3(0))) && all(lessThan(n, grid_dims.xyz)); }

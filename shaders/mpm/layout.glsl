@@ -1,0 +1,52 @@
+// std430 / std140 declarations of the MPM state; mirrored in src/mpm/layout.h (static_asserts there).
+#include "common/bindings.h"
+
+struct Particle {
+  vec4 x_m;    // position [m], mass [kg]
+  vec4 v_vol;  // velocity [m/s], initial volume V0 [m^3]
+  vec4 fe[3];  // columns of F_E; fe[0].w = J_P, fe[1].w = material index
+  vec4 fp[3];  // columns of F_P
+};
+
+struct GridNode {
+  ivec4 mass_momentum;  // fixed point: mass, momentum xyz
+  ivec4 impulse;        // fixed point: dt * force xyz
+};
+
+struct GridVelocity {
+  vec4 v_old;  // v^n [m/s], w = node mass [kg]
+  vec4 v_new;  // v^{n+1} [m/s]
+};
+
+struct Collider {
+  vec4 point_shape;
+  vec4 normal_radius;
+  vec4 velocity_friction;
+  uvec4 boundary;
+};
+
+struct Material {
+  vec4 lame;        // mu0, lambda0, xi, rho0
+  vec4 plasticity;  // theta_c, theta_s
+};
+
+layout(std140, binding = MPM_BIND_PARAMS) uniform MpmParams {
+  vec4 grid_min_h;
+  ivec4 grid_dims;
+  vec4 gravity_dt;
+  vec4 scales;  // mass_scale, momentum_scale, flip alpha, CFL speed limit
+  uvec4 counts; // particles, colliders, substep, flags
+  vec4 params_pad;
+};
+
+float spacing() { return grid_min_h.w; }
+float time_step() { return gravity_dt.w; }
+uint particle_count() { return counts.x; }
+uint collider_count() { return counts.y; }
+int node_index(ivec3 n) { return n.x + grid_dims.x * (n.y + grid_dims.y * n.z); }
+ivec3 node_coords(int i) {
+  return ivec3(i % grid_dims.x, (i / grid_dims.x) % grid_dims.y, i / (grid_dims.x * grid_dims.y));
+}
+vec3 node_position(ivec3 n) { return grid_min_h.xyz + vec3(n) * spacing(); }
+
+mat3 columns(vec4 c[3]) { return mat3(c[0].xyz, c[1].xyz, c[2].xyz); }

@@ -1,0 +1,58 @@
+#version 430
+// Particle-to-grid: mass, momentum and elastic impulse dt f_i scattered to the 4x4x4 stencil with int32 fixed-point
+// atomicAdd (order-independent, hence deterministic). Stomakhin et al. 2013 Sec. 4 steps 1 and 3; Meyer 2015
+// Sec. 4.3. One thread per particle; the polar decomposition of F_E is computed once per particle, not per node.
+// With P2G_MASS_ONLY defined only the mass is scattered (first step, for the volume estimate).
+#include "mpm/layout.glsl"
+#include "mpm/status.glsl"
+#include "mpm/kernel.glsl"
+#include "mpm/svd.glsl"
+#include "mpm/particles.glsl"
+
+layout(local_size_x = MPM_LOCAL_SIZE) in;
+layout(std430, binding = MPM_BIND_GRID) buffer GridBuffer { GridNode nodes[]; };
+
+// V_p^n sigma_p = V_p^0 [2 mu (F_E - R_E) F_E^T + lambda (J_E - 1) J_E I] with mu, lambda hardened by
+// exp(xi (1 - J_P)) (Stomakhin 2013 Eqs. 1-2 and the Cauchy stress; Meyer 2015 Eqs. 27, 30, 32) [N m].
+mat3 volume_stress(Particle p) {
+  Material mat = particle_material(p);
+  mat3 FE = columns(p.fe);
+  float harden = exp(mat.lame.z * (1.0 - p.fe[0].w));
+  float mu = mat.lame.x * harden, lambda = mat.lame.y * harden;
+  float JE = determinant(FE);
+  mat3 RE = polar_rotation(FE);
+  return p.v_vol.w * (2.0 * mu * (FE - RE) * transpose(FE) + lambda * (JE - 1.0) * JE * mat3(1.0));
+}
+
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= particle_count()) return;
+  Particle p = particles[i];
+  Stencil s = make_stencil(p.x_m.xyz);
+  float m = p.x_m.w;
+#ifndef P2G_MASS_ONLY
+  mat3 impulse = -time_step() * volume_stress(p);  // dt f_i = -dt sum_p V sigma grad w_ip
+  vec3 mv = m * p.v_vol.xyz;
+#endif
+  for (int c = 0; c < 4; ++c)
+    for (int b = 0; b < 4; ++b)
+      for (int a = 0; a < 4; ++a) {
+        ivec3 o = ivec3(a, b, c);
+        ivec3 n = s.base + o;
+        if (!node_in_grid(n)) continue;
+        int k = node_index(n);
+        float w = stencil_weight(s, o);
+        ATOMIC_ADD_CHECKED(nodes[k].mass_momentum.x, to_fixed(m * w, scales.x, MPM_ERROR_MASS_OVERFLOW, i),
+                           MPM_ERROR_MASS_OVERFLOW, i);
+#ifndef P2G_MASS_ONLY
+        vec3 dp = w * mv;
+        vec3 df = impulse * stencil_gradient(s, o);
+        for (int d = 0; d < 3; ++d) {
+          ATOMIC_ADD_CHECKED(nodes[k].mass_momentum[d + 1],
+                             to_fixed(dp[d], scales.y, MPM_ERROR_MOMENTUM_OVERFLOW, i), MPM_ERROR_MOMENTUM_OVERFLOW, i);
+          ATOMIC_ADD_CHECKED(nodes[k].impulse[d], to_fixed(df[d], scales.y, MPM_ERROR_IMPULSE_OVERFLOW, i),
+                             MPM_ERROR_IMPULSE_OVERFLOW, i);
+        }
+#endif
+      }
+}

@@ -1,0 +1,69 @@
+#version 430
+// Particle update: deformation gradient, plasticity, particle collisions and advection
+// (Stomakhin et al. 2013 Sec. 4 steps 7, 9, 10 and Sec. 5; Meyer 2015 Eqs. 21-22 with the corrected F_P).
+//   F_E^ = (I + dt grad v) F_E,  F = F_E^ F_P,  F_E^ = U S^ V^T,  S = clamp(S^, 1 - theta_c, 1 + theta_s),
+//   F_E = U S V^T,  F_P = V S^-1 U^T F.
+#include "mpm/layout.glsl"
+#include "mpm/status.glsl"
+#include "mpm/svd.glsl"
+#include "mpm/collide.glsl"
+#include "mpm/particles.glsl"
+
+layout(local_size_x = MPM_LOCAL_SIZE) in;
+layout(std430, binding = MPM_BIND_VELGRAD) readonly buffer VelGradBuffer { mat3x4 velocity_gradients[]; };
+
+void plasticity(inout Particle p, mat3 grad_v) {
+  Material mat = particle_material(p);
+  mat3 FE_hat = (mat3(1.0) + time_step() * grad_v) * columns(p.fe);
+  mat3 F = FE_hat * columns(p.fp);
+  mat3 U, V;
+  vec3 s;
+  svd3(FE_hat, U, s, V);
+  vec3 sc = clamp(s, vec3(1.0 - mat.plasticity.x), vec3(1.0 + mat.plasticity.y));
+  mat3 FE = U * mat3(sc.x, 0, 0, 0, sc.y, 0, 0, 0, sc.z) * transpose(V);
+  mat3 FP = V * mat3(1.0 / sc.x, 0, 0, 0, 1.0 / sc.y, 0, 0, 0, 1.0 / sc.z) * transpose(U) * F;
+  float JP = determinant(FP);
+  p.fe[0] = vec4(FE[0], JP);
+  p.fe[1] = vec4(FE[1], p.fe[1].w);
+  p.fe[2] = vec4(FE[2], 0.0);
+  p.fp[0] = vec4(FP[0], 0.0);
+  p.fp[1] = vec4(FP[1], 0.0);
+  p.fp[2] = vec4(FP[2], 0.0);
+}
+
+// Moves x out of every collider it ended up inside, onto the surface: no particle ends a substep in a solid.
+vec3 push_out(vec3 x) {
+  for (uint k = 0u; k < collider_count(); ++k) {
+    float d = collider_distance(colliders[k], x);
+    if (d < 0.0) x -= d * collider_normal(colliders[k], x);
+  }
+  float h = spacing();
+  return clamp(x, wall_lo() - 0.5 * h, wall_hi() + 0.5 * h);
+}
+
+bool finite(vec4 a) { return !any(isnan(a)) && !any(isinf(a)); }
+
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= particle_count()) return;
+  Particle p = particles[i];
+  mat3x4 g = velocity_gradients[i];
+  plasticity(p, mat3(g[0].xyz, g[1].xyz, g[2].xyz));
+  vec3 x = p.x_m.xyz;
+  vec3 v = collide_walls(x, collide_velocity(x, p.v_vol.xyz));
+  p.x_m.xyz = push_out(x + time_step() * v);
+  p.v_vol.xyz = v;
+  bool ok = finite(p.x_m) && finite(p.v_vol) && finite(p.fe[0]) && finite(p.fe[1]) && finite(p.fe[2]) &&
+            finite(p.fp[0]) && finite(p.fp[1]) && finite(p.fp[2]);
+  if (!ok) {
+    atomicAdd(status.nonfinite, 1u);
+    report_error(MPM_ERROR_NONFINITE, i);
+  } else {
+    float speed = length(v);
+    if (speed > scales.w) report_error(MPM_ERROR_CFL, i);
+    atomicMax(status.max_speed_bits, floatBitsToUint(speed));
+    float harden = exp(particle_material(p).lame.z * (1.0 - p.fe[0].w));
+    atomicMax(status.max_hardening_bits, floatBitsToUint(harden));
+  }
+  particles[i] = p;
+}

@@ -1,0 +1,86 @@
+#include "app/cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+
+#include "app/bench.h"
+#include "app/info.h"
+#include "app/run.h"
+#include "core/error.h"
+#include "core/log.h"
+
+namespace firn::app {
+namespace {
+
+struct Commands {
+  CLI::App* run = nullptr;
+  CLI::App* info = nullptr;
+  CLI::App* bench = nullptr;
+  RunOptions run_options;
+  std::string export_format;
+  std::string egl = "auto";
+  std::filesystem::path bench_scene;
+  int bench_substeps = 100;
+};
+
+void add_run(CLI::App& app, Commands& c) {
+  RunOptions& o = c.run_options;
+  c.run = app.add_subcommand("run", "simulate a scene headless and write PNG frames");
+  c.run->add_option("scene", o.scene, "scene file (JSON)")->required()->check(CLI::ExistingFile);
+  c.run->add_option("--out", o.out, "output folder (created)")->required();
+  c.run->add_option("--frames", o.frames, "frames to write (default: duration * fps)")->check(CLI::Range(1, 10000000));
+  c.run->add_option("--width", o.width, "image width [pixels]")->check(CLI::Range(16, 16384));
+  c.run->add_option("--height", o.height, "image height [pixels]")->check(CLI::Range(16, 16384));
+  c.run->add_flag("--no-render", [&o](int64_t) { o.render = false; }, "do not write PNG frames");
+  c.run->add_option("--export", c.export_format, "also write particles per frame")->check(CLI::IsMember({"ply"}));
+  c.run->add_flag("--stats", o.stats, "write stats.jsonl (one JSON object per frame)");
+  c.run->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");
+}
+
+void add_bench(CLI::App& app, Commands& c) {
+  c.bench = app.add_subcommand("bench", "time the snow solver's passes on a scene");
+  c.bench->add_option("scene", c.bench_scene, "scene file (JSON)")->required()->check(CLI::ExistingFile);
+  c.bench->add_option("--substeps", c.bench_substeps, "substeps to time")->check(CLI::Range(1, 10000000));
+  c.bench->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");
+}
+
+int dispatch(Commands& c) {
+  if (*c.info) return run_info(c.egl);
+  if (*c.bench) return run_bench(c.bench_scene, c.bench_substeps, c.egl);
+  c.run_options.export_ply = c.export_format == "ply";
+  c.run_options.egl = c.egl;
+  return run_scene(c.run_options);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"firn: snow (MPM), water (SPH) and grains (DEM) on the GPU. SI units throughout."};
+  app.require_subcommand(1);
+  Commands c;
+  add_run(app, c);
+  add_bench(app, c);
+  c.info = app.add_subcommand("info", "print the OpenGL implementation and the limits firn relies on");
+  c.info->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitOk : kExitBadInput;
+  }
+  try {
+    return dispatch(c);
+  } catch (const InputError& e) {
+    log::error(e.what());
+    return kExitBadInput;
+  } catch (const NumericalError& e) {
+    log::error(e.what());
+    return kExitNumerical;
+  } catch (const std::exception& e) {
+    log::error(e.what());
+    return kExitFailure;
+  }
+}
+
+}  // namespace firn::app

@@ -1,0 +1,45 @@
+#include "app/frame_renderer.h"
+
+#include <algorithm>
+
+namespace firn::app {
+
+render::Camera scene_camera(const scene::Scene& scene) {
+  render::Camera c;
+  c.eye = scene.camera.eye;
+  c.target = scene.camera.target;
+  c.fov_deg = scene.camera.fov_deg;
+  const double distance = glm::length(c.eye - c.target);
+  c.near = std::max(1e-3, 0.01 * distance);
+  c.far = 100.0 * distance;
+  return c;
+}
+
+render::FrameContent frame_content(const Simulation& sim, const FrameLook& look) {
+  render::FrameContent f;
+  f.background = look.background;
+  const mpm::Solver* snow = sim.snow();
+  double ground = 0.0;
+  if (snow) {
+    render::ParticleSet set;
+    set.buffer = snow->particles().id();
+    set.count = snow->particle_count();
+    set.layout = render::mpm_particle_layout();
+    set.style.radius = look.particle_radius_cells * static_cast<float>(snow->settings().grid.spacing);
+    set.style.mode = look.colour;
+    if (look.colour == render::ColourMode::kSpeed) set.style.range_max = 10.0f;
+    if (look.colour == render::ColourMode::kScalar) set.style.range_min = 0.8f, set.style.range_max = 1.2f;
+    f.particles.push_back(set);
+    if (look.show_grid_bounds) f.grid_bounds = render::Bounds{snow->settings().grid.min, snow->settings().grid.max};
+    ground = snow->settings().grid.min.y;
+  }
+  const auto& colliders = snow ? snow->colliders() : sim.scene().colliders;
+  for (const Collider& c : colliders)
+    if (c.shape == ColliderShape::kPlane && c.normal.y > 0.999) ground = std::max(ground, c.point.y);
+  f.ground = render::GroundPlane{};
+  f.ground->height = ground;
+  if (look.show_colliders) f.colliders = colliders;
+  return f;
+}
+
+}  // namespace firn::app

@@ -1,0 +1,41 @@
+#pragma once
+/// Draws a Simulation's current state: the shared look of `firn run`'s frames and the viewer.
+#include <cstdint>
+#include <vector>
+
+#include "app/simulation.h"
+#include "render/renderer.h"
+
+namespace firn::app {
+
+/// Appearance choices on top of the scene (the viewer's Render panel edits them).
+struct FrameLook {
+  float particle_radius_cells = 0.45f;  ///< impostor radius as a fraction of the MPM grid spacing
+  render::ColourMode colour = render::ColourMode::kUniform;
+  bool show_colliders = true;
+  bool show_grid_bounds = true;
+  glm::vec3 background{0.16f, 0.18f, 0.22f};
+};
+
+/// The render::FrameContent of a simulation's state: snow particles straight from the solver's SSBO (no copy),
+/// colliders at their current positions, the ground at the lowest upward plane collider, the grid bounds.
+render::FrameContent frame_content(const Simulation& sim, const FrameLook& look);
+
+/// The scene's camera for an image of aspect width / height.
+render::Camera scene_camera(const scene::Scene& scene);
+
+/// Renders a simulation headless into RGBA8 images of a fixed size.
+class FrameRenderer {
+ public:
+  /// `width` x `height` [pixels]; needs a current GL context.
+  FrameRenderer(int width, int height) : renderer_(width, height) {}
+  /// Top-down RGBA8 rows of the current state.
+  std::vector<uint8_t> render(const Simulation& sim, const FrameLook& look = {}) {
+    return renderer_.capture(scene_camera(sim.scene()), frame_content(sim, look));
+  }
+
+ private:
+  render::Renderer renderer_;
+};
+
+}  // namespace firn::app

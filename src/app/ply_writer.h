@@ -1,0 +1,15 @@
+#pragma once
+/// Particle export as binary little-endian PLY (positions and velocities as float32).
+#include <filesystem>
+#include <vector>
+
+#include "mpm/layout.h"
+
+namespace firn::app {
+
+/// Writes `particles` to `path` as a binary little-endian PLY with vertex properties x y z vx vy vz mass jp
+/// (float32; m, m/s, kg, plastic J_P). Writes to "<path>.tmp" and renames, so no half-written file is left behind.
+/// Throws std::runtime_error naming the path on I/O failure.
+void write_ply(const std::filesystem::path& path, const std::vector<mpm::GpuParticle>& particles);
+
+}  // namespace firn::app

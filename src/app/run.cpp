@@ -1,0 +1,62 @@
+#include "app/run.h"
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "app/frame_renderer.h"
+#include "app/output_names.h"
+#include "app/ply_writer.h"
+#include "app/simulation.h"
+#include "gl/context.h"
+#include "render/png.h"
+#include "scene/load.h"
+
+namespace firn::app {
+namespace {
+
+nlohmann::json stats_line(const Simulation& sim, int substeps) {
+  const mpm::Diagnostics d = sim.snow_diagnostics();
+  return {{"frame", sim.frame()},
+          {"time", sim.time()},
+          {"substeps", substeps},
+          {"particles", d.particles},
+          {"total_mass", d.total_mass},
+          {"momentum", {d.momentum.x, d.momentum.y, d.momentum.z}},
+          {"kinetic_energy", d.kinetic_energy},
+          {"max_speed", d.max_speed},
+          {"nonfinite", d.nonfinite},
+          {"dt", sim.snow() ? sim.snow()->step_limits().dt : 0.0}};
+}
+
+void progress(const Simulation& sim, int k, int frames, const FrameReport& r) {
+  std::fprintf(stderr, "frame %d/%d  t = %.4f s  substeps %d  %.1f ms/frame\n", k + 1, frames, sim.time(),
+               r.substeps, r.wall_ms);
+}
+
+}  // namespace
+
+int run_scene(const RunOptions& o) {
+  const scene::Scene scene = scene::load_scene(o.scene);
+  const int frames = o.frames > 0 ? o.frames : scene.frame_count();
+  gl::HeadlessContext context(gl::parse_egl_platform(o.egl, "--egl"));
+  Simulation sim(scene);
+  std::unique_ptr<FrameRenderer> renderer;
+  if (o.render) renderer = std::make_unique<FrameRenderer>(o.width, o.height);
+  std::filesystem::create_directories(o.out);
+  std::ofstream stats;
+  if (o.stats) stats.open(o.out / "stats.jsonl", std::ios::trunc);
+  for (int k = 0; k < frames; ++k) {
+    FrameReport r;
+    if (k > 0) r = sim.advance_frame();
+    if (renderer) render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, renderer->render(sim));
+    if (o.export_ply && sim.snow()) write_ply(o.out / frame_name("particles", k, ".ply"), sim.snow()->download_particles());
+    if (stats.is_open()) stats << stats_line(sim, r.substeps).dump() << "\n" << std::flush;
+    progress(sim, k, frames, r);
+  }
+  std::printf("%d frames written to %s\n", frames, std::filesystem::absolute(o.out).c_str());
+  return 0;
+}
+
+}  // namespace firn::app

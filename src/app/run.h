@@ -1,0 +1,25 @@
+#pragma once
+/// `firn run`: simulate a scene headless and write frames, particle files and statistics.
+#include <filesystem>
+#include <string>
+
+namespace firn::app {
+
+/// Options of `firn run` (see README).
+struct RunOptions {
+  std::filesystem::path scene;    ///< scene file (JSON)
+  std::filesystem::path out;      ///< output folder, created when the scene is valid
+  int frames = 0;                 ///< frames to write; 0 = the scene's duration * fps
+  int width = 1280, height = 720; ///< image size [pixels]
+  bool render = true;             ///< write frame_NNNNN.png
+  bool export_ply = false;        ///< write particles_NNNNN.ply
+  bool stats = false;             ///< write stats.jsonl
+  std::string egl = "auto";       ///< EGL platform: auto, device, surfaceless
+};
+
+/// Runs a scene: frame k shows simulated time k / fps, k = 0 .. frames-1. Progress goes to stderr, the output
+/// folder to stdout. Throws firn::InputError before anything is written when the scene is invalid, and
+/// firn::NumericalError (after the frames before the failure are written) on blow-up.
+int run_scene(const RunOptions& options);
+
+}  // namespace firn::app

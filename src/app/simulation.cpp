@@ -1,0 +1,49 @@
+#include "app/simulation.h"
+
+#include <chrono>
+
+#include "core/error.h"
+#include "mpm/seeding.h"
+#include "scene/mesh_body.h"
+
+namespace firn::app {
+namespace {
+
+std::vector<mpm::GpuParticle> seed_snow(const scene::Scene& scene) {
+  const mpm::MpmSettings& s = *scene.mpm;
+  std::vector<mpm::GpuParticle> all;
+  for (const mpm::Body& b : s.bodies) {
+    const mpm::Material& m = s.materials.at(static_cast<size_t>(b.material));
+    const auto part = b.shape == mpm::BodyShape::kMesh ? scene::sample_mesh_body(b, m, s.grid.spacing)
+                                                       : mpm::seed_body(b, m, s.grid.spacing);
+    all.insert(all.end(), part.begin(), part.end());
+  }
+  if (all.empty()) throw InputError(scene.file.string() + ": mpm.bodies: the bodies contain no particles; "
+                                    "allowed: bodies at least one grid cell large");
+  return all;
+}
+
+}  // namespace
+
+Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
+  if (scene_.mpm)
+    snow_ = std::make_unique<mpm::Solver>(*scene_.mpm, scene_.colliders, scene_.gravity, seed_snow(scene_));
+}
+
+FrameReport Simulation::advance_frame() {
+  const auto t0 = std::chrono::steady_clock::now();
+  FrameReport r;
+  const double dt = 1.0 / scene_.fps;
+  if (snow_) r.substeps += snow_->advance(dt);
+  ++frame_;
+  r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+double Simulation::time() const { return frame_ / scene_.fps; }
+
+mpm::Diagnostics Simulation::snow_diagnostics() const {
+  return snow_ ? mpm::measure(snow_->download_particles()) : mpm::Diagnostics{};
+}
+
+}  // namespace firn::app

@@ -1,0 +1,35 @@
+#pragma once
+/// Kinematic colliders shared by every solver: planes, spheres and axis-aligned boxes moving at constant velocity.
+#include <glm/glm.hpp>
+
+namespace firn {
+
+/// Collider shape.
+enum class ColliderShape { kPlane, kSphere, kBox };
+
+/// What happens to material that touches a collider (Stomakhin et al. 2013, Sec. 8, "Collision").
+enum class Boundary {
+  kSticky,    ///< relative velocity set to zero
+  kSlip,      ///< normal relative velocity removed (in both directions), Coulomb friction on the tangential part
+  kSeparate,  ///< as kSlip, but only while approaching (v_rel . n < 0); material may leave the surface
+};
+
+/// A kinematic collider (plain data). Units: m, m/s. Moves by `velocity` each second; never rotates.
+struct Collider {
+  ColliderShape shape = ColliderShape::kPlane;
+  glm::dvec3 point{0.0};    ///< plane: a point on it; sphere: centre; box: centre [m]
+  glm::dvec3 normal{0, 1, 0};  ///< plane: unit normal pointing into the free side
+  double radius = 0.0;      ///< sphere radius [m]
+  glm::dvec3 half_extent{0.0};  ///< box half size along x, y, z [m]
+  glm::dvec3 velocity{0.0}; ///< translation velocity [m/s]
+  double friction = 0.0;    ///< Coulomb friction coefficient mu (dimensionless, >= 0)
+  Boundary boundary = Boundary::kSeparate;
+};
+
+/// Signed distance from `x` to the collider surface [m]: negative inside the solid (behind a plane).
+double signed_distance(const Collider& c, const glm::dvec3& x);
+
+/// Outward unit normal of the collider surface nearest to `x`.
+glm::dvec3 surface_normal(const Collider& c, const glm::dvec3& x);
+
+}  // namespace firn

@@ -1,0 +1,90 @@
+#pragma once
+/// Internals of the closest-feature walk shared by closest_feature*.cpp (not part of the public API).
+#include <span>
+
+#include <glm/glm.hpp>
+
+#include "dem/polyhedron.h"
+
+namespace firn::dem::detail {
+
+/// One polyhedron of the pair as seen by the walk: its geometry, the rigid map of its body frame into the other
+/// polyhedron's body frame, and its current feature (owned by the caller's FeaturePair).
+struct Side {
+  const Polyhedron* poly = nullptr;
+  glm::dmat3 rot{1.0};            ///< This body frame -> other body frame.
+  glm::dvec3 trans{0.0};          ///< [m]
+  FeatureRef* feature = nullptr;  ///< Current feature of this side (updated in place).
+  int id = 0;                     ///< 0 for A, 1 for B (index into Witness::point).
+
+  glm::dvec3 to_other(const glm::dvec3& x) const { return rot * x + trans; }
+  const glm::dvec3& vertex(int i) const { return poly->vertices[i]; }
+};
+
+/// Closest points found by a terminating step: point[id] lies on side id's feature, in that side's body frame.
+struct Witness {
+  glm::dvec3 point[2]{glm::dvec3(0.0), glm::dvec3(0.0)};  ///< [m]
+  double distance = 0.0;                                 ///< [m]
+};
+
+/// Outcome of one walk iteration.
+enum class Step : unsigned char {
+  Continue,      ///< One feature was replaced; test again.
+  Done,          ///< Certified closest pair; the Witness is filled.
+  Contact,       ///< The polyhedra touch or overlap.
+  LocalMinimum,  ///< A feature lies below a face inside its prism (notes §6.3 "local minimum"); needs a search.
+};
+
+/// Tolerance of the region tests [m] (see ClosestFeatureOptions::relative_tolerance).
+struct Tolerance {
+  double length = 0.0;
+};
+
+/// Region planes of a feature (body frame of its polyhedron).
+std::span<const VoronoiPlane> vertex_region(const Polyhedron& p, int v);
+std::span<const VoronoiPlane> edge_region(const Polyhedron& p, int e);
+std::span<const VoronoiPlane> face_region(const Polyhedron& p, int f);
+
+/// Index of the plane with the most negative value at x if that value is < -tol, else -1.
+int most_violated(std::span<const VoronoiPlane> planes, const glm::dvec3& x, double tol);
+
+/// Parameters s, t of the closest points p0 + s (p1 - p0) and q0 + t (q1 - q0) of two segments. Parallel segments with
+/// overlapping projections give the middle of the overlap (notes §6.4 edge-edge, Fig. 4.11); otherwise clamped
+/// solutions are replaced by the best of the four endpoint-to-segment candidates (the thesis's corrected rule,
+/// counter-example of Fig. 4.10), so endpoints come out exactly as 0 or 1.
+struct SegmentParams {
+  double s = 0.0;
+  double t = 0.0;
+  bool parallel_overlap = false;
+};
+SegmentParams closest_segment_segment(const glm::dvec3& p0, const glm::dvec3& p1, const glm::dvec3& q0,
+                                      const glm::dvec3& q1);
+
+/// Parameter in [0, 1] of the point of segment [a, b] closest to x.
+double closest_on_segment(const glm::dvec3& x, const glm::dvec3& a, const glm::dvec3& b);
+
+/// Segment a + l (b - a), l in [0, 1], clipped against region planes (V-Clip's clipEdge): [lo, hi] is the part
+/// inside; n_lo / n_hi name the neighbour whose plane cut the low / high end (index -1 if uncut). `excluded` means
+/// nothing is left; `simple` then says a single plane excludes the whole segment (n_lo == n_hi is that plane).
+struct Clip {
+  double lo = 0.0;
+  double hi = 1.0;
+  FeatureRef n_lo;
+  FeatureRef n_hi;
+  bool excluded = false;
+  bool simple = false;
+};
+Clip clip_segment(const glm::dvec3& a, const glm::dvec3& b, std::span<const VoronoiPlane> planes);
+
+/// Feature of face f's boundary (edge or vertex) closest to the segment [a, b] (face owner's body frame).
+FeatureRef closest_boundary_feature(const Polyhedron& p, int f, const glm::dvec3& a, const glm::dvec3& b);
+
+/// Walk steps. The first Side holds the lower-dimensional feature named first (e.g. step_ve: vertex side, edge side).
+Step step_vv(Side& s, Side& o, const Tolerance& tol, Witness& w);
+Step step_ve(Side& v, Side& e, const Tolerance& tol, Witness& w);
+Step step_vf(Side& v, Side& f, const Tolerance& tol, Witness& w);
+Step step_ee(Side& s, Side& o, const Tolerance& tol, Witness& w);
+Step step_ef(Side& e, Side& f, const Tolerance& tol, Witness& w);
+Step step_ff(Side& s, Side& o, const Tolerance& tol, Witness& w);
+
+}  // namespace firn::dem::detail

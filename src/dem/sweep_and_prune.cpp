@@ -1,0 +1,125 @@
+#include "dem/sweep_and_prune.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace firn::dem {
+namespace {
+
+/// Strict order of the endpoint lists: by value, and at equal value a min before a max (closed boxes).
+bool endpoint_less(const SapEndpoint& a, const SapEndpoint& b) {
+  return a.value < b.value || (a.value == b.value && a.is_max < b.is_max);
+}
+
+void validate_boxes(std::span<const Aabb> boxes) {
+  if (boxes.size() >= std::numeric_limits<std::uint32_t>::max()) {
+    throw std::runtime_error("dem/sweep_and_prune: at most 2^32 - 2 boxes, got " + std::to_string(boxes.size()));
+  }
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const std::string what = "box " + std::to_string(i);
+    validate_aabb(boxes[i], what.c_str());
+  }
+}
+
+double end_value(const Aabb& box, std::uint32_t is_max, int axis) { return is_max ? box.max[axis] : box.min[axis]; }
+
+/// x has just moved left past y (x now before y): apply the overlap status change it implies (§4.1.1).
+void on_swap(SweepAndPrune& sap, const SapEndpoint& x, const SapEndpoint& y) {
+  if (x.is_max == y.is_max || x.box == y.box) return;  // min past min or max past max: no status change
+  if (!x.is_max) {
+    if (overlaps(sap.boxes[x.box], sap.boxes[y.box]) && pair_set_insert(sap.pairs, x.box, y.box)) {
+      ++sap.last.pairs_added;
+    }
+  } else if (pair_set_erase(sap.pairs, x.box, y.box)) {
+    ++sap.last.pairs_removed;
+  }
+}
+
+/// Insertion sort of one axis (App. B) with the overlap hook on every adjacent exchange.
+void insertion_sort_axis(SweepAndPrune& sap, std::vector<SapEndpoint>& list) {
+  for (std::size_t i = 1; i < list.size(); ++i) {
+    const SapEndpoint x = list[i];
+    std::size_t j = i;
+    while (j > 0 && endpoint_less(x, list[j - 1])) {
+      on_swap(sap, x, list[j - 1]);
+      list[j] = list[j - 1];
+      --j;
+    }
+    sap.last.swaps += i - j;
+    list[j] = x;
+  }
+}
+
+void fill_axis(std::vector<SapEndpoint>& list, std::span<const Aabb> boxes, int axis) {
+  list.resize(2 * boxes.size());
+  for (std::uint32_t i = 0; i < boxes.size(); ++i) {
+    list[2 * i] = {boxes[i].min[axis], i, 0};
+    list[2 * i + 1] = {boxes[i].max[axis], i, 1};
+  }
+  std::sort(list.begin(), list.end(), endpoint_less);
+}
+
+/// One pass over the sorted x list with an active list: on a min, test the new box against every active box
+/// (3-D test), then activate it; on a max, deactivate it. Min-before-max ties make touching boxes meet.
+void sweep_x(SweepAndPrune& sap) {
+  std::vector<std::uint32_t> active;
+  std::vector<std::uint32_t> slot(sap.boxes.size());
+  for (const SapEndpoint& e : sap.axes[0]) {
+    if (!e.is_max) {
+      for (std::uint32_t other : active) {
+        if (overlaps(sap.boxes[e.box], sap.boxes[other])) pair_set_insert(sap.pairs, e.box, other);
+      }
+      slot[e.box] = static_cast<std::uint32_t>(active.size());
+      active.push_back(e.box);
+    } else {
+      const std::uint32_t moved = active.back();
+      active[slot[e.box]] = moved;
+      slot[moved] = slot[e.box];
+      active.pop_back();
+    }
+  }
+}
+
+}  // namespace
+
+void sap_rebuild(SweepAndPrune& sap, std::span<const Aabb> boxes) {
+  validate_boxes(boxes);
+  sap.boxes.assign(boxes.begin(), boxes.end());
+  for (int axis = 0; axis < 3; ++axis) fill_axis(sap.axes[axis], boxes, axis);
+  const std::size_t before = sap.pairs.count;
+  pair_set_clear(sap.pairs);
+  sweep_x(sap);
+  sap.last = SapStats{};
+  sap.last.full_sorts = 1;
+  sap.last.pairs_removed = before;
+  sap.last.pairs_added = sap.pairs.count;
+  sap.total.full_sorts += 1;
+  sap.total.pairs_added += sap.last.pairs_added;
+  sap.total.pairs_removed += sap.last.pairs_removed;
+}
+
+void sap_update(SweepAndPrune& sap, std::span<const Aabb> boxes) {
+  if (sap.boxes.empty() || boxes.size() != sap.boxes.size()) {
+    sap_rebuild(sap, boxes);
+    return;
+  }
+  validate_boxes(boxes);
+  std::copy(boxes.begin(), boxes.end(), sap.boxes.begin());
+  sap.last = SapStats{};
+  for (int axis = 0; axis < 3; ++axis) {
+    std::vector<SapEndpoint>& list = sap.axes[axis];
+    for (SapEndpoint& e : list) e.value = end_value(sap.boxes[e.box], e.is_max, axis);
+    insertion_sort_axis(sap, list);
+  }
+  sap.total.swaps += sap.last.swaps;
+  sap.total.pairs_added += sap.last.pairs_added;
+  sap.total.pairs_removed += sap.last.pairs_removed;
+}
+
+std::vector<BoxPair> sap_pairs(const SweepAndPrune& sap) { return pair_set_sorted(sap.pairs); }
+
+std::size_t sap_pair_count(const SweepAndPrune& sap) { return sap.pairs.count; }
+
+}  // namespace firn::dem

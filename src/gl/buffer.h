@@ -1,0 +1,57 @@
+#pragma once
+/// Shader storage / vertex buffers as move-only RAII objects.
+#include <cstddef>
+#include <vector>
+
+#include "gl/handle.h"
+
+namespace firn::gl {
+
+namespace detail {
+void delete_buffer(GLuint id);
+}
+
+/// A GL buffer object of a fixed byte size, usable as SSBO, vertex or uniform buffer. Move-only.
+class Buffer {
+ public:
+  Buffer() = default;
+  /// Allocates `bytes` bytes (GL_DYNAMIC_DRAW), optionally filled from `data`; zero-filled when `data` is null.
+  explicit Buffer(size_t bytes, const void* data = nullptr);
+
+  /// Allocates and uploads a vector of plain structs.
+  template <class T>
+  static Buffer from(const std::vector<T>& items) {
+    return Buffer(items.size() * sizeof(T), items.data());
+  }
+
+  GLuint id() const { return handle_.id(); }
+  size_t size() const { return bytes_; }
+
+  /// Binds the whole buffer to an indexed SSBO binding point (see shaders/common/bindings.h).
+  void bind_storage(GLuint binding) const;
+  /// Overwrites `bytes` at `offset` from `data`.
+  void upload(size_t offset, size_t bytes, const void* data) const;
+  /// Fills the whole buffer with zero bytes.
+  void clear() const;
+  /// Copies `bytes` at `offset` back to the CPU into `out` (waits for the GPU).
+  void download(size_t offset, size_t bytes, void* out) const;
+
+  /// Reads the whole buffer back as a vector of T (size() must be a multiple of sizeof(T)).
+  template <class T>
+  std::vector<T> read() const {
+    std::vector<T> out(bytes_ / sizeof(T));
+    download(0, out.size() * sizeof(T), out.data());
+    return out;
+  }
+  /// Overwrites the start of the buffer with `items`.
+  template <class T>
+  void write(const std::vector<T>& items) const {
+    upload(0, items.size() * sizeof(T), items.data());
+  }
+
+ private:
+  Handle<detail::delete_buffer> handle_;
+  size_t bytes_ = 0;
+};
+
+}  // namespace firn::gl

@@ -1,0 +1,49 @@
+#pragma once
+/// GLSL programs (compute, and vertex + fragment) as move-only RAII objects built by the include-aware loader.
+#include <filesystem>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "gl/handle.h"
+
+namespace firn::gl {
+
+namespace detail {
+void delete_program(GLuint id);
+}
+
+/// A linked GL program. Built from files under shaders/ (see load_shader_source); compile and link errors throw
+/// std::runtime_error whose message lists "file:line: message" for every diagnostic. Move-only.
+class Program {
+ public:
+  Program() = default;
+  /// A compute program from one file; `defines` are inserted after its #version line.
+  static Program compute(const std::filesystem::path& file, const std::vector<std::string>& defines = {});
+  /// A render program from a vertex and a fragment shader file.
+  static Program render(const std::filesystem::path& vertex, const std::filesystem::path& fragment,
+                        const std::vector<std::string>& defines = {});
+
+  GLuint id() const { return handle_.id(); }
+  /// Makes this the current program (glUseProgram).
+  void use() const;
+  /// Sets a uniform of the current program; a name the compiler removed as unused is ignored.
+  void set(const char* name, float v);
+  void set(const char* name, int v);
+  void set(const char* name, unsigned v);
+  void set(const char* name, const glm::vec3& v);
+  void set(const char* name, const glm::vec4& v);
+  void set(const char* name, const glm::mat4& v);
+
+  /// Runs a compute program over `count` invocations in 1-D groups of `local_size` (ceil division).
+  void dispatch_1d(unsigned count, unsigned local_size) const;
+
+ private:
+  GLint location(const char* name);
+  Handle<detail::delete_program> handle_;
+  std::unordered_map<std::string, GLint> locations_;
+};
+
+}  // namespace firn::gl

@@ -1,0 +1,65 @@
+#include "mpm/gpu_upload.h"
+
+#include "common/bindings.h"
+
+namespace firn::mpm {
+namespace {
+
+uint32_t shape_code(ColliderShape s) {
+  switch (s) {
+    case ColliderShape::kPlane: return COLLIDER_PLANE;
+    case ColliderShape::kSphere: return COLLIDER_SPHERE;
+    case ColliderShape::kBox: return COLLIDER_BOX;
+  }
+  return COLLIDER_PLANE;
+}
+
+uint32_t boundary_code(Boundary b) {
+  switch (b) {
+    case Boundary::kSticky: return BOUNDARY_STICKY;
+    case Boundary::kSlip: return BOUNDARY_SLIP;
+    case Boundary::kSeparate: return BOUNDARY_SEPARATE;
+  }
+  return BOUNDARY_SEPARATE;
+}
+
+}  // namespace
+
+std::vector<GpuCollider> to_gpu(const std::vector<Collider>& colliders) {
+  std::vector<GpuCollider> out;
+  for (const Collider& c : colliders) {
+    GpuCollider g{};
+    g.point_shape = glm::vec4(glm::vec3(c.point), static_cast<float>(shape_code(c.shape)));
+    const glm::dvec3 n = c.shape == ColliderShape::kBox ? c.half_extent : c.normal;
+    g.normal_radius = glm::vec4(glm::vec3(n), static_cast<float>(c.radius));
+    g.velocity_friction = glm::vec4(glm::vec3(c.velocity), static_cast<float>(c.friction));
+    g.boundary = glm::uvec4(boundary_code(c.boundary), 0, 0, 0);
+    out.push_back(g);
+  }
+  return out;
+}
+
+std::vector<GpuMaterial> to_gpu(const std::vector<Material>& materials) {
+  std::vector<GpuMaterial> out;
+  for (const Material& m : materials) {
+    GpuMaterial g{};
+    g.lame = glm::vec4(m.mu0(), m.lambda0(), m.hardening, m.density);
+    g.plasticity = glm::vec4(m.critical_compression, m.critical_stretch, 0, 0);
+    out.push_back(g);
+  }
+  return out;
+}
+
+GpuParams make_params(const MpmSettings& s, const FixedPointScales& scales, const glm::ivec3& dims,
+                      const glm::dvec3& gravity, double dt, uint32_t particles, uint32_t colliders,
+                      uint32_t substep) {
+  GpuParams p{};
+  p.grid_min_h = glm::vec4(glm::vec3(s.grid.min), static_cast<float>(s.grid.spacing));
+  p.grid_dims = glm::ivec4(dims, dims.x * dims.y * dims.z);
+  p.gravity_dt = glm::vec4(glm::vec3(gravity), static_cast<float>(dt));
+  p.scales = glm::vec4(scales.mass_scale, scales.momentum_scale, s.flip, s.grid.spacing / dt);
+  p.counts = glm::uvec4(particles, colliders, substep, s.thesis_gradient ? MPM_FLAG_THESIS_GRADIENT : 0u);
+  return p;
+}
+
+}  // namespace firn::mpm

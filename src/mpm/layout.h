@@ -1,0 +1,86 @@
+#pragma once
+/// C++ mirrors of the MPM shaders' std430 / std140 structs (shaders/mpm/layout.glsl). Sizes and offsets are checked
+/// with static_assert so the two sides cannot drift apart.
+#include <cstddef>
+#include <cstdint>
+
+#include <glm/glm.hpp>
+
+namespace firn::mpm {
+
+/// One material point (std430, 128 bytes). F_E and F_P are 3x3, stored as three columns in vec4s.
+struct alignas(16) GpuParticle {
+  glm::vec4 x_m;     ///< position [m], mass m_p [kg]
+  glm::vec4 v_vol;   ///< velocity [m/s], initial volume V_p^0 [m^3] (0 until the first step estimates it)
+  glm::vec4 fe[3];   ///< columns of the elastic deformation gradient F_E; fe[0].w = J_P, fe[1].w = material index
+  glm::vec4 fp[3];   ///< columns of the plastic deformation gradient F_P; .w unused (0)
+};
+static_assert(sizeof(GpuParticle) == 128);
+static_assert(offsetof(GpuParticle, v_vol) == 16);
+static_assert(offsetof(GpuParticle, fe) == 32);
+static_assert(offsetof(GpuParticle, fp) == 80);
+
+/// A grid node's fixed-point accumulators (std430, 32 bytes), filled by particle-to-grid with int32 atomicAdd.
+/// mass = m_i * mass_scale; momentum and impulse (dt f_i) = value * momentum_scale.
+struct GpuGridNode {
+  glm::ivec4 mass_momentum;  ///< x mass, yzw momentum [fixed point]
+  glm::ivec4 impulse;        ///< xyz dt * f_i [fixed point], w unused
+};
+static_assert(sizeof(GpuGridNode) == 32);
+
+/// A grid node's velocities after the grid update (std430, 32 bytes).
+struct GpuGridVelocity {
+  glm::vec4 v_old;  ///< v_i^n = p_i / m_i [m/s]; w = m_i [kg]
+  glm::vec4 v_new;  ///< v_i^{n+1} after forces, gravity and collisions [m/s]; w unused
+};
+static_assert(sizeof(GpuGridVelocity) == 32);
+
+/// Velocity gradient grad v_p = sum_i v_i^{n+1} (grad w_ip)^T, columns in vec4s (std430, 48 bytes) [1/s].
+struct GpuVelocityGradient {
+  glm::vec4 col[3];
+};
+static_assert(sizeof(GpuVelocityGradient) == 48);
+
+/// A collider as the shaders see it (std430, 64 bytes). Shapes and boundaries: shaders/common/bindings.h.
+struct GpuCollider {
+  glm::vec4 point_shape;     ///< plane point / sphere or box centre [m]; w = COLLIDER_* shape code
+  glm::vec4 normal_radius;   ///< plane normal, or box half extents [m]; w = sphere radius [m]
+  glm::vec4 velocity_friction;  ///< velocity [m/s]; w = Coulomb friction mu
+  glm::uvec4 boundary;       ///< x = BOUNDARY_* code
+};
+static_assert(sizeof(GpuCollider) == 64);
+static_assert(offsetof(GpuCollider, boundary) == 48);
+
+/// Material constants (std430, 32 bytes).
+struct GpuMaterial {
+  glm::vec4 lame;        ///< mu0 [Pa], lambda0 [Pa], hardening xi, density rho0 [kg/m^3]
+  glm::vec4 plasticity;  ///< theta_c, theta_s, unused, unused
+};
+static_assert(sizeof(GpuMaterial) == 32);
+
+/// Error flags and per-substep reductions written by the shaders (std430, 32 bytes).
+struct GpuStatus {
+  uint32_t error_flags;     ///< MPM_ERROR_* bits
+  uint32_t error_substep;   ///< substep index (since the run started) of the first error
+  uint32_t error_quantity;  ///< MPM_ERROR_* bit of the first error
+  uint32_t error_index;     ///< particle or node index of the first error
+  uint32_t max_speed_bits;  ///< floatBitsToUint of max |v_p| [m/s] (non-negative floats order as uints)
+  uint32_t max_hardening_bits;  ///< floatBitsToUint of max exp(xi (1 - J_P))
+  uint32_t nonfinite;       ///< particles with a non-finite value in this substep
+  uint32_t pad;
+};
+static_assert(sizeof(GpuStatus) == 32);
+
+/// Uniform block shared by every MPM pass (std140, 96 bytes).
+struct GpuParams {
+  glm::vec4 grid_min_h;   ///< grid origin [m]; w = spacing h [m]
+  glm::ivec4 grid_dims;   ///< node counts; w = total nodes
+  glm::vec4 gravity_dt;   ///< gravity [m/s^2]; w = dt [s]
+  glm::vec4 scales;       ///< x mass_scale [1/kg], y momentum_scale [s/(kg m)], z flip alpha, w CFL speed limit [m/s]
+  glm::uvec4 counts;      ///< x particles, y colliders, z substep index, w MPM_FLAG_* bits
+  glm::vec4 pad;
+};
+static_assert(sizeof(GpuParams) == 96);
+static_assert(offsetof(GpuParams, counts) == 64);
+
+}  // namespace firn::mpm

@@ -1,0 +1,31 @@
+#pragma once
+/// Sampling of snow bodies into material points.
+#include <functional>
+#include <vector>
+
+#include "mpm/layout.h"
+#include "mpm/settings.h"
+
+namespace firn::mpm {
+
+/// Places `particles_per_cell` uniformly random points in every grid cell (spacing h) and keeps those inside the
+/// body (stratified sampling, as Stomakhin et al. 2013 Sec. 9 seed their volumes). Each particle gets mass
+/// rho_0 h^3 / ppc [kg], the body's velocity, F_E = F_P = I, J_P = 1 and its material index; V_p^0 is left 0 for the
+/// solver's first-step estimate. Deterministic for a given body seed (its own 64-bit generator, no library
+/// distribution). Mesh bodies are sampled by `sample_mesh_body` in scene/ and passed in as particles.
+std::vector<GpuParticle> seed_body(const Body& body, const Material& material, double spacing);
+
+/// Samples every sphere and box body of `settings` in order. Throws std::invalid_argument for a mesh body.
+std::vector<GpuParticle> seed_bodies(const MpmSettings& settings);
+
+/// The sampler behind seed_body: `body.particles_per_cell` uniform random points (generator seeded with body.seed)
+/// in every cell of spacing `h` [m] overlapping [lo, hi] [m], kept where `inside` is true, each of mass
+/// rho_0 h^3 / ppc [kg] with the body's velocity and material.
+std::vector<GpuParticle> sample_region(const glm::dvec3& lo, const glm::dvec3& hi, const Body& body,
+                                       const Material& material, double h,
+                                       const std::function<bool(const glm::dvec3&)>& inside);
+
+/// A particle at rest at `x` [m] with mass `m` [kg], velocity `v` [m/s] and material `material`.
+GpuParticle make_particle(const glm::dvec3& x, double m, const glm::dvec3& v, int material);
+
+}  // namespace firn::mpm

@@ -1,0 +1,69 @@
+#pragma once
+/// Plain-data description of an MPM snow simulation, as read from a scene file's "mpm" section. SI units.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace firn::mpm {
+
+/// Snow material of Stomakhin et al. 2013 (Table 2 gives the reference values).
+struct Material {
+  std::string name;
+  double youngs_modulus = 1.4e5;         ///< E [Pa], > 0
+  double poisson_ratio = 0.2;            ///< nu, in (-1, 0.5)
+  double density = 400.0;                ///< initial density rho_0 [kg/m^3], > 0
+  double critical_compression = 2.5e-2;  ///< theta_c, in (0, 1)
+  double critical_stretch = 7.5e-3;      ///< theta_s, >= 0
+  double hardening = 10.0;               ///< xi, >= 0
+
+  /// Lame parameters (Stomakhin 2013 Eq. 31, Meyer 2015 Eq. 31): mu0 = E / (2(1+nu)) [Pa].
+  double mu0() const { return youngs_modulus / (2.0 * (1.0 + poisson_ratio)); }
+  /// lambda0 = E nu / ((1+nu)(1-2nu)) [Pa].
+  double lambda0() const {
+    return youngs_modulus * poisson_ratio / ((1.0 + poisson_ratio) * (1.0 - 2.0 * poisson_ratio));
+  }
+};
+
+/// Shape of a body of snow.
+enum class BodyShape { kSphere, kBox, kMesh };
+
+/// A body of snow particles, sampled at `particles_per_cell` random points per grid cell it covers.
+struct Body {
+  BodyShape shape = BodyShape::kSphere;
+  glm::dvec3 center{0.0};   ///< sphere centre [m]
+  double radius = 0.0;      ///< sphere radius [m]
+  glm::dvec3 min{0.0}, max{0.0};  ///< box corners [m]; for a mesh, the box the mesh is scaled into
+  std::filesystem::path mesh;     ///< mesh file (any Assimp format), closed surface
+  int material = 0;         ///< index into MpmSettings::materials
+  glm::dvec3 velocity{0.0}; ///< initial velocity [m/s]
+  int particles_per_cell = 8;
+  /// When > 0: exactly this many uniformly random points in a sphere or box (rejection sampling, as Meyer 2015's
+  /// snowballs), each of mass rho_0 V / count, instead of `particles_per_cell` per cell.
+  int count = 0;
+  uint64_t seed = 1;        ///< random seed of the particle placement
+};
+
+/// The background grid: nodes at min + h (i, j, k), covering [min, max].
+struct Grid {
+  glm::dvec3 min{0.0}, max{1.0};  ///< [m]
+  double spacing = 0.05;          ///< h [m], > 0
+  /// Node count per axis: round((max - min) / h) + 1.
+  glm::ivec3 dims() const { return glm::ivec3(glm::round((max - min) / spacing)) + 1; }
+};
+
+/// Everything the MPM solver needs besides colliders and gravity.
+struct MpmSettings {
+  Grid grid;
+  double cfl = 0.4;        ///< CFL number: dt <= cfl h / (c + |v|max), in (0, 1]
+  double dt_max = 1e-3;    ///< upper bound on the time step [s]
+  double flip = 0.95;      ///< PIC/FLIP blend alpha (0 = PIC, 1 = FLIP)
+  double max_speed = 0.0;  ///< speed bound for the fixed-point scale [m/s]; 0 derives it from the scene
+  bool thesis_gradient = false;  ///< reproduce Meyer 2015's missing 1/h in grad w (comparison only)
+  std::vector<Material> materials;
+  std::vector<Body> bodies;
+};
+
+}  // namespace firn::mpm

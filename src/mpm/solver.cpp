@@ -1,0 +1,163 @@
+#include "mpm/solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "common/bindings.h"
+#include "core/error.h"
+#include "mpm/gpu_upload.h"
+
+namespace firn::mpm {
+namespace {
+
+constexpr int kSubstepsPerCheck = 8;  ///< substeps between status reads (dt re-evaluation, error checks)
+
+gl::Program build(const char* file, std::vector<std::string> defines = {}) {
+  return gl::Program::compute(file, defines);
+}
+
+}  // namespace
+
+Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, const glm::dvec3& gravity,
+               const std::vector<GpuParticle>& particles)
+    : settings_(settings),
+      colliders_(std::move(colliders)),
+      gravity_(gravity),
+      scales_(derive_scales(settings, colliders_, gravity)),
+      dims_(settings.grid.dims()),
+      count_(static_cast<uint32_t>(particles.size())),
+      particles_(gl::Buffer::from(particles)),
+      grid_(sizeof(GpuGridNode) * static_cast<size_t>(dims_.x) * dims_.y * dims_.z),
+      grid_vel_(sizeof(GpuGridVelocity) * static_cast<size_t>(dims_.x) * dims_.y * dims_.z),
+      velgrad_(sizeof(GpuVelocityGradient) * particles.size()),
+      colliders_buf_(sizeof(GpuCollider) * std::max<size_t>(1, colliders_.size())),
+      materials_(sizeof(GpuMaterial) * std::max<size_t>(1, settings.materials.size())),
+      status_(sizeof(GpuStatus)),
+      params_(sizeof(GpuParams)),
+      p2g_(build("mpm/p2g.comp")),
+      p2g_mass_(build("mpm/p2g.comp", {"#define P2G_MASS_ONLY"})),
+      init_volume_(build("mpm/init_volume.comp")),
+      grid_update_(build("mpm/grid_update.comp")),
+      g2p_(build("mpm/g2p.comp")),
+      particle_update_(build("mpm/particle_update.comp")) {
+  if (particles.empty()) throw std::invalid_argument("mpm::Solver: no particles");
+  upload_materials();
+  upload_colliders();
+  double v0 = 0;
+  for (const GpuParticle& p : particles) v0 = std::max(v0, static_cast<double>(glm::length(glm::vec3(p.v_vol))));
+  cfl_time_step(v0, 1.0);
+  set_time_step(limits_.dt);
+  estimate_volumes();
+}
+
+void Solver::bind() const {
+  particles_.bind_storage(MPM_BIND_PARTICLES);
+  grid_.bind_storage(MPM_BIND_GRID);
+  grid_vel_.bind_storage(MPM_BIND_GRID_VEL);
+  velgrad_.bind_storage(MPM_BIND_VELGRAD);
+  colliders_buf_.bind_storage(MPM_BIND_COLLIDERS);
+  materials_.bind_storage(MPM_BIND_MATERIALS);
+  status_.bind_storage(MPM_BIND_STATUS);
+  glBindBufferBase(GL_UNIFORM_BUFFER, MPM_BIND_PARAMS, params_.id());
+}
+
+void Solver::barrier() const { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT); }
+
+void Solver::upload_params() {
+  const GpuParams p = make_params(settings_, scales_, dims_, gravity_, dt_, count_,
+                                  static_cast<uint32_t>(colliders_.size()), static_cast<uint32_t>(substep_));
+  glBindBuffer(GL_UNIFORM_BUFFER, params_.id());
+  glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof p, &p);
+}
+
+void Solver::upload_colliders() {
+  const auto gpu = to_gpu(colliders_);
+  if (gpu.size() * sizeof(GpuCollider) > colliders_buf_.size()) colliders_buf_ = gl::Buffer(gpu.size() * sizeof(GpuCollider));
+  if (!gpu.empty()) colliders_buf_.write(gpu);
+}
+
+void Solver::upload_materials() { materials_.write(to_gpu(settings_.materials)); }
+
+void Solver::set_time_step(double dt) {
+  dt_ = dt;
+  upload_params();
+}
+
+void Solver::clear_grid() {
+  gl::ScopedPass t(timer_, "clear_grid");
+  grid_.clear();
+  barrier();
+}
+
+void Solver::particle_to_grid() {
+  bind();
+  gl::ScopedPass t(timer_, "particle_to_grid");
+  p2g_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  barrier();
+}
+
+void Solver::grid_update() {
+  bind();
+  gl::ScopedPass t(timer_, "grid_update");
+  grid_update_.dispatch_1d(static_cast<unsigned>(dims_.x * dims_.y * dims_.z), MPM_LOCAL_SIZE);
+  barrier();
+}
+
+void Solver::grid_to_particle() {
+  bind();
+  gl::ScopedPass t(timer_, "grid_to_particle");
+  g2p_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  barrier();
+}
+
+void Solver::particle_update() {
+  bind();
+  gl::ScopedPass t(timer_, "particle_update");
+  particle_update_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  barrier();
+}
+
+void Solver::estimate_volumes() {
+  bind();
+  grid_.clear();
+  barrier();
+  p2g_mass_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  barrier();
+  init_volume_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  barrier();
+}
+
+void Solver::substep(double dt) {
+  for (Collider& c : colliders_) c.point += dt * c.velocity;
+  upload_colliders();
+  set_time_step(dt);
+  clear_grid();
+  particle_to_grid();
+  grid_update();
+  grid_to_particle();
+  particle_update();
+  time_ += dt;
+  ++substep_;
+}
+
+int Solver::advance(double seconds) {
+  const double end = time_ + seconds;
+  int taken = 0;
+  while (end - time_ > 1e-12 * std::max(1.0, end)) {
+    check_status();
+    for (int k = 0; k < kSubstepsPerCheck && end - time_ > 1e-12 * std::max(1.0, end); ++k, ++taken) {
+      const double left = end - time_;
+      // Spread the remaining time evenly rather than leaving a sliver of a step at the end of the frame.
+      const double n = std::ceil(left / limits_.dt - 1e-9);
+      substep(left / std::max(1.0, n));
+    }
+  }
+  check_status();
+  timer_.resolve();
+  return taken;
+}
+
+}  // namespace firn::mpm

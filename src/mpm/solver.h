@@ -1,0 +1,106 @@
+#pragma once
+/// The GPU MPM snow solver (Stomakhin et al. 2013, explicit; after Meyer 2015's OpenGL compute port, corrected).
+#include <cstdint>
+#include <vector>
+
+#include "core/collider.h"
+#include "gl/buffer.h"
+#include "gl/program.h"
+#include "gl/timer.h"
+#include "mpm/fixed_point.h"
+#include "mpm/layout.h"
+#include "mpm/settings.h"
+
+namespace firn::mpm {
+
+/// Time-step limits of the last CFL evaluation.
+struct StepLimits {
+  double dt = 0;            ///< chosen time step [s]
+  double wave_speed = 0;    ///< elastic wave speed sqrt((lambda + 2 mu) H / rho0), worst material [m/s]
+  double max_speed = 0;     ///< largest particle speed at the last check [m/s]
+  double cfl_number = 0;    ///< dt (wave_speed + max_speed) / h
+  double hardening = 1;     ///< largest exp(xi (1 - J_P)) at the last check
+};
+
+/// Runs MPM snow on the GPU. Needs a current OpenGL 4.3 context. Particle state lives in GPU buffers only; the
+/// renderer draws `particles()` directly. Substep passes: particle-to-grid, grid update (with colliders),
+/// grid-to-particle, particle update (F, plasticity, collisions, advection); see shaders/mpm/*.comp.
+class Solver {
+ public:
+  /// `particles` seeded by seed_bodies (or a mesh sampler); `gravity` [m/s^2]. The first-step volume estimate runs
+  /// here. Throws std::runtime_error when shaders fail to build, std::invalid_argument for an empty particle set.
+  Solver(const MpmSettings& settings, std::vector<Collider> colliders, const glm::dvec3& gravity,
+         const std::vector<GpuParticle>& particles);
+
+  /// Advances simulated time by `seconds` [s] with CFL-limited substeps (dt re-evaluated every few substeps from
+  /// the largest particle speed and hardening). Throws firn::NumericalError naming the substep and quantity on
+  /// fixed-point overflow, non-finite state or a CFL violation. Returns the substeps taken.
+  int advance(double seconds);
+  /// One substep of `dt` [s]: collider motion, then every pass. Errors are only checked by check_status().
+  void substep(double dt);
+  /// The CFL time step from the last status read (see StepLimits).
+  StepLimits step_limits() const { return limits_; }
+  /// Reads the status buffer, throws firn::NumericalError on a reported error, updates step_limits() and resets
+  /// the speed/hardening reductions. Waits for the GPU.
+  void check_status();
+
+  // The individual passes, in substep order (public so tests can check each against a CPU reference).
+  void clear_grid();
+  void particle_to_grid();
+  void grid_update();
+  void grid_to_particle();
+  void particle_update();
+  /// First-step volume estimate: mass to grid, then V_p^0 = m_p / rho_p^0.
+  void estimate_volumes();
+  /// Sets dt [s] and the substep counter used by the next passes (uploads the uniform block).
+  void set_time_step(double dt);
+
+  /// Replaces material `index` (live edits): the next substep uses it and the CFL step follows.
+  void set_material(int index, const Material& material);
+  /// Replaces the colliders (same count or not); positions as given.
+  void set_colliders(std::vector<Collider> colliders);
+  /// Sets the PIC/FLIP blend alpha in [0, 1].
+  void set_flip(double alpha);
+
+  const gl::Buffer& particles() const { return particles_; }
+  uint32_t particle_count() const { return count_; }
+  const std::vector<Collider>& colliders() const { return colliders_; }
+  const MpmSettings& settings() const { return settings_; }
+  const FixedPointScales& scales() const { return scales_; }
+  glm::ivec3 grid_dims() const { return dims_; }
+  double time() const { return time_; }
+  uint64_t substeps() const { return substep_; }
+  gl::PassTimer& timer() { return timer_; }
+
+  std::vector<GpuParticle> download_particles() const { return particles_.read<GpuParticle>(); }
+  std::vector<GpuGridNode> download_grid() const { return grid_.read<GpuGridNode>(); }
+  std::vector<GpuGridVelocity> download_grid_velocities() const { return grid_vel_.read<GpuGridVelocity>(); }
+  std::vector<GpuVelocityGradient> download_velocity_gradients() const {
+    return velgrad_.read<GpuVelocityGradient>();
+  }
+  /// Overwrites the particle state (tests, resets).
+  void upload_particles(const std::vector<GpuParticle>& p);
+
+ private:
+  void bind() const;
+  void upload_params();
+  void upload_colliders();
+  void upload_materials();
+  void barrier() const;
+  double cfl_time_step(double max_speed, double max_hardening);
+
+  MpmSettings settings_;
+  std::vector<Collider> colliders_;
+  glm::dvec3 gravity_;
+  FixedPointScales scales_;
+  glm::ivec3 dims_;
+  uint32_t count_;
+  double dt_ = 0, time_ = 0;
+  uint64_t substep_ = 0;
+  StepLimits limits_;
+  gl::Buffer particles_, grid_, grid_vel_, velgrad_, colliders_buf_, materials_, status_, params_;
+  gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_;
+  gl::PassTimer timer_;
+};
+
+}  // namespace firn::mpm

@@ -1,0 +1,87 @@
+// Status checks, CFL time step and live parameter edits of mpm::Solver.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "common/bindings.h"
+#include "core/error.h"
+#include "mpm/gpu_upload.h"
+#include "mpm/solver.h"
+
+namespace firn::mpm {
+namespace {
+
+std::string quantity_name(uint32_t bit) {
+  switch (bit) {
+    case MPM_ERROR_MASS_OVERFLOW: return "grid mass (fixed-point overflow)";
+    case MPM_ERROR_MOMENTUM_OVERFLOW: return "grid momentum (fixed-point overflow)";
+    case MPM_ERROR_IMPULSE_OVERFLOW: return "grid impulse dt*f (fixed-point overflow)";
+    case MPM_ERROR_NONFINITE: return "particle state (NaN or infinity)";
+    case MPM_ERROR_CFL: return "particle speed (CFL violation: more than one cell per substep)";
+  }
+  return "unknown";
+}
+
+float bits_to_float(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+}  // namespace
+
+double Solver::cfl_time_step(double max_speed, double max_hardening) {
+  double c = 0;
+  for (const Material& m : settings_.materials)
+    c = std::max(c, std::sqrt((m.lambda0() + 2.0 * m.mu0()) * max_hardening / m.density));
+  const double h = settings_.grid.spacing;
+  limits_.wave_speed = c;
+  limits_.max_speed = max_speed;
+  limits_.hardening = max_hardening;
+  limits_.dt = std::min(settings_.dt_max, settings_.cfl * h / (c + max_speed));
+  limits_.cfl_number = limits_.dt * (c + max_speed) / h;
+  return limits_.dt;
+}
+
+void Solver::check_status() {
+  GpuStatus s{};
+  status_.download(0, sizeof s, &s);
+  if (s.error_flags) {
+    std::string msg = "numerical failure at substep " + std::to_string(s.error_substep) + " (t = " +
+                      std::to_string(time_) + " s): " + quantity_name(s.error_quantity) + ", particle " +
+                      std::to_string(s.error_index);
+    if (s.nonfinite) msg += "; " + std::to_string(s.nonfinite) + " particles non-finite";
+    if (s.error_quantity & (MPM_ERROR_MOMENTUM_OVERFLOW | MPM_ERROR_IMPULSE_OVERFLOW))
+      msg += "; the speed bound is " + std::to_string(scales_.speed_bound) + " m/s (raise mpm.max_speed)";
+    throw NumericalError(msg);
+  }
+  const double speed = bits_to_float(s.max_speed_bits);
+  const double harden = std::max(1.0f, bits_to_float(s.max_hardening_bits));
+  if (substep_ > 0) cfl_time_step(speed, harden);
+  GpuStatus reset{};
+  status_.upload(0, sizeof reset, &reset);
+}
+
+void Solver::set_material(int index, const Material& material) {
+  settings_.materials.at(static_cast<size_t>(index)) = material;
+  upload_materials();
+  cfl_time_step(limits_.max_speed, limits_.hardening);
+}
+
+void Solver::set_colliders(std::vector<Collider> colliders) {
+  colliders_ = std::move(colliders);
+  upload_colliders();
+}
+
+void Solver::set_flip(double alpha) {
+  settings_.flip = std::clamp(alpha, 0.0, 1.0);
+  upload_params();
+}
+
+void Solver::upload_particles(const std::vector<GpuParticle>& p) {
+  if (p.size() != count_) throw std::invalid_argument("mpm::Solver::upload_particles: particle count changed");
+  particles_.write(p);
+}
+
+}  // namespace firn::mpm

@@ -1,0 +1,66 @@
+#include "render/renderer.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace firn::render {
+namespace {
+
+void check_size(int width, int height) {
+  if (width < 1 || height < 1)
+    throw std::runtime_error("Renderer size " + std::to_string(width) + "x" + std::to_string(height) +
+                             "; allowed: positive pixels");
+}
+
+}  // namespace
+
+Renderer::Renderer(int width, int height) : width_(width), height_(height) { check_size(width, height); }
+
+void Renderer::resize(int width, int height) {
+  check_size(width, height);
+  width_ = width;
+  height_ = height;
+}
+
+void Renderer::render(const Camera& camera, const FrameContent& content) {
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, width_, height_);
+  draw(camera, content, width_, height_);
+}
+
+void Renderer::render(const Camera& camera, const FrameContent& content, const Offscreen& target) {
+  target.bind();
+  draw(camera, content, target.width(), target.height());
+}
+
+std::vector<uint8_t> Renderer::capture(const Camera& camera, const FrameContent& content) {
+  if (!capture_target_ || capture_target_->width() != width_ || capture_target_->height() != height_) {
+    capture_target_.reset();  // free the old target before allocating the new one
+    capture_target_.emplace(width_, height_);
+  }
+  render(camera, content, *capture_target_);
+  return capture_target_->read_pixels();
+}
+
+void Renderer::draw(const Camera& camera, const FrameContent& content, int width, int height) {
+  // Everything that can throw on bad input runs before the first GL call of the frame.
+  const ViewParams view = make_view_params(camera, width, height, content.lighting);
+  for (size_t i = 0; i < content.particles.size(); ++i)
+    validate(content.particles[i], ("FrameContent.particles[" + std::to_string(i) + "]").c_str());
+  const SceneGeometry geometry = build_scene_geometry(content, camera.target);
+
+  glDisable(GL_BLEND);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_SCISSOR_TEST);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDepthMask(GL_TRUE);
+  glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  glClearColor(content.background.r, content.background.g, content.background.b, 1.0f);
+  glClearDepth(1.0);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  scene_.draw(geometry, content, view, particles_);
+  for (const ParticleSet& set : content.particles) particles_.draw(set, view);
+}
+
+}  // namespace firn::render

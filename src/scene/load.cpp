@@ -1,0 +1,104 @@
+#include "scene/load.h"
+
+#include <fstream>
+#include <system_error>
+
+#include "core/error.h"
+#include "scene/json_node.h"
+#include "scene/parse_colliders.h"
+#include "scene/parse_mpm.h"
+
+namespace firn::scene {
+
+namespace {
+
+constexpr std::string_view kPosition = "[x, y, z] [m]";
+
+/// Box the default camera frames: the MPM grid, or the unit cube when the scene has no grid.
+std::pair<glm::dvec3, glm::dvec3> framed_box(const Scene& scene) {
+  if (scene.mpm) return {scene.mpm->grid.min, grid_last_node(scene.mpm->grid)};
+  return {glm::dvec3(0.0), glm::dvec3(1.0)};
+}
+
+Camera parse_camera(const std::optional<Node>& node, const Scene& scene) {
+  const auto [lo, hi] = framed_box(scene);
+  if (!node) return framing_camera(lo, hi);
+  node->expect_object({"eye", "target", "fov_deg"});
+  const double fov =
+      node->number("fov_deg", {.text = "0 < fov_deg < 180 [degrees]", .lo = 0, .lo_open = true, .hi = 180,
+                               .hi_open = true},
+                   45.0);
+  Camera camera = framing_camera(lo, hi, fov);
+  camera.eye = node->vec3("eye", kPosition, camera.eye);
+  camera.target = node->vec3("target", kPosition, camera.target);
+  if (camera.eye == camera.target) {
+    const std::string field = node->has("eye") ? "eye" : "target";
+    node->at(field, "").fail("eye and target are both " + format_vec3(camera.eye), "eye != target");
+  }
+  return camera;
+}
+
+void parse_timing(const Node& root, Scene& scene) {
+  scene.duration = root.number("duration", {.text = "duration > 0 [s]", .lo = 0, .lo_open = true});
+  scene.fps = root.number("fps", {.text = "fps > 0 [frames/s]", .lo = 0, .lo_open = true});
+  const double frames = std::round(scene.duration * scene.fps);
+  if (frames < 1 || frames > kMaxFrames) {
+    root.at("fps", "").fail(format_number(scene.duration) + " s at " + format_number(scene.fps) + " fps gives " +
+                                format_number(frames) + " frames",
+                            "1 <= round(duration * fps) <= 10^7");
+  }
+}
+
+/// Stores a reserved solver section ("sph", "dem") as raw JSON for its solver to parse.
+std::optional<nlohmann::json> raw_section(const Node& root, std::string_view key) {
+  const auto node = root.find(key);
+  if (!node) return std::nullopt;
+  node->expect_object();
+  return node->json();
+}
+
+}  // namespace
+
+Scene parse_scene(const nlohmann::json& document, const std::filesystem::path& file_for_messages) {
+  const Node root(document, file_for_messages.string());
+  root.expect_object({"name", "description", "duration", "fps", "gravity", "camera", "mpm", "sph", "dem",
+                      "colliders"});
+  Scene scene;
+  scene.file = file_for_messages;
+  scene.name = root.string("name", "a non-empty name");
+  if (scene.name.empty()) root.at("name", "").fail("empty name", "a non-empty name");
+  scene.description = root.string("description", "free text", "");
+  parse_timing(root, scene);
+  scene.gravity = root.vec3("gravity", "[gx, gy, gz] [m/s^2]", scene.gravity);
+  if (auto mpm = root.find("mpm")) scene.mpm = parse_mpm(*mpm, file_for_messages.parent_path());
+  scene.sph = raw_section(root, "sph");
+  scene.dem = raw_section(root, "dem");
+  if (!scene.mpm && !scene.sph && !scene.dem) {
+    root.fail("no solver section", "at least one of \"mpm\", \"sph\", \"dem\"");
+  }
+  scene.camera = parse_camera(root.find("camera"), scene);
+  if (auto colliders = root.find("colliders")) scene.colliders = parse_colliders(*colliders);
+  return scene;
+}
+
+Scene load_scene(const std::filesystem::path& file) {
+  constexpr std::string_view kAllowed = "the path of a readable JSON scene file";
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(file, error)) {
+    const bool exists = std::filesystem::exists(file, error);
+    throw InputError(file.string() + ": " + (exists ? "not a regular file" : "no such file") + "; allowed: " +
+                     std::string(kAllowed));
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string() + ": cannot open for reading; allowed: " + std::string(kAllowed));
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(file.string() + ": malformed JSON at byte " + std::to_string(e.byte) + ": " + e.what() +
+                     "; allowed: strict JSON (RFC 8259: no comments, no trailing commas)");
+  }
+  return parse_scene(document, file);
+}
+
+}  // namespace firn::scene

@@ -1,0 +1,88 @@
+#include "scene/parse_colliders.h"
+
+#include <string>
+
+namespace firn::scene {
+
+namespace {
+
+constexpr std::string_view kPosition = "[x, y, z] [m]";
+constexpr std::string_view kTypes = "plane, sphere, box";
+constexpr std::string_view kBoundaries = "sticky, slip, separate";
+
+ColliderShape parse_type(const Node& node) {
+  const std::string type = node.string("type", kTypes);
+  if (type == "plane") return ColliderShape::kPlane;
+  if (type == "sphere") return ColliderShape::kSphere;
+  if (type == "box") return ColliderShape::kBox;
+  node.at("type", kTypes).fail("unknown collider type \"" + type + "\"", kTypes);
+}
+
+Boundary parse_boundary(const Node& node) {
+  const std::string name = node.string(kBoundaries);
+  if (name == "sticky") return Boundary::kSticky;
+  if (name == "slip") return Boundary::kSlip;
+  if (name == "separate") return Boundary::kSeparate;
+  node.fail("unknown boundary \"" + name + "\"", kBoundaries);
+}
+
+glm::dvec3 parse_normal(const Node& node) {
+  constexpr std::string_view kAllowed = "a non-zero direction [x, y, z] (normalised on load)";
+  const glm::dvec3 n = node.vec3(kAllowed);
+  const double length = glm::length(n);
+  if (!(length > 1e-12)) node.fail(format_vec3(n) + " has no direction", kAllowed);
+  return n / length;
+}
+
+/// Reads the shape-specific fields and rejects keys that belong to other shapes.
+void parse_geometry(const Node& node, Collider& c) {
+  switch (c.shape) {
+    case ColliderShape::kPlane:
+      node.expect_object({"type", "point", "normal", "velocity", "friction", "boundary"});
+      c.point = node.vec3("point", kPosition);
+      c.normal = parse_normal(node.at("normal", "a non-zero direction [x, y, z]"));
+      return;
+    case ColliderShape::kSphere:
+      node.expect_object({"type", "center", "radius", "velocity", "friction", "boundary"});
+      c.point = node.vec3("center", kPosition);
+      c.radius = node.number("radius", {.text = "r > 0 [m]", .lo = 0, .lo_open = true});
+      return;
+    case ColliderShape::kBox: {
+      node.expect_object({"type", "min", "max", "velocity", "friction", "boundary"});
+      const glm::dvec3 lo = node.vec3("min", kPosition);
+      const glm::dvec3 hi = node.vec3("max", kPosition);
+      for (int a = 0; a < 3; ++a) {
+        if (!(lo[a] < hi[a])) {
+          node.at("max", kPosition)
+              .fail(format_vec3(hi) + " is not above min " + format_vec3(lo) + " on axis " + "xyz"[a],
+                    "min < max on every axis");
+        }
+      }
+      c.point = 0.5 * (lo + hi);
+      c.half_extent = 0.5 * (hi - lo);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+Collider parse_collider(const Node& node) {
+  node.expect_object();
+  Collider c;
+  c.shape = parse_type(node);
+  parse_geometry(node, c);
+  c.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
+  c.friction = node.number("friction", {.text = "Coulomb friction mu >= 0", .lo = 0}, 0.0);
+  if (auto boundary = node.find("boundary")) c.boundary = parse_boundary(*boundary);
+  return c;
+}
+
+std::vector<Collider> parse_colliders(const Node& node) {
+  std::vector<Collider> colliders;
+  const std::size_t count = node.array_size();
+  for (std::size_t i = 0; i < count; ++i) colliders.push_back(parse_collider(node.element(i)));
+  return colliders;
+}
+
+}  // namespace firn::scene

@@ -1,0 +1,192 @@
+#include "scene/parse_mpm.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace firn::scene {
+
+namespace {
+
+constexpr std::string_view kPosition = "[x, y, z] [m]";
+constexpr std::string_view kAxes = "xyz";
+
+/// Checks lo < hi on every axis; `hi_node` is the field blamed.
+void expect_ordered(const glm::dvec3& lo, const glm::dvec3& hi, const Node& hi_node) {
+  for (int a = 0; a < 3; ++a) {
+    if (!(lo[a] < hi[a])) {
+      hi_node.fail(format_vec3(hi) + " is not above min " + format_vec3(lo) + " on axis " + kAxes[a],
+                   "min < max on every axis");
+    }
+  }
+}
+
+mpm::Material parse_material(const Node& node, const std::string& name) {
+  node.expect_object({"youngs_modulus", "poisson_ratio", "density", "critical_compression", "critical_stretch",
+                      "hardening"});
+  mpm::Material m;
+  m.name = name;
+  m.youngs_modulus = node.number("youngs_modulus", {.text = "E > 0 [Pa]", .lo = 0, .lo_open = true});
+  m.poisson_ratio = node.number("poisson_ratio",
+                                {.text = "-1 < nu < 0.5", .lo = -1, .lo_open = true, .hi = 0.5, .hi_open = true});
+  m.density = node.number("density", {.text = "rho > 0 [kg/m^3]", .lo = 0, .lo_open = true});
+  m.critical_compression = node.number(
+      "critical_compression", {.text = "0 < theta_c < 1", .lo = 0, .lo_open = true, .hi = 1, .hi_open = true});
+  m.critical_stretch = node.number("critical_stretch", {.text = "theta_s >= 0", .lo = 0});
+  m.hardening = node.number("hardening", {.text = "xi >= 0", .lo = 0});
+  return m;
+}
+
+std::vector<mpm::Material> parse_materials(const Node& node) {
+  node.expect_object();
+  if (node.json().empty()) node.fail("no materials", "at least one named material object");
+  std::vector<mpm::Material> materials;
+  // nlohmann::json keeps object members sorted by key, so the order (and Body::material) is by name.
+  for (const auto& [name, value] : node.json().items()) {
+    const Node child = *node.find(name);
+    if (name.empty()) child.fail("empty material name", "a non-empty name");
+    materials.push_back(parse_material(child, name));
+  }
+  return materials;
+}
+
+int find_material(const Node& node, const std::vector<mpm::Material>& materials) {
+  const std::string name = node.string("the name of a material defined in mpm.materials");
+  std::string defined;
+  for (std::size_t i = 0; i < materials.size(); ++i) {
+    if (materials[i].name == name) return static_cast<int>(i);
+    defined += (i ? ", " : "") + materials[i].name;
+  }
+  node.fail("unknown material \"" + name + "\"", defined, "defined");
+}
+
+mpm::BodyShape parse_body_shape(const Node& body) {
+  const std::string shape = body.string("shape", "sphere, box, mesh");
+  if (shape == "sphere") return mpm::BodyShape::kSphere;
+  if (shape == "box") return mpm::BodyShape::kBox;
+  if (shape == "mesh") return mpm::BodyShape::kMesh;
+  body.at("shape", "").fail("unknown shape \"" + shape + "\"", "sphere, box, mesh");
+}
+
+/// Reads the shape-specific fields and rejects keys that belong to other shapes.
+void parse_body_geometry(const Node& node, mpm::Body& body, const std::filesystem::path& scene_dir) {
+  switch (body.shape) {
+    case mpm::BodyShape::kSphere:
+      node.expect_object({"shape", "center", "radius", "material", "velocity", "particles_per_cell", "seed",
+                          "description"});
+      body.center = node.vec3("center", kPosition);
+      body.radius = node.number("radius", {.text = "r > 0 [m]", .lo = 0, .lo_open = true});
+      return;
+    case mpm::BodyShape::kMesh: {
+      node.expect_object({"shape", "file", "min", "max", "material", "velocity", "particles_per_cell", "seed",
+                          "description"});
+      constexpr std::string_view kFile = "a mesh file (any Assimp format), relative to the scene file's folder";
+      const Node file = node.at("file", kFile);
+      body.mesh = scene_dir / file.string(kFile);
+      std::error_code error;
+      if (!std::filesystem::is_regular_file(body.mesh, error)) {
+        file.fail("mesh file \"" + body.mesh.string() + "\" does not exist", kFile);
+      }
+      break;
+    }
+    case mpm::BodyShape::kBox:
+      node.expect_object({"shape", "min", "max", "material", "velocity", "particles_per_cell", "seed",
+                          "description"});
+      break;
+  }
+  body.min = node.vec3("min", kPosition);
+  body.max = node.vec3("max", kPosition);
+  expect_ordered(body.min, body.max, node.at("max", kPosition));
+}
+
+/// Axis-aligned bounds of a body [m].
+std::pair<glm::dvec3, glm::dvec3> body_bounds(const mpm::Body& body) {
+  if (body.shape == mpm::BodyShape::kSphere) return {body.center - body.radius, body.center + body.radius};
+  return {body.min, body.max};
+}
+
+void expect_inside_grid(const Node& node, std::size_t index, const mpm::Body& body, const mpm::Grid& grid) {
+  const double margin = kWallCells * grid.spacing;
+  const glm::dvec3 lo = grid.min + margin;
+  const glm::dvec3 hi = grid_last_node(grid) - margin;
+  const auto [body_lo, body_hi] = body_bounds(body);
+  const double slack = 1e-9 * grid.spacing;  // forgive rounding when a body touches the interior exactly
+  for (int a = 0; a < 3; ++a) {
+    if (body_lo[a] < lo[a] - slack || body_hi[a] > hi[a] + slack) {
+      node.fail("body " + std::to_string(index) + " spans " + format_vec3(body_lo) + " to " + format_vec3(body_hi) +
+                    ", outside the grid interior on axis " + kAxes[a],
+                "inside " + format_vec3(lo) + " to " + format_vec3(hi) + " (grid " + format_vec3(grid.min) +
+                    " to " + format_vec3(grid_last_node(grid)) + " shrunk by " + std::to_string(kWallCells) +
+                    " spacings of " + format_number(grid.spacing) + " m)");
+    }
+  }
+}
+
+mpm::Body parse_body(const Node& node, const std::vector<mpm::Material>& materials,
+                     const std::filesystem::path& scene_dir) {
+  node.expect_object();
+  mpm::Body body;
+  body.shape = parse_body_shape(node);
+  parse_body_geometry(node, body, scene_dir);
+  if (node.has("description")) node.at("description", "").string("free text");
+  body.material = find_material(node.at("material", "the name of a material defined in mpm.materials"),
+                                materials);
+  body.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
+  if (auto ppc = node.find("particles_per_cell")) body.particles_per_cell = ppc->integer(1, 64, "1 <= ppc <= 64");
+  if (auto seed = node.find("seed")) body.seed = seed->unsigned_integer();
+  return body;
+}
+
+std::vector<mpm::Body> parse_bodies(const Node& node, const mpm::MpmSettings& settings,
+                                    const std::filesystem::path& scene_dir) {
+  const std::size_t count = node.array_size();
+  if (count == 0) node.fail("no bodies", "at least one body {\"shape\": ...}");
+  std::vector<mpm::Body> bodies;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Node child = node.element(i);
+    bodies.push_back(parse_body(child, settings.materials, scene_dir));
+    expect_inside_grid(child, i, bodies.back(), settings.grid);
+  }
+  return bodies;
+}
+
+}  // namespace
+
+glm::dvec3 grid_last_node(const mpm::Grid& grid) {
+  return grid.min + glm::dvec3(grid.dims() - 1) * grid.spacing;
+}
+
+mpm::Grid parse_grid(const Node& node) {
+  node.expect_object({"min", "max", "spacing"});
+  mpm::Grid grid;
+  grid.min = node.vec3("min", kPosition);
+  grid.max = node.vec3("max", kPosition);
+  expect_ordered(grid.min, grid.max, node.at("max", kPosition));
+  grid.spacing = node.number("spacing", {.text = "h > 0 [m]", .lo = 0, .lo_open = true});
+  // Count in double: a tiny spacing would overflow the int arithmetic of Grid::dims().
+  const glm::dvec3 counts = glm::round((grid.max - grid.min) / grid.spacing) + 1.0;
+  const double nodes = counts.x * counts.y * counts.z;
+  if (nodes > kMaxGridNodes) {
+    node.at("spacing", "").fail(format_number(counts.x) + " x " + format_number(counts.y) + " x " +
+                                    format_number(counts.z) + " = " + format_number(nodes) + " grid nodes",
+                                "at most 2^26 = 67108864 nodes");
+  }
+  return grid;
+}
+
+mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_dir) {
+  node.expect_object({"grid", "cfl", "dt_max", "flip", "max_speed", "thesis_gradient", "materials", "bodies"});
+  mpm::MpmSettings s;
+  s.grid = parse_grid(node.at("grid", "an object {\"min\", \"max\", \"spacing\"}"));
+  s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);
+  s.dt_max = node.number("dt_max", {.text = "dt_max > 0 [s]", .lo = 0, .lo_open = true}, s.dt_max);
+  s.flip = node.number("flip", {.text = "0 <= flip <= 1", .lo = 0, .hi = 1}, s.flip);
+  s.max_speed = node.number("max_speed", {.text = "max_speed >= 0 [m/s] (0 = derive from the scene)", .lo = 0},
+                            s.max_speed);
+  if (auto thesis = node.find("thesis_gradient")) s.thesis_gradient = thesis->boolean();
+  s.materials = parse_materials(node.at("materials", "an object {\"<name>\": {material fields}}"));
+  s.bodies = parse_bodies(node.at("bodies", "an array of bodies [{\"shape\": ...}]"), s, scene_dir);
+  return s;
+}
+
+}  // namespace firn::scene

@@ -1,0 +1,29 @@
+#pragma once
+/// Reading and validating the "mpm" section of a scene file (docs/scene-format.md, section "mpm").
+#include <filesystem>
+
+#include "mpm/settings.h"
+#include "scene/json_node.h"
+
+namespace firn::scene {
+
+/// Largest grid the loader accepts: 2^26 nodes (about 4.3 GiB of node data at 64 bytes a node).
+inline constexpr double kMaxGridNodes = 67108864.0;
+
+/// Width of the wall layer the MPM solver keeps on every side of the grid [grid spacings]; bodies must lie
+/// inside the grid shrunk by this many spacings.
+inline constexpr int kWallCells = 2;
+
+/// Parses the "mpm" object at `node`. Mesh body paths are resolved against `scene_dir` (the scene file's folder)
+/// and must name an existing file. Materials are stored sorted by name (Body::material indexes that order).
+/// Throws firn::InputError naming the file and field on any violation of the schema.
+mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_dir);
+
+/// Parses the "grid" object: min < max on every axis [m], spacing > 0 [m], at most kMaxGridNodes nodes.
+mpm::Grid parse_grid(const Node& node);
+
+/// Position of the last grid node on each axis: min + (dims - 1) h [m]. Equals `max` when the extent is a
+/// multiple of the spacing.
+glm::dvec3 grid_last_node(const mpm::Grid& grid);
+
+}  // namespace firn::scene
