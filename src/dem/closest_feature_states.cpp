@@ -188,10 +188,12 @@ Step step_ef(Side& e, Side& f, const Tolerance& tol, Witness& w) {
     return certify(ht + l * slope, tol, w);
   }
   // Not parallel: never final (notes §6.4). Move towards the low end of the clipped part.
-  if (slope > 0.0) {
-    *(c.n_lo.index >= 0 ? f.feature : e.feature) = c.n_lo.index >= 0 ? c.n_lo : FeatureRef{FeatureType::Vertex, ed.tail};
+  // Entering the prism across a side plane -> that boundary edge of the face; else the low endpoint of the edge.
+  const FeatureRef cut = slope > 0.0 ? c.n_lo : c.n_hi;
+  if (cut.index >= 0) {
+    *f.feature = cut;
   } else {
-    *(c.n_hi.index >= 0 ? f.feature : e.feature) = c.n_hi.index >= 0 ? c.n_hi : FeatureRef{FeatureType::Vertex, ed.head};
+    *e.feature = {FeatureType::Vertex, slope > 0.0 ? ed.tail : ed.head};
   }
   return Step::Continue;
 }

@@ -28,8 +28,10 @@ struct GearRigidBody {
 };
 
 /// Starts the integrator from the body's current state. body.force [N] and body.torque [N m] must already hold the
-/// loads at t = 0: they give r_2; r_3..r_5 start at zero. translation_ode must be kSecondOrderPositionForces or
-/// kSecondOrderVelocityForces (use the latter when forces depend on velocity, e.g. damping).
+/// loads at t = 0: they give r_2. Translation starts with r_3..r_5 = 0; rotation gets r_3 from the exact q''' for a
+/// world torque held constant, which makes the torque-free start error O(dt^4) instead of O(dt^3) in r_3 (the
+/// energy error then converges at 5th order instead of 2nd, measured). translation_ode must be
+/// kSecondOrderPositionForces or kSecondOrderVelocityForces (the latter when forces depend on velocity, e.g. damping).
 /// Throws std::runtime_error on an invalid body (validate_rigid_body), dt not finite and > 0, or a first-order ode.
 GearRigidBody gear_rigid_body_start(const RigidBody& body, double dt,
                                     GearOde translation_ode = GearOde::kSecondOrderPositionForces);

@@ -5,11 +5,13 @@
 /// Three endpoint lists (x, y, z), each kept sorted by (value, min-before-max). The first update, or one with a
 /// different number of boxes, sorts fully and sweeps once: O(n log n + k). Later updates re-sort each list by
 /// insertion sort, which costs O(n + c) for c adjacent swaps and exploits temporal coherence. Overlap bookkeeping
-/// happens during the swaps (§4.1.1): a pair can only change status when a min of one box crosses a max of the other
+/// is driven by the swaps (§4.1.1): a pair can only change status when a min of one box crosses a max of the other
 /// on some axis. When min_i moves left past max_j the two start to overlap on that axis, and the pair is added if
 /// the new boxes overlap on all three axes (an O(1) test, notes §5.3); when max_i moves left past min_j they stop
 /// overlapping on that axis and the pair is removed. In insertion sort each pair of endpoints swaps at most once
 /// per update, so every status change is seen and the result equals the brute-force overlap set of the new boxes.
+/// The O(1) 3-D test replaces per-pair axis counters, which would need memory for every pair overlapping on a
+/// single axis (O(N^(5/3)) at fixed density).
 ///
 /// Ties: boxes are closed, touching counts as overlap (see overlaps()), which is why a min sorts before a max at
 /// equal value; then "min_i before max_j in the list" is exactly "min_i <= max_j".
@@ -30,6 +32,13 @@ struct SapEndpoint {
   std::uint32_t is_max = 0;  ///< 0 for the min end, 1 for the max end.
 };
 
+/// A min/max exchange seen by insertion sort, applied after the sort (see sweep_and_prune.cpp).
+struct SapEvent {
+  std::uint32_t a = 0;     ///< Box whose end moved left.
+  std::uint32_t b = 0;     ///< Box whose end it passed.
+  std::uint32_t stop = 0;  ///< 1: a max passed a min (overlap on this axis ends); 0: a min passed a max.
+};
+
 /// Work counters of one update (or summed over all updates).
 struct SapStats {
   std::uint64_t swaps = 0;          ///< Adjacent exchanges done by insertion sort, all axes (c of §4.1.1).
@@ -43,6 +52,7 @@ struct SweepAndPrune {
   std::vector<Aabb> boxes;                         ///< Boxes of the last update [m].
   std::array<std::vector<SapEndpoint>, 3> axes;    ///< Sorted endpoint lists for x, y, z.
   PairSet pairs;                                   ///< Currently overlapping pairs.
+  std::vector<SapEvent> events;                    ///< Scratch: exchanges of the running update.
   SapStats last;                                   ///< Counters of the last update.
   SapStats total;                                  ///< Counters summed over all updates.
 };

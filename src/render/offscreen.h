@@ -17,6 +17,7 @@ class Offscreen {
 
   int width() const { return width_; }    ///< [pixels]
   int height() const { return height_; }  ///< [pixels]
+  /// GL name of the framebuffer object (for blits or external binding).
   GLuint framebuffer() const { return fbo_.id(); }
 
   /// Binds the framebuffer for drawing and reading and sets the viewport to the whole target.

@@ -31,6 +31,31 @@ void set_vec3_array(const gl::Program& program, const char* name, const glm::vec
   if (loc >= 0) glProgramUniform3fv(program.id(), loc, count, &values[0].x);
 }
 
+/// Restores a storage-buffer binding point on scope exit, so drawing never disturbs a solver's bindings.
+class StorageBindingGuard {
+ public:
+  explicit StorageBindingGuard(GLuint index) : index_(index) {
+    GLint buffer = 0;
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, index, &buffer);
+    buffer_ = static_cast<GLuint>(buffer);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, index, &start_);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, index, &size_);
+  }
+  ~StorageBindingGuard() {
+    if (buffer_ != 0 && size_ > 0) {
+      glBindBufferRange(GL_SHADER_STORAGE_BUFFER, index_, buffer_, start_, size_);
+    } else {
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, index_, buffer_);
+    }
+  }
+  StorageBindingGuard(const StorageBindingGuard&) = delete;
+  StorageBindingGuard& operator=(const StorageBindingGuard&) = delete;
+
+ private:
+  GLuint index_, buffer_ = 0;
+  GLint64 start_ = 0, size_ = 0;
+};
+
 }  // namespace
 
 ParticleLayout mpm_particle_layout() {
@@ -103,6 +128,7 @@ void ParticleRenderer::draw(const ParticleSet& set, const ViewParams& view) {
   set_vec3_array(program_, "u_materials[0]", s.material_colours.data(), RENDER_MAX_MATERIALS);
 
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  const StorageBindingGuard restore(RENDER_BIND_PARTICLES);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_PARTICLES, set.buffer);
   program_.use();
   glBindVertexArray(vao_.id());

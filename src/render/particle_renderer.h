@@ -55,8 +55,8 @@ struct ParticleStyle {
 struct ParticleSet {
   GLuint buffer = 0;    ///< GL buffer name (e.g. gl::Buffer::id()); at least count * stride_bytes bytes
   uint32_t count = 0;   ///< number of particles
-  ParticleLayout layout;
-  ParticleStyle style;
+  ParticleLayout layout;  ///< where position (and the colour fields) lie in each record
+  ParticleStyle style;    ///< radius and colouring
 };
 
 /// Checks `set` against its buffer and style: stride and offsets multiples of 4 and inside the record, the fields
@@ -74,7 +74,8 @@ class ParticleRenderer {
   ParticleRenderer();
 
   /// Draws `set` (after validate()) into the bound framebuffer with depth testing. Issues a
-  /// GL_SHADER_STORAGE_BARRIER_BIT memory barrier first, so compute writes to the buffer are visible.
+  /// GL_SHADER_STORAGE_BARRIER_BIT memory barrier first, so compute writes to the buffer are visible, and restores
+  /// whatever was bound at RENDER_BIND_PARTICLES (the MPM particle binding) afterwards. Throws as validate() does.
   void draw(const ParticleSet& set, const ViewParams& view);
 
  private:

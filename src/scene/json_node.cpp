@@ -33,7 +33,11 @@ std::string format_number(double v) {
 }
 
 std::string format_vec3(const glm::dvec3& v) {
-  return "[" + format_number(v.x) + ", " + format_number(v.y) + ", " + format_number(v.z) + "]";
+  // Appending (rather than "[" + ...) also avoids GCC 12's false -Wrestrict on operator+(const char*, string&&).
+  std::string out = "[";
+  out.append(format_number(v.x)).append(", ").append(format_number(v.y)).append(", ");
+  out.append(format_number(v.z)).append("]");
+  return out;
 }
 
 std::string join(std::initializer_list<std::string_view> items) {

@@ -72,8 +72,8 @@ mpm::BodyShape parse_body_shape(const Node& body) {
 void parse_body_geometry(const Node& node, mpm::Body& body, const std::filesystem::path& scene_dir) {
   switch (body.shape) {
     case mpm::BodyShape::kSphere:
-      node.expect_object({"shape", "center", "radius", "material", "velocity", "particles_per_cell", "seed",
-                          "description"});
+      node.expect_object({"shape", "center", "radius", "material", "velocity", "particles_per_cell", "count",
+                          "seed", "description"});
       body.center = node.vec3("center", kPosition);
       body.radius = node.number("radius", {.text = "r > 0 [m]", .lo = 0, .lo_open = true});
       return;
@@ -90,7 +90,7 @@ void parse_body_geometry(const Node& node, mpm::Body& body, const std::filesyste
       break;
     }
     case mpm::BodyShape::kBox:
-      node.expect_object({"shape", "min", "max", "material", "velocity", "particles_per_cell", "seed",
+      node.expect_object({"shape", "min", "max", "material", "velocity", "particles_per_cell", "count", "seed",
                           "description"});
       break;
   }
@@ -133,6 +133,8 @@ mpm::Body parse_body(const Node& node, const std::vector<mpm::Material>& materia
                                 materials);
   body.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
   if (auto ppc = node.find("particles_per_cell")) body.particles_per_cell = ppc->integer(1, 64, "1 <= ppc <= 64");
+  if (auto count = node.find("count"))
+    body.count = static_cast<int>(count->integer(1, 100000000, "1 <= count <= 1e8 (sphere and box bodies)"));
   if (auto seed = node.find("seed")) body.seed = seed->unsigned_integer();
   return body;
 }

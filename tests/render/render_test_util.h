@@ -11,6 +11,7 @@
 
 #include <glm/glm.hpp>
 
+#include "gl/buffer.h"
 #include "gl/context.h"
 #include "gl/gl.h"
 #include "render/renderer.h"
@@ -64,6 +65,12 @@ inline int max_diff(const glm::ivec3& a, const glm::ivec3& b) {
 inline void expect_no_gl_error(const char* where) {
   const GLenum e = glGetError();
   EXPECT_EQ(e, static_cast<GLenum>(GL_NO_ERROR)) << "GL error 0x" << std::hex << e << " after " << where;
+}
+
+/// A storage buffer holding `items` (plain structs).
+template <class T>
+gl::Buffer buffer_of(const std::vector<T>& items) {
+  return gl::Buffer(items.size() * sizeof(T), items.data());
 }
 
 /// Lighting that shows every surface in its plain colour (ambient 1, no diffuse), for exact colour checks.

@@ -1,0 +1,138 @@
+// End-to-end tests of `firn run`: frames, PLY export, stats, exit codes.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb_image.h>
+
+#include "app/cli_util.h"
+
+namespace fs = std::filesystem;
+using firn::test::fresh_dir;
+using firn::test::run_firn;
+
+namespace {
+
+const std::string kTinyScene = std::string(FIRN_TEST_DIR) + "/data/tiny-snowball.json";
+
+/// Fraction of pixels whose colour differs clearly from the top-left corner (the background).
+double non_background_fraction(const fs::path& png, int* width) {
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
+  EXPECT_NE(px, nullptr) << png;
+  if (!px) return 0;
+  *width = w;
+  int differ = 0;
+  for (int i = 0; i < w * h; ++i) {
+    int d = 0;
+    for (int c = 0; c < 3; ++c) d += std::abs(px[3 * i + c] - px[c]);
+    differ += d > 30;
+  }
+  stbi_image_free(px);
+  return static_cast<double>(differ) / (w * h);
+}
+
+/// Fraction of near-white (snow) pixels: all channels above 170 and blue the largest.
+double snow_fraction(const fs::path& png) {
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
+  if (!px) return 0;
+  int snow = 0;
+  for (int i = 0; i < w * h; ++i) {
+    const unsigned char r = px[3 * i], g = px[3 * i + 1], b = px[3 * i + 2];
+    snow += r > 150 && g > 150 && b > 170 && b >= r;
+  }
+  stbi_image_free(px);
+  return static_cast<double>(snow) / (w * h);
+}
+
+}  // namespace
+
+TEST(FirnRun, WritesFramesWithVisibleSnow) {
+  const fs::path out = fresh_dir("run-frames") / "out";
+  const auto r = run_firn("run " + kTinyScene + " --out " + out.string() + " --frames 4 --width 200 --height 150");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (int k = 0; k < 4; ++k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "frame_%05d.png", k);
+    ASSERT_TRUE(fs::exists(out / name)) << name;
+    int w = 0;
+    EXPECT_GT(non_background_fraction(out / name, &w), 0.05) << name;
+    EXPECT_EQ(w, 200);
+    const double snow = snow_fraction(out / name);
+    std::printf("%s: snow covers %.1f%% of the image\n", name, 100 * snow);
+    EXPECT_GT(snow, 0.01) << name << ": no snow visible";
+  }
+  EXPECT_FALSE(fs::exists(out / "frame_00004.png"));
+  EXPECT_NE(r.output.find("frames written to"), std::string::npos);
+}
+
+TEST(FirnRun, ExportsPlyAndStats) {
+  const fs::path out = fresh_dir("run-ply") / "out";
+  const auto r = run_firn("run " + kTinyScene + " --out " + out.string() + " --frames 3 --no-render --export ply --stats");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(fs::exists(out / "frame_00000.png"));
+  std::ifstream stats(out / "stats.jsonl");
+  std::string line;
+  int lines = 0;
+  double mass0 = -1;
+  while (std::getline(stats, line)) {
+    const auto j = nlohmann::json::parse(line);
+    for (const char* key : {"frame", "time", "substeps", "particles", "total_mass", "momentum", "kinetic_energy",
+                            "max_speed", "nonfinite"})
+      EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j["frame"].get<int>(), lines);
+    EXPECT_EQ(j["momentum"].size(), 3u);
+    EXPECT_EQ(j["nonfinite"].get<int>(), 0);
+    if (mass0 < 0) mass0 = j["total_mass"].get<double>();
+    EXPECT_DOUBLE_EQ(j["total_mass"].get<double>(), mass0);
+    ++lines;
+  }
+  EXPECT_EQ(lines, 3);
+  for (int k = 0; k < 3; ++k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "particles_%05d.ply", k);
+    std::ifstream ply(out / name, std::ios::binary);
+    ASSERT_TRUE(ply) << name;
+    std::string header, l;
+    size_t vertices = 0;
+    while (std::getline(ply, l) && l != "end_header") {
+      header += l + "\n";
+      if (l.rfind("element vertex ", 0) == 0) vertices = std::stoul(l.substr(15));
+    }
+    EXPECT_NE(header.find("format binary_little_endian 1.0"), std::string::npos);
+    EXPECT_NE(header.find("property float vz"), std::string::npos);
+    const auto body_start = ply.tellg();
+    ply.seekg(0, std::ios::end);
+    EXPECT_GT(vertices, 400u);
+    EXPECT_EQ(static_cast<size_t>(ply.tellg() - body_start), vertices * 8 * sizeof(float)) << name;
+  }
+}
+
+TEST(FirnRun, BadCommandLineGivesExit2AndNoOutput) {
+  const fs::path dir = fresh_dir("run-badcli");
+  struct Case {
+    std::string args, expect;
+  } cases[] = {
+      {"run " + kTinyScene + " --out " + (dir / "a").string() + " --width 0", "--width"},
+      {"run " + kTinyScene + " --out " + (dir / "b").string() + " --export obj", "--export"},
+      {"run " + (dir / "missing.json").string() + " --out " + (dir / "c").string(), "missing.json"},
+      {"run " + kTinyScene, "--out"},
+      {"info --egl banana", "banana"},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_firn(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.args << "\n" << r.output;
+  }
+  for (const char* sub : {"a", "b", "c"}) EXPECT_FALSE(fs::exists(dir / sub)) << sub;
+}
+
+TEST(FirnInfo, PrintsRendererAndLimits) {
+  const auto r = run_firn("info");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* key : {"GL vendor:", "GL renderer:", "GL version:", "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS",
+                          "GL_MAX_COMPUTE_WORK_GROUP_SIZE"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key;
+}

@@ -1,0 +1,229 @@
+// Closest-feature walk against the independent brute force (notes §14 claims 9 and 10): random pairs at awkward
+// vertex counts, parallel faces, edge-edge and edge-face configurations, near-degenerate rotations, warm vs cold
+// starts over coherent motion, penetration, and the fallback path.
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "dem/closest_feature.h"
+#include "dem/closest_feature_internal.h"
+#include "dem/closest_feature_oracle.h"
+
+namespace firn::dem {
+namespace {
+
+using glm::dvec3;
+using oracle::test_seed;
+using oracle::uniform;
+
+struct Tally {
+  int separated = 0, penetrating = 0, fallbacks = 0;
+};
+
+/// Checks one query result against the brute-force oracles; returns false on the first failed expectation.
+void expect_matches_oracle(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
+                           const ClosestFeatureResult& r, Tally& tally) {
+  const double scale = a.bounding_radius + b.bounding_radius;
+  tally.fallbacks += r.used_fallback ? 1 : 0;
+  if (oracle::brute_overlap(a, pa, b, pb)) {
+    ++tally.penetrating;
+    EXPECT_EQ(r.status, PairStatus::Penetrating) << "overlapping pair reported separated, distance " << r.distance;
+    return;
+  }
+  const double d = oracle::brute_distance(a, pa, b, pb);
+  if (r.status == PairStatus::Penetrating) {
+    EXPECT_LT(d, 1e-9 * scale) << "separated pair (brute force " << d << ") reported penetrating";
+    return;
+  }
+  ++tally.separated;
+  EXPECT_NEAR(r.distance, d, 1e-9 * d + 1e-13 * scale);
+  EXPECT_NEAR(glm::length(r.point_b - r.point_a), r.distance, 1e-12 * scale);
+  const auto wa = oracle::world_vertices(a, pa), wb = oracle::world_vertices(b, pb);
+  EXPECT_NEAR(oracle::max_plane_height(a, wa, r.point_a), 0.0, 1e-10 * scale);  // on A's surface
+  EXPECT_NEAR(oracle::max_plane_height(b, wb, r.point_b), 0.0, 1e-10 * scale);
+  EXPECT_GE(r.iterations, 1);
+}
+
+Polyhedron random_grain(std::mt19937_64& rng, int n) {
+  return make_ellipsoid_polyhedron({uniform(rng, 0.4, 1.2), uniform(rng, 0.4, 1.2), uniform(rng, 0.4, 1.2), n, rng()});
+}
+
+TEST(ClosestFeature, RandomPairsAgreeWithBruteForce) {
+  std::mt19937_64 rng(test_seed());
+  Tally tally;
+  for (int n : {4, 5, 8, 13, 37, 61}) {
+    for (int trial = 0; trial < 50; ++trial) {
+      const Polyhedron a = random_grain(rng, n), b = random_grain(rng, trial % 2 ? n : 4 + trial % 29);
+      const Placement pa = placement_from_quaternion(oracle::random_rotation(rng), {uniform(rng, -1, 1), 0.2, 0.0});
+      const double gap = uniform(rng, 0.5, 1.4) * (a.bounding_radius + b.bounding_radius);
+      const Placement pb = placement_from_quaternion(oracle::random_rotation(rng),
+                                                     pa.position + gap * oracle::random_unit(rng));
+      FeaturePair cache;
+      const ClosestFeatureResult r = closest_features(a, pa, b, pb, cache);
+      expect_matches_oracle(a, pa, b, pb, r, tally);
+      EXPECT_EQ(cache.a, r.feature_a);
+      EXPECT_EQ(cache.b, r.feature_b);
+    }
+  }
+  EXPECT_GT(tally.separated, 100);
+  EXPECT_GT(tally.penetrating, 20);
+  EXPECT_LT(tally.fallbacks, 15);  // the safety net is for degenerate cases, not the common path
+}
+
+// Table 4.4 protocol (notes §6.7): two identical grains spinning about X and Y, dt = 1e-3 s; here B also oscillates
+// along the line of centres so the pair goes in and out of contact. Warm and cold queries must agree every step.
+TEST(ClosestFeature, WarmStartMatchesColdOverCoherentMotion) {
+  std::mt19937_64 rng(test_seed());
+  for (int n : {8, 37, 102}) {
+    const Polyhedron g = make_ellipsoid_polyhedron({1.0, 0.8, 0.6, n, rng()});
+    FeaturePair warm;
+    Tally tally;
+    int one_iteration = 0, separated_steps = 0, all_fallbacks = 0;
+    for (int step = 0; step < 3000; ++step) {
+      const double t = 1e-3 * step;
+      const Placement pa = placement_from_quaternion(glm::angleAxis(2.0 * t, dvec3(1, 0, 0)), dvec3(0.0));
+      const Placement pb = placement_from_quaternion(glm::angleAxis(3.0 * t, dvec3(0, 1, 0)),
+                                                     dvec3(0.1, 0.05, 1.45 + 0.45 * std::cos(2.5 * t)));
+      const ClosestFeatureResult rw = closest_features(g, pa, g, pb, warm);
+      all_fallbacks += rw.used_fallback ? 1 : 0;
+      FeaturePair cold;
+      const ClosestFeatureResult rc = closest_features(g, pa, g, pb, cold);
+      ASSERT_EQ(rw.status, rc.status) << "step " << step;
+      if (rw.status == PairStatus::Separated) {
+        EXPECT_NEAR(rw.distance, rc.distance, 1e-10 * rc.distance + 1e-14) << "step " << step;
+        ++separated_steps;
+        one_iteration += rw.iterations == 1 ? 1 : 0;
+      }
+      if (step % 60 == 0) expect_matches_oracle(g, pa, g, pb, rw, tally);
+    }
+    std::printf("[ info     ] %d vertices: %d separated steps, %.2f %% warm in one iteration, %d fallbacks\n", n,
+                separated_steps, 100.0 * one_iteration / separated_steps, all_fallbacks);
+    EXPECT_GT(separated_steps, 1000);
+    EXPECT_GT(tally.penetrating, 3);
+    EXPECT_GT(one_iteration, 0.9 * separated_steps) << n << " vertices";  // thesis: > 97 % in one iteration
+    EXPECT_LT(all_fallbacks, 30) << n << " vertices";
+  }
+}
+
+// Resting-contact geometry: parallel facing faces, partially overlapping, twisted, and sliding (warm).
+TEST(ClosestFeature, ParallelFacesOfBoxes) {
+  const Polyhedron box = make_box({0.5, 0.5, 0.5});
+  const Polyhedron slab = make_box({0.7, 0.3, 0.2});
+  Tally tally;
+  FeaturePair sliding;
+  for (double twist : {0.0, 0.3, std::numbers::pi / 4}) {
+    for (double dx = -1.4; dx <= 1.4; dx += 0.2) {
+      for (double dy : {-0.75, 0.0, 0.35}) {
+        const Placement pa{glm::dmat3(1.0), dvec3(0.0)};
+        const Placement pb = placement_from_quaternion(glm::angleAxis(twist, dvec3(0, 0, 1)), {dx, dy, 0.75});
+        FeaturePair cold;
+        expect_matches_oracle(box, pa, slab, pb, closest_features(box, pa, slab, pb, cold), tally);
+        expect_matches_oracle(box, pa, slab, pb, closest_features(box, pa, slab, pb, sliding), tally);
+      }
+    }
+  }
+  EXPECT_EQ(tally.penetrating, 0);
+  EXPECT_EQ(tally.fallbacks, 0);
+}
+
+TEST(ClosestFeature, EdgeEdgeAndEdgeFaceClosedForms) {
+  const double h = 0.5, q = std::numbers::pi / 4;
+  const Polyhedron cube = make_box(dvec3(h));
+  // Crossing edges: A's top edge along y, B's bottom edge along x; distance = z - 2 h sqrt 2.
+  const Placement pa = placement_from_quaternion(glm::angleAxis(q, dvec3(0, 1, 0)), dvec3(0.0));
+  for (double z : {1.6, 1.5, 1.45}) {
+    const Placement pb = placement_from_quaternion(glm::angleAxis(q, dvec3(1, 0, 0)), {0.0, 0.0, z});
+    FeaturePair cache;
+    const ClosestFeatureResult r = closest_features(cube, pa, cube, pb, cache);
+    ASSERT_EQ(r.status, PairStatus::Separated);
+    EXPECT_NEAR(r.distance, z - 2 * h * std::numbers::sqrt2, 1e-14);
+    EXPECT_EQ(r.feature_a.type, FeatureType::Edge);
+    EXPECT_EQ(r.feature_b.type, FeatureType::Edge);
+  }
+  // An edge of B parallel to A's top face, twisted about z; distance = z - h - h sqrt 2.
+  Tally tally;
+  for (double twist : {0.0, 0.2, 1.0}) {
+    const Placement flat{glm::dmat3(1.0), dvec3(0.0)};
+    const Placement pb = placement_from_quaternion(
+        glm::angleAxis(twist, dvec3(0, 0, 1)) * glm::angleAxis(q, dvec3(1, 0, 0)), {0.2, -0.1, 1.3});
+    FeaturePair cache;
+    const ClosestFeatureResult r = closest_features(cube, flat, cube, pb, cache);
+    EXPECT_NEAR(r.distance, 1.3 - h - h * std::numbers::sqrt2, 1e-14);
+    expect_matches_oracle(cube, flat, cube, pb, r, tally);
+  }
+}
+
+TEST(ClosestFeature, NearDegenerateRotations) {
+  std::mt19937_64 rng(test_seed());
+  const Polyhedron cube = make_box({0.5, 0.4, 0.3});
+  const Polyhedron tet = make_regular_tetrahedron(0.9);
+  Tally tally;
+  for (double eps : {0.0, 1e-13, 1e-10, 1e-7, 1e-4}) {
+    for (int trial = 0; trial < 40; ++trial) {
+      const glm::dquat base = trial % 2 ? glm::dquat(1, 0, 0, 0) : glm::angleAxis(std::numbers::pi / 4, dvec3(1, 0, 0));
+      const glm::dquat tilt = glm::angleAxis(eps, oracle::random_unit(rng));
+      const Polyhedron& other = trial % 3 ? cube : tet;
+      const Placement pa{glm::dmat3(1.0), dvec3(0.0)};
+      const dvec3 shift(uniform(rng, -0.8, 0.8), uniform(rng, -0.8, 0.8), uniform(rng, 0.75, 1.1));
+      const Placement pb = placement_from_quaternion(tilt * base, trial % 5 ? shift : dvec3(0.0, 0.0, 1.2));
+      FeaturePair cache;
+      expect_matches_oracle(cube, pa, other, pb, closest_features(cube, pa, other, pb, cache), tally);
+    }
+  }
+  EXPECT_GT(tally.separated, 100);
+}
+
+TEST(ClosestFeature, ContainmentAndTouchingArePenetration) {
+  const Polyhedron big = make_box({1.0, 1.0, 1.0});
+  const Polyhedron small = make_regular_tetrahedron(0.2);
+  const Placement origin{glm::dmat3(1.0), dvec3(0.0)};
+  for (const dvec3& p : {dvec3(0.0), dvec3(0.5, 0.3, -0.2), dvec3(0.0, 0.0, 1.0)}) {
+    FeaturePair cache;
+    EXPECT_EQ(closest_features(big, origin, small, {glm::dmat3(1.0), p}, cache).status, PairStatus::Penetrating);
+    FeaturePair cache2;
+    EXPECT_EQ(closest_features(small, {glm::dmat3(1.0), p}, big, origin, cache2).status, PairStatus::Penetrating);
+  }
+  FeaturePair touching;  // face to face at distance 0
+  EXPECT_EQ(closest_features(big, origin, big, {glm::dmat3(1.0), {0.3, 0.2, 2.0}}, touching).status,
+            PairStatus::Penetrating);
+}
+
+TEST(ClosestFeature, FallbackAndBadCacheStillExact) {
+  std::mt19937_64 rng(test_seed());
+  const Polyhedron a = random_grain(rng, 61), b = random_grain(rng, 37);
+  const Placement pa = placement_from_quaternion(oracle::random_rotation(rng), dvec3(0.0));
+  const Placement pb = placement_from_quaternion(oracle::random_rotation(rng), {2.5, 0.3, -0.4});
+  FeaturePair cache;
+  const ClosestFeatureResult capped = closest_features(a, pa, b, pb, cache, {1, 1e-11});
+  Tally tally;
+  expect_matches_oracle(a, pa, b, pb, capped, tally);
+  FeaturePair bad{{FeatureType::Face, 9999}, {FeatureType::Edge, -7}};
+  expect_matches_oracle(a, pa, b, pb, closest_features(a, pa, b, pb, bad), tally);
+  EXPECT_EQ(tally.separated, 2);
+  const ClosestFeatureResult ex = closest_features_exhaustive(a, pa, b, pb);
+  EXPECT_NEAR(ex.distance, oracle::brute_distance(a, pa, b, pb), 1e-12);
+}
+
+// Notes §6.4 / Fig. 4.10: clamping s and u gives sqrt 2, the true distance is 1 (T2 to segment 1).
+TEST(ClosestFeature, SegmentCounterExampleAndRandomSegments) {
+  const dvec3 h1(1, 4, 0), t1(1, 1, 0), h2(3, 4, 0), t2(2, 2, 0);
+  const detail::SegmentParams sp = detail::closest_segment_segment(h1, t1, h2, t2);
+  EXPECT_NEAR(glm::length(h1 + sp.s * (t1 - h1) - (h2 + sp.t * (t2 - h2))), 1.0, 1e-15);
+  std::mt19937_64 rng(test_seed());
+  int failures = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    dvec3 p[4];
+    for (dvec3& x : p) x = dvec3(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1));
+    if (trial % 4 == 0) p[3] = p[2] + uniform(rng, -2, 2) * (p[1] - p[0]);  // parallel pairs
+    const detail::SegmentParams s = detail::closest_segment_segment(p[0], p[1], p[2], p[3]);
+    const double d = glm::length(p[0] + s.s * (p[1] - p[0]) - (p[2] + s.t * (p[3] - p[2])));
+    failures += std::abs(d - oracle::segment_segment(p[0], p[1], p[2], p[3])) > 1e-12 ? 1 : 0;
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+}  // namespace
+}  // namespace firn::dem
