@@ -49,4 +49,50 @@
 #define RENDER_SURFACE_CHECKER 2u
 #define RENDER_SURFACE_ONE_SIDED 4u
 
+/* ---- SPH water (src/sph, shaders/sph) ---- */
+/* Work-group sizes: particle passes; scans and radix passes (SPH_*_ITEMS consecutive items per invocation). */
+#define SPH_LOCAL_SIZE 64
+#define SPH_SCAN_LOCAL_SIZE 256
+#define SPH_SCAN_ITEMS 16   /* a scan tile is 256 * 16 = 4096 entries */
+#define SPH_RADIX_LOCAL_SIZE 256
+#define SPH_RADIX_ITEMS 8   /* a radix tile is 256 * 8 = 2048 keys */
+#define SPH_RADIX_BITS 4    /* bits per LSD radix pass */
+#define SPH_RADIX_BUCKETS 16
+
+/* SPH shader storage buffers (std430); distinct from the MPM and render binding points. */
+#define SPH_BIND_PARTICLES 8       /* Particle[] in sorted order (read/write) */
+#define SPH_BIND_PARTICLES_OUT 9   /* Particle[] destination of the reorder pass */
+#define SPH_BIND_KEYS 10           /* uint hash key per particle, order before the sort */
+#define SPH_BIND_ORDER 11          /* uint: sorted slot -> particle index before the sort */
+#define SPH_BIND_RANK 12           /* uint: counting sort, rank of a particle within its bucket */
+#define SPH_BIND_CELL_START 13     /* uint[T + 1]: first sorted slot of each hash key */
+#define SPH_BIND_COLLIDERS 14      /* Collider[] */
+#define SPH_BIND_REGIONS 15        /* Region[] (control regions) */
+#define SPH_BIND_STATUS 16         /* SphStatus: error flags and reductions */
+#define SPH_BIND_SCAN_DATA 17      /* uint[]: scanned in place */
+#define SPH_BIND_SCAN_PARTIALS 18  /* uint[]: per-tile sums of a scan */
+#define SPH_BIND_RADIX_KEYS_IN 19
+#define SPH_BIND_RADIX_VALS_IN 20
+#define SPH_BIND_RADIX_KEYS_OUT 21
+#define SPH_BIND_RADIX_VALS_OUT 22
+#define SPH_BIND_RADIX_HIST 23     /* uint[16 * tiles], digit-major */
+#define SPH_BIND_NEIGHBOURS 24     /* uint[]: neighbour lists (tests and diagnostics only) */
+
+/* SPH uniform buffer (std140). */
+#define SPH_BIND_PARAMS 1
+
+/* SphStatus.error_flags bits. */
+#define SPH_ERROR_NONFINITE 1u
+#define SPH_ERROR_CFL 2u
+
+/* SphParams.flags bits. */
+#define SPH_FLAG_LINEAR_EOS 1u   /* Mueller 2003 p = k (rho - rho0) instead of Tait */
+#define SPH_FLAG_WALLS 2u        /* the domain box is walled */
+
+/* Region.min_action.w action codes (control regions of the SPH thesis, sph-water.md A.4). */
+#define SPH_REGION_BOUNDARY 0
+#define SPH_REGION_TELEPORT 1
+#define SPH_REGION_SHIFT 2
+#define SPH_REGION_SET_SPEED 3
+
 #endif

@@ -18,12 +18,7 @@ struct GridVelocity {
   vec4 v_new;  // v^{n+1} [m/s]
 };
 
-struct Collider {
-  vec4 point_shape;
-  vec4 normal_radius;
-  vec4 velocity_friction;
-  uvec4 boundary;
-};
+#include "common/collider_sdf.glsl"  // struct Collider and its signed distance / normal
 
 struct Material {
   vec4 lame;        // mu0, lambda0, xi, rho0

@@ -65,6 +65,19 @@ void svd3(mat3 A, out mat3 U, out vec3 s, out mat3 V) {
   U = mat3(1.0);
   givens_zero(B, U, 0, 1, 0);
   givens_zero(B, U, 0, 2, 0);
+  // A^T A resolves V[1], V[2] only to eps s0^2 / s1^2: when both smaller singular values are far below s0
+  // (rank ~ 1), B's trailing 2x2 block keeps an off-diagonal entry of order s1. One more Jacobi rotation on the
+  // Gram matrix of B's columns 1, 2 (entries of order s1^2, so no longer swamped by s0^2) diagonalizes it.
+  mat3 G = transpose(B) * B;
+  mat3 J = mat3(1.0);
+  jacobi_rotate(G, J, 1, 2);
+  B = B * J;
+  V = V * J;
+  if (G[1][1] < G[2][2]) {
+    vec3 g = vec3(0.0);
+    swap_columns(B, g, 1, 2);
+    swap_columns(V, g, 1, 2);
+  }
   givens_zero(B, U, 1, 2, 1);
   s = vec3(B[0][0], B[1][1], B[2][2]);
 }

@@ -46,7 +46,9 @@ void add_bench(CLI::App& app, Commands& c) {
   c.bench->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");
 }
 
-int dispatch(Commands& c) {
+int dispatch(Commands& c, const std::vector<Command>& extra) {
+  for (const Command& e : extra)
+    if (*e.sub) return e.run();
   if (*c.info) return run_info(c.egl);
   if (*c.bench) return run_bench(c.bench_scene, c.bench_substeps, c.egl);
   c.run_options.export_ply = c.export_format == "ply";
@@ -56,7 +58,7 @@ int dispatch(Commands& c) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv, const std::vector<CommandFactory>& extra_factories) {
   CLI::App app{"firn: snow (MPM), water (SPH) and grains (DEM) on the GPU. SI units throughout."};
   app.require_subcommand(1);
   Commands c;
@@ -64,13 +66,15 @@ int main(int argc, char** argv) {
   add_bench(app, c);
   c.info = app.add_subcommand("info", "print the OpenGL implementation and the limits firn relies on");
   c.info->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");
+  std::vector<Command> extra;
+  for (const CommandFactory& add : extra_factories) extra.push_back(add(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? kExitOk : kExitBadInput;
   }
   try {
-    return dispatch(c);
+    return dispatch(c, extra);
   } catch (const InputError& e) {
     log::error(e.what());
     return kExitBadInput;

@@ -31,8 +31,15 @@ class FrameRenderer {
   FrameRenderer(int width, int height) : renderer_(width, height) {}
   /// Top-down RGBA8 rows of the current state.
   std::vector<uint8_t> render(const Simulation& sim, const FrameLook& look = {}) {
-    return renderer_.capture(scene_camera(sim.scene()), frame_content(sim, look));
+    return render(sim, look, scene_camera(sim.scene()));
   }
+  /// Top-down RGBA8 rows of the current state seen by `camera` (the viewer's recordings; with the scene's camera
+  /// and the default look they are `firn run`'s frames).
+  std::vector<uint8_t> render(const Simulation& sim, const FrameLook& look, const render::Camera& camera) {
+    return renderer_.capture(camera, frame_content(sim, look));
+  }
+  int width() const { return renderer_.width(); }    ///< [pixels]
+  int height() const { return renderer_.height(); }  ///< [pixels]
 
  private:
   render::Renderer renderer_;

@@ -1,6 +1,7 @@
 #include "app/simulation.h"
 
 #include <chrono>
+#include <limits>
 
 #include "core/error.h"
 #include "mpm/seeding.h"
@@ -33,9 +34,33 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
 FrameReport Simulation::advance_frame() {
   const auto t0 = std::chrono::steady_clock::now();
   FrameReport r;
-  const double dt = 1.0 / scene_.fps;
-  if (snow_) r.substeps += snow_->advance(dt);
-  ++frame_;
+  if (mid_frame()) {
+    r.substeps = advance_slice(std::numeric_limits<int>::max()).substeps;
+  } else {
+    const double dt = 1.0 / scene_.fps;
+    if (snow_) r.substeps += snow_->advance(dt);
+    ++frame_;
+  }
+  r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+SliceReport Simulation::advance_slice(int max_substeps) {
+  const auto t0 = std::chrono::steady_clock::now();
+  SliceReport r;
+  // The same expression as Solver::advance's end time, so that slicing changes nothing bit for bit.
+  if (!frame_end_) frame_end_ = snow_ ? snow_->time() + 1.0 / scene_.fps : 0.0;
+  if (snow_) {
+    const mpm::Solver::AdvanceResult a = snow_->advance_until(*frame_end_, max_substeps);
+    r.substeps = a.substeps;
+    r.frame_done = a.reached;
+  } else {
+    r.frame_done = true;
+  }
+  if (r.frame_done) {
+    frame_end_.reset();
+    ++frame_;
+  }
   r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -15,6 +15,13 @@ struct FrameReport {
   double wall_ms = 0;    ///< wall-clock time of the advance [ms]
 };
 
+/// What one slice of a frame (Simulation::advance_slice) did.
+struct SliceReport {
+  int substeps = 0;         ///< substeps taken in this slice
+  double wall_ms = 0;       ///< wall-clock time of the slice [ms]
+  bool frame_done = false;  ///< the slice finished the output frame (frame() was incremented)
+};
+
 /// Owns the solvers a scene asks for. Needs a current OpenGL 4.3 context. Construction seeds the particles and
 /// builds the GPU programs; throws firn::InputError for scene content the solvers reject, std::runtime_error for
 /// GL failures.
@@ -22,8 +29,15 @@ class Simulation {
  public:
   explicit Simulation(const scene::Scene& scene);
 
-  /// Advances one output frame, 1 / fps simulated seconds. Throws firn::NumericalError on blow-up.
+  /// Advances one output frame, 1 / fps simulated seconds (finishes the frame being sliced, if any). Throws firn::NumericalError on blow-up.
   FrameReport advance_frame();
+  /// Advances towards the end of the current output frame by at most `max_substeps` substeps (rounded up to the
+  /// solver's status-check groups of 8) and never past the frame's end, so the viewer stays responsive. The substep
+  /// schedule is advance_frame()'s (mpm::Solver::advance_until), so frames advanced in slices are bit-identical to
+  /// frames advanced whole. Throws firn::NumericalError on blow-up (the simulation is then unusable: rebuild it).
+  SliceReport advance_slice(int max_substeps);
+  /// True between the first and the last slice of a frame (simulated time is not at a frame boundary).
+  bool mid_frame() const { return frame_end_.has_value(); }
   /// Output frames advanced so far.
   int frame() const { return frame_; }
   /// Simulated time [s].
@@ -39,6 +53,7 @@ class Simulation {
   scene::Scene scene_;
   std::unique_ptr<mpm::Solver> snow_;
   int frame_ = 0;
+  std::optional<double> frame_end_;  ///< solver time [s] at which the frame being sliced ends
 };
 
 }  // namespace firn::app

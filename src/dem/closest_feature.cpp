@@ -55,28 +55,46 @@ dvec3 feature_point(const Polyhedron& p, const FeatureRef& f) {
   return p.vertices[p.face_vertices[p.face_start[f.index]]];
 }
 
-ClosestFeatureResult penetrating(const Polyhedron& a, const Placement& pa, const FeaturePair& fp, int iterations,
-                                 bool fallback) {
-  ClosestFeatureResult r;
+void fill_penetrating(ClosestFeatureResult& r, const Polyhedron& a, const Placement& pa, const FeaturePair& fp,
+                      bool fallback) {
   r.status = PairStatus::Penetrating;
+  r.distance = 0.0;
   r.point_a = r.point_b = to_world(pa, feature_point(a, fp.a));
   r.feature_a = fp.a;
   r.feature_b = fp.b;
-  r.iterations = iterations;
   r.used_fallback = fallback;
-  return r;
 }
 
 /// The safe method (notes §6.5 cycle_check, §13 e-find-min): separating-axis overlap test, then exhaustive search.
 /// `local_minimum` marks the designed exit of a feature below a face (V-Clip's handleLocalMin), which is not counted
 /// as a fallback when it confirms penetration.
-ClosestFeatureResult fall_back(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
-                               FeaturePair& cache, int iterations, bool local_minimum = false) {
-  if (polyhedra_overlap(a, pa, b, pb)) return penetrating(a, pa, cache, iterations, !local_minimum);
-  ClosestFeatureResult r = closest_features_exhaustive(a, pa, b, pb);
+void fall_back(ClosestFeatureResult& r, const Polyhedron& a, const Placement& pa, const Polyhedron& b,
+               const Placement& pb, FeaturePair& cache, bool local_minimum) {
+  if (polyhedra_overlap(a, pa, b, pb)) {
+    fill_penetrating(r, a, pa, cache, !local_minimum);
+    return;
+  }
+  const int iterations = r.iterations;
+  r = closest_features_exhaustive(a, pa, b, pb);
   cache = {r.feature_a, r.feature_b};
   r.iterations = iterations;
-  return r;
+}
+
+/// Runs the walk until a step ends it; Continue is returned only for a cycle or the iteration cap.
+Step run_walk(Side& sa, Side& sb, const FeaturePair& cache, const detail::Tolerance& tol, int max_iterations,
+              detail::Witness& w, int& iterations) {
+  std::array<std::uint64_t, 16> history;  // recent states: a repeat is a cycle (exact V-Clip never repeats)
+  for (int it = 1; it <= max_iterations; ++it) {
+    iterations = it;
+    const std::uint64_t state = encode(cache);
+    for (int k = 1; k < it && k <= 16; ++k) {
+      if (history[(it - k) % 16] == state) return Step::Continue;
+    }
+    history[it % 16] = state;
+    const Step step = dispatch(sa, sb, tol, w);
+    if (step != Step::Continue) return step;
+  }
+  return Step::Continue;
 }
 
 }  // namespace
@@ -97,36 +115,27 @@ FeaturePair initial_feature_pair(const Polyhedron& a, const Placement& pa, const
 
 ClosestFeatureResult closest_features(const Polyhedron& a, const Placement& pa, const Polyhedron& b,
                                       const Placement& pb, FeaturePair& cache, const ClosestFeatureOptions& options) {
+  ClosestFeatureResult r;  // the only returned object (written in place)
   if (!in_range(a, cache.a) || !in_range(b, cache.b)) cache = initial_feature_pair(a, pa, b, pb);
-  const dmat3 rbt = glm::transpose(pb.rotation), rat = glm::transpose(pa.rotation);
-  Side sa{&a, rbt * pa.rotation, rbt * (pa.position - pb.position), &cache.a, 0};
-  Side sb{&b, rat * pb.rotation, rat * (pb.position - pa.position), &cache.b, 1};
+  const dmat3 r_ab = glm::transpose(pb.rotation) * pa.rotation;  // A body -> B body; B -> A is its inverse
+  const dvec3 t_ab = glm::transpose(pb.rotation) * (pa.position - pb.position);
+  Side sa{&a, r_ab, t_ab, &cache.a, 0};
+  Side sb{&b, glm::transpose(r_ab), -(glm::transpose(r_ab) * t_ab), &cache.b, 1};
   const detail::Tolerance tol{options.relative_tolerance * (a.bounding_radius + b.bounding_radius)};
-  std::array<std::uint64_t, 16> history{};  // recent states: a repeat is a cycle (exact V-Clip never repeats)
-  for (int it = 1; it <= options.max_iterations; ++it) {
-    const std::uint64_t state = encode(cache);
-    for (int k = 1; k < it && k <= 16; ++k) {
-      if (history[(it - k) % 16] == state) return fall_back(a, pa, b, pb, cache, it);
-    }
-    history[it % 16] = state;
-    detail::Witness w;
-    switch (dispatch(sa, sb, tol, w)) {
-      case Step::Continue: continue;
-      case Step::Contact: return penetrating(a, pa, cache, it, false);
-      case Step::LocalMinimum: return fall_back(a, pa, b, pb, cache, it, true);
-      case Step::Done: {
-        ClosestFeatureResult r;
-        r.distance = w.distance;
-        r.point_a = to_world(pa, w.point[0]);
-        r.point_b = to_world(pb, w.point[1]);
-        r.feature_a = cache.a;
-        r.feature_b = cache.b;
-        r.iterations = it;
-        return r;
-      }
-    }
+  detail::Witness w;
+  const Step step = run_walk(sa, sb, cache, tol, options.max_iterations, w, r.iterations);
+  if (step == Step::Done) {
+    r.distance = w.distance;
+    r.point_a = to_world(pa, w.point[0]);
+    r.point_b = to_world(pb, w.point[1]);
+    r.feature_a = cache.a;
+    r.feature_b = cache.b;
+  } else if (step == Step::Contact) {
+    fill_penetrating(r, a, pa, cache, false);
+  } else {
+    fall_back(r, a, pa, b, pb, cache, step == Step::LocalMinimum);
   }
-  return fall_back(a, pa, b, pb, cache, options.max_iterations);
+  return r;
 }
 
 }  // namespace firn::dem

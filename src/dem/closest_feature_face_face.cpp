@@ -94,7 +94,9 @@ Step step_ff(Side& s, Side& o, const Tolerance& tol, Witness& w) {
     w.distance = h;
     return Step::Done;
   }
-  return h >= -tol.length ? Step::Contact : Step::LocalMinimum;
+  if (h >= -tol.length) return Step::Contact;
+  *s.feature = {FeatureType::Vertex, lowest};  // face below the other face: continue from its lowest vertex
+  return local_minimum_vertex(o, s.to_other(ps.vertices[lowest]), tol);
 }
 
 }  // namespace firn::dem::detail

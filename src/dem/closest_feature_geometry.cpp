@@ -9,30 +9,6 @@ namespace firn::dem::detail {
 
 using glm::dvec3;
 
-std::span<const VoronoiPlane> vertex_region(const Polyhedron& p, int v) {
-  const int s = p.vertex_edge_start[v];
-  return {p.vertex_regions.data() + s, static_cast<std::size_t>(p.vertex_edge_start[v + 1] - s)};
-}
-
-std::span<const VoronoiPlane> edge_region(const Polyhedron& p, int e) {
-  return {p.edge_regions.data() + 4 * e, 4};
-}
-
-std::span<const VoronoiPlane> face_region(const Polyhedron& p, int f) {
-  const int s = p.face_start[f];
-  return {p.face_regions.data() + s, static_cast<std::size_t>(p.face_start[f + 1] - s)};
-}
-
-int most_violated(std::span<const VoronoiPlane> planes, const dvec3& x, double tol) {
-  int worst = -1;
-  double value = -tol;
-  for (std::size_t k = 0; k < planes.size(); ++k) {
-    const double d = glm::dot(planes[k].normal, x) + planes[k].offset;
-    if (d < value) value = d, worst = static_cast<int>(k);
-  }
-  return worst;
-}
-
 double closest_on_segment(const dvec3& x, const dvec3& a, const dvec3& b) {
   const dvec3 d = b - a;
   const double len2 = glm::dot(d, d);

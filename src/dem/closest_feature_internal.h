@@ -40,13 +40,29 @@ struct Tolerance {
   double length = 0.0;
 };
 
-/// Region planes of a feature (body frame of its polyhedron).
-std::span<const VoronoiPlane> vertex_region(const Polyhedron& p, int v);
-std::span<const VoronoiPlane> edge_region(const Polyhedron& p, int e);
-std::span<const VoronoiPlane> face_region(const Polyhedron& p, int f);
+/// Region planes of a vertex, edge or face (body frame of its polyhedron); inline because every step calls them.
+inline std::span<const VoronoiPlane> vertex_region(const Polyhedron& p, int v) {
+  const int s = p.vertex_edge_start[v];
+  return {p.vertex_regions.data() + s, static_cast<std::size_t>(p.vertex_edge_start[v + 1] - s)};
+}
+inline std::span<const VoronoiPlane> edge_region(const Polyhedron& p, int e) {
+  return {p.edge_regions.data() + 4 * e, 4};
+}
+inline std::span<const VoronoiPlane> face_region(const Polyhedron& p, int f) {
+  const int s = p.face_start[f];
+  return {p.face_regions.data() + s, static_cast<std::size_t>(p.face_start[f + 1] - s)};
+}
 
 /// Index of the plane with the most negative value at x if that value is < -tol, else -1.
-int most_violated(std::span<const VoronoiPlane> planes, const glm::dvec3& x, double tol);
+inline int most_violated(std::span<const VoronoiPlane> planes, const glm::dvec3& x, double tol) {
+  int worst = -1;
+  double value = -tol;
+  for (std::size_t k = 0; k < planes.size(); ++k) {
+    const double d = glm::dot(planes[k].normal, x) + planes[k].offset;
+    if (d < value) value = d, worst = static_cast<int>(k);
+  }
+  return worst;
+}
 
 /// Parameters s, t of the closest points p0 + s (p1 - p0) and q0 + t (q1 - q0) of two segments. Parallel segments with
 /// overlapping projections give the middle of the overlap (notes §6.4 edge-edge, Fig. 4.11); otherwise clamped
@@ -78,6 +94,14 @@ Clip clip_segment(const glm::dvec3& a, const glm::dvec3& b, std::span<const Voro
 
 /// Feature of face f's boundary (edge or vertex) closest to the segment [a, b] (face owner's body frame).
 FeatureRef closest_boundary_feature(const Polyhedron& p, int f, const glm::dvec3& a, const glm::dvec3& b);
+
+/// V-Clip's handleLocalMin for a point x (in f's frame) below a face of f's polyhedron: moves f to the face with the
+/// largest signed distance of x, or reports Contact if x is inside (no positive distance).
+Step local_minimum_vertex(Side& f, const glm::dvec3& x, const Tolerance& tol);
+
+/// The same for a segment [t, h] (f's frame) below a face: Contact if part of it is inside every face plane, else
+/// moves f to a face that has the whole segment outside; LocalMinimum if no single face does (needs the search).
+Step local_minimum_edge(Side& f, const glm::dvec3& t, const glm::dvec3& h, const Tolerance& tol);
 
 /// Walk steps. The first Side holds the lower-dimensional feature named first (e.g. step_ve: vertex side, edge side).
 Step step_vv(Side& s, Side& o, const Tolerance& tol, Witness& w);

@@ -38,8 +38,8 @@ int descending_edge(const Side& s, int v, const Plane& plane, double h_v, double
   return best;
 }
 
-/// V-Clip's handleLocalMin: the face of f's polyhedron with the largest signed distance of point x; contact if none
-/// is positive (x inside the polyhedron).
+}  // namespace
+
 Step local_minimum_vertex(Side& f, const dvec3& x, const Tolerance& tol) {
   const Polyhedron& p = *f.poly;
   int best = -1;
@@ -53,7 +53,26 @@ Step local_minimum_vertex(Side& f, const dvec3& x, const Tolerance& tol) {
   return Step::Continue;
 }
 
-}  // namespace
+Step local_minimum_edge(Side& f, const dvec3& t, const dvec3& h, const Tolerance& tol) {
+  const Polyhedron& p = *f.poly;
+  double lo = 0.0, hi = 1.0, best_margin = 0.0;
+  int best = -1;
+  for (int g = 0; g < p.face_count(); ++g) {  // heights above "touching" (plane shifted out by the tolerance)
+    const double ht = height(p.face_planes[g], t) - tol.length, hh = height(p.face_planes[g], h) - tol.length;
+    if (ht > 0.0 && hh > 0.0) {  // the whole edge is outside this face plane
+      if (std::min(ht, hh) > best_margin) best_margin = std::min(ht, hh), best = g;
+    } else if (ht > 0.0) {
+      lo = std::max(lo, ht / (ht - hh));
+    } else if (hh > 0.0) {
+      hi = std::min(hi, ht / (ht - hh));
+    }
+  }
+  if (best >= 0) {
+    *f.feature = {FeatureType::Face, best};
+    return Step::Continue;
+  }
+  return lo <= hi ? Step::Contact : Step::LocalMinimum;  // part of the edge inside every face plane: it meets B
+}
 
 Step step_vv(Side& s, Side& o, const Tolerance& tol, Witness& w) {
   const int vs = s.feature->index, vo = o.feature->index;
@@ -173,7 +192,7 @@ Step step_ef(Side& e, Side& f, const Tolerance& tol, Witness& w) {
   const double ht = height(plane, t), hh = height(plane, h);
   const double hl = ht + c.lo * (hh - ht), hu = ht + c.hi * (hh - ht);
   if (std::min(hl, hu) <= tol.length && std::max(hl, hu) >= -tol.length) return Step::Contact;  // pierces or touches
-  if (hl < 0.0) return Step::LocalMinimum;  // both below the face, inside its prism
+  if (hl < 0.0) return local_minimum_edge(f, t, h, tol);  // both below the face, inside its prism
   const double slope = hh - ht;
   if (std::abs(slope) <= tol.length) {  // parallel edge above the face: final if -n lies in the edge's normal cone
     const double l = 0.5 * (c.lo + c.hi);

@@ -1,6 +1,7 @@
 #include "dem/sweep_and_prune.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -18,8 +19,13 @@ void validate_boxes(std::span<const Aabb> boxes) {
     throw std::runtime_error("dem/sweep_and_prune: at most 2^32 - 2 boxes, got " + std::to_string(boxes.size()));
   }
   for (std::size_t i = 0; i < boxes.size(); ++i) {
-    const std::string what = "box " + std::to_string(i);
-    validate_aabb(boxes[i], what.c_str());
+    const Aabb& b = boxes[i];
+    // Cheap check first (all comparisons are false for NaN; infinities fail the finite-width test); the message is
+    // built only for a bad box.
+    const glm::dvec3 w = b.max - b.min;
+    const bool ok = w.x >= 0.0 && w.y >= 0.0 && w.z >= 0.0 && w.x + w.y + w.z < INFINITY &&
+                    std::abs(b.min.x) + std::abs(b.min.y) + std::abs(b.min.z) < INFINITY;
+    if (!ok) validate_aabb(b, ("box " + std::to_string(i)).c_str());
   }
 }
 

@@ -8,10 +8,12 @@
 namespace firn::gl {
 namespace {
 
-void GLAPIENTRY on_message(GLenum /*source*/, GLenum type, GLuint id, GLenum severity, GLsizei length,
+void GLAPIENTRY on_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
                            const GLchar* message, const void* /*user*/) {
   std::string text = "GL[" + std::to_string(id) + "] " + std::string(message, static_cast<size_t>(length));
-  if (type == GL_DEBUG_TYPE_ERROR || severity == GL_DEBUG_SEVERITY_HIGH) {
+  if (source == GL_DEBUG_SOURCE_SHADER_COMPILER) {
+    log::debug(text);  // compile errors are reported, mapped to file:line, by gl::Program
+  } else if (type == GL_DEBUG_TYPE_ERROR || severity == GL_DEBUG_SEVERITY_HIGH) {
     log::error(text);
   } else if (type == GL_DEBUG_TYPE_PERFORMANCE || type == GL_DEBUG_TYPE_PORTABILITY ||
              severity == GL_DEBUG_SEVERITY_MEDIUM) {

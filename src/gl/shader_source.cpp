@@ -26,6 +26,14 @@ fs::path resolve_include(const fs::path& from, const std::string& name) {
   return shader_dir() / name;
 }
 
+/// Lines carry the file index too (line + index * kLinesPerFile): Mesa sometimes reports the wrong source-string
+/// number for an error, but always the right line, so the line alone must identify the file.
+constexpr int kLinesPerFile = 100000;
+
+std::string line_directive(int line, int index) {
+  return "#line " + std::to_string(index * kLinesPerFile + line) + " " + std::to_string(index) + "\n";
+}
+
 struct Assembler {
   ShaderSource out;
   std::vector<fs::path> stack;
@@ -50,7 +58,7 @@ struct Assembler {
       if (line.rfind("#version", 0) == 0 && !seen_version) {
         out.text += line + "\n";
         for (const auto& d : *defines) out.text += d + "\n";
-        out.text += "#line " + std::to_string(number + 1) + " " + std::to_string(index) + "\n";
+        out.text += line_directive(number + 1, index);
         seen_version = true;
       } else if (std::regex_match(line, m, include_re)) {
         include(path, number, index, m[1].str());
@@ -70,10 +78,10 @@ struct Assembler {
       throw std::runtime_error(from.string() + ":" + std::to_string(line) + ": include not found: " + name);
     const int index = file_index(target);
     if (index >= 0) {
-      out.text += "#line 1 " + std::to_string(index) + "\n";
+      out.text += line_directive(1, index);
       append(target, index, nullptr);
     }
-    out.text += "#line " + std::to_string(line + 1) + " " + std::to_string(from_index) + "\n";
+    out.text += line_directive(line + 1, from_index);
   }
 };
 
@@ -93,8 +101,9 @@ std::string map_compiler_log(const ShaderSource& source, const std::string& log)
   while (std::getline(in, line)) {
     std::smatch m;
     if (std::regex_match(line, m, loc_re)) {
-      const size_t file = std::stoul(m[1].str());
-      const std::string number = m[2].matched ? m[2].str() : m[3].str();
+      const long coded = std::stol(m[2].matched ? m[2].str() : m[3].str());
+      const size_t file = static_cast<size_t>(coded / kLinesPerFile);
+      const std::string number = std::to_string(coded % kLinesPerFile);
       const std::string name = file < source.files.size() ? source.files[file].string() : "<unknown>";
       result += name + ":" + number + ": " + m[4].str() + "\n";
     } else if (!line.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -144,20 +145,28 @@ void Solver::substep(double dt) {
 }
 
 int Solver::advance(double seconds) {
-  const double end = time_ + seconds;
-  int taken = 0;
-  while (end - time_ > 1e-12 * std::max(1.0, end)) {
+  return advance_until(time_ + seconds, std::numeric_limits<int>::max()).substeps;
+}
+
+Solver::AdvanceResult Solver::advance_until(double end, int max_substeps) {
+  const auto before_end = [&] { return end - time_ > 1e-12 * std::max(1.0, end); };
+  const int groups = std::max(1, max_substeps / kSubstepsPerCheck + (max_substeps % kSubstepsPerCheck != 0));
+  AdvanceResult r;
+  for (int g = 0; g < groups && before_end(); ++g) {
     check_status();
-    for (int k = 0; k < kSubstepsPerCheck && end - time_ > 1e-12 * std::max(1.0, end); ++k, ++taken) {
+    for (int k = 0; k < kSubstepsPerCheck && before_end(); ++k, ++r.substeps) {
       const double left = end - time_;
       // Spread the remaining time evenly rather than leaving a sliver of a step at the end of the frame.
       const double n = std::ceil(left / limits_.dt - 1e-9);
       substep(left / std::max(1.0, n));
     }
   }
-  check_status();
-  timer_.resolve();
-  return taken;
+  r.reached = !before_end();
+  if (r.reached) {
+    check_status();
+    timer_.resolve();
+  }
+  return r;
 }
 
 }  // namespace firn::mpm

@@ -103,8 +103,8 @@ dvec3 respond(const Collider& c, const dvec3& n, const dvec3& v) {
 /// `at_lo/at_hi` say which walls x touches.
 dvec3 wall_response(dvec3 v, const glm::bvec3& at_lo, const glm::bvec3& at_hi) {
   for (int a = 0; a < 3; ++a) {
-    if (at_lo[a]) v[a] = std::min(v[a], 0.0);
-    if (at_hi[a]) v[a] = std::max(v[a], 0.0);
+    if (at_lo[a]) v[a] = std::max(v[a], 0.0);
+    if (at_hi[a]) v[a] = std::min(v[a], 0.0);
   }
   return v;
 }
@@ -204,7 +204,9 @@ void symmetric_eigen(const dmat3& a_in, dvec3& values, dmat3& q) {
     for (int r = 0; r < 3; ++r) q[c][r] = v[r][c];
 }
 
-Svd svd(const dmat3& f) {
+namespace {
+
+Svd svd_once(const dmat3& f) {
   dvec3 lambda;
   dmat3 q;
   symmetric_eigen(glm::transpose(f) * f, lambda, q);
@@ -229,6 +231,17 @@ Svd svd(const dmat3& f) {
   out.u = dmat3(u0, u1, u2);
   out.s = dvec3(n0, glm::dot(u1, a1), glm::dot(u2, f * out.v[2]));
   return out;
+}
+
+}  // namespace
+
+Svd svd(const dmat3& f) {
+  // f^T f resolves the right singular vectors of singular values far below the largest only to
+  // eps_double s0^2 / s_k^2; a second pass on U^T f V, which is diagonal up to that error and whose Gram matrix is
+  // then diagonally dominant (Jacobi is relatively accurate there), resolves them to double precision.
+  const Svd first = svd_once(f);
+  const Svd second = svd_once(glm::transpose(first.u) * f * first.v);
+  return {first.u * second.u, second.s, first.v * second.v};
 }
 
 dmat3 polar_rotation(const dmat3& f) {

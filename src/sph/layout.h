@@ -1,0 +1,73 @@
+#pragma once
+/// C++ mirrors of the SPH shaders' std430 / std140 structs (shaders/sph/layout.glsl,
+/// shaders/common/collider_sdf.glsl). Sizes and offsets are checked with static_assert so the sides cannot drift.
+#include <cstddef>
+#include <cstdint>
+
+#include <glm/glm.hpp>
+
+namespace firn::sph {
+
+/// One water particle (std430, 64 bytes). The solver keeps the particle buffer sorted by hash key, so the slot of
+/// a particle changes every step; `id` is its stable index (seeding order).
+struct alignas(16) GpuParticle {
+  glm::vec4 x_m;    ///< position [m], mass m [kg]
+  glm::vec4 v_rho;  ///< velocity [m/s], density rho [kg/m^3] of the last density pass
+  glm::vec4 a_p;    ///< acceleration of the last force pass [m/s^2], pressure p [Pa] of the last density pass
+  glm::uvec4 id;    ///< x = stable particle id; y, z, w unused (0)
+};
+static_assert(sizeof(GpuParticle) == 64);
+static_assert(offsetof(GpuParticle, v_rho) == 16);
+static_assert(offsetof(GpuParticle, a_p) == 32);
+static_assert(offsetof(GpuParticle, id) == 48);
+
+/// A collider as the shaders see it (std430, 64 bytes); same layout as mpm::GpuCollider and the GLSL struct in
+/// shaders/common/collider_sdf.glsl.
+struct GpuCollider {
+  glm::vec4 point_shape;        ///< plane point / sphere or box centre [m]; w = COLLIDER_* shape code
+  glm::vec4 normal_radius;      ///< plane normal, or box half extents [m]; w = sphere radius [m]
+  glm::vec4 velocity_friction;  ///< velocity [m/s]; w = Coulomb friction mu
+  glm::uvec4 boundary;          ///< x = BOUNDARY_* code
+};
+static_assert(sizeof(GpuCollider) == 64);
+static_assert(offsetof(GpuCollider, boundary) == 48);
+
+/// A control region (std430, 64 bytes).
+struct GpuRegion {
+  glm::vec4 min_action;      ///< box min [m]; w = SPH_REGION_* action code
+  glm::vec4 max_thickness;   ///< box max [m]; w = boundary slab depth [m]
+  glm::vec4 vector;          ///< teleport target [m], shift [m], velocity [m/s] or boundary plane normal
+  glm::vec4 point;           ///< boundary plane point [m]
+};
+static_assert(sizeof(GpuRegion) == 64);
+
+/// Error flags and per-step reductions written by the shaders (std430, 32 bytes).
+struct GpuStatus {
+  uint32_t error_flags;       ///< SPH_ERROR_* bits
+  uint32_t error_step;        ///< step index (since the run started) of the first error
+  uint32_t error_quantity;    ///< SPH_ERROR_* bit of the first error
+  uint32_t error_index;       ///< particle id of the first error
+  uint32_t max_speed_bits;    ///< floatBitsToUint of max |v| [m/s] (non-negative floats order as uints)
+  uint32_t max_accel_bits;    ///< floatBitsToUint of max |a| [m/s^2]
+  uint32_t max_density_bits;  ///< floatBitsToUint of max rho [kg/m^3]
+  uint32_t nonfinite;         ///< particles with a non-finite value in this step
+};
+static_assert(sizeof(GpuStatus) == 32);
+
+/// Uniform block shared by every SPH pass (std140, 144 bytes).
+struct GpuParams {
+  glm::vec4 origin_cell;  ///< hash origin [m]; w = hash cell size [m]
+  glm::vec4 kernel;       ///< x h [m], y h^2 [m^2], z rest density rho0 [kg/m^3], w lattice spacing s [m]
+  glm::vec4 coef;         ///< x poly6 315/(64 pi h^9), y poly6 grad/lap -945/(32 pi h^9), z spiky grad -45/(pi h^6),
+                          ///< w viscosity lap 45/(pi h^6)
+  glm::vec4 material;     ///< x EOS stiffness (Tait B [Pa] or k [m^2/s^2]), y mu [Pa s], z sigma [N/m], w l [1/m]
+  glm::vec4 gravity_dt;   ///< gravity [m/s^2]; w = dt [s]
+  glm::vec4 domain_min;   ///< walled box min [m]; w = sound speed c [m/s]
+  glm::vec4 domain_max;   ///< walled box max [m]; w = CFL error speed h / dt [m/s]
+  glm::uvec4 counts;      ///< x particles, y hash table size T (power of two), z colliders, w regions
+  glm::uvec4 step;        ///< x step index, y SPH_FLAG_* bits, z, w unused
+};
+static_assert(sizeof(GpuParams) == 144);
+static_assert(offsetof(GpuParams, counts) == 112);
+
+}  // namespace firn::sph

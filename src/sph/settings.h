@@ -1,0 +1,74 @@
+#pragma once
+/// Plain-data description of an SPH water simulation, as read from a scene file's "sph" section. SI units.
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace firn::sph {
+
+/// Equation of state: pressure from density.
+enum class EquationOfState {
+  kTait,    ///< weakly compressible (Becker & Teschner 2007): p = B ((rho / rho0)^7 - 1), B = rho0 c^2 / 7
+  kLinear,  ///< Mueller et al. 2003: p = k (rho - rho0) with k = c^2 (the same sound speed)
+};
+
+/// How particles are sorted by hash key every step (both give the same, stable order).
+enum class SortMethod {
+  kCounting,  ///< atomic histogram over the hash table, exclusive scan, scatter, per-bucket fix-up
+  kRadix,     ///< LSD radix sort of (key, index) pairs, 4 bits per pass, then a binary search per table entry
+};
+
+/// Shape of a body of water.
+enum class BodyShape { kBox, kSphere };
+
+/// A body of water, filled with particles on a cubic lattice of `SphSettings::spacing`.
+struct Body {
+  BodyShape shape = BodyShape::kBox;
+  glm::dvec3 min{0.0}, max{0.0};  ///< box corners [m]
+  glm::dvec3 center{0.0};         ///< sphere centre [m]
+  double radius = 0.0;            ///< sphere radius [m]
+  glm::dvec3 velocity{0.0};       ///< initial velocity [m/s]
+};
+
+/// What a control region does to the particles inside it (the thesis's control surfaces, sph-water.md A.4, as
+/// axis-aligned boxes).
+enum class RegionAction {
+  kBoundary,  ///< a solid slab: the half-space behind a plane, `thickness` deep, clipped to the box
+  kTeleport,  ///< particles entering the box jump to `vector` plus a small jitter, keeping their velocity
+  kShift,     ///< particles entering the box are moved by `vector`
+  kSetSpeed,  ///< particles inside the box get velocity `vector`
+};
+
+/// An axis-aligned control region [min, max] [m].
+struct Region {
+  RegionAction action = RegionAction::kSetSpeed;
+  glm::dvec3 min{0.0}, max{0.0};  ///< [m]
+  glm::dvec3 vector{0.0};         ///< teleport target [m], shift [m] or velocity [m/s]
+  glm::dvec3 point{0.0};          ///< boundary: a point on the wall plane [m]
+  glm::dvec3 normal{0, 1, 0};     ///< boundary: unit normal pointing into the fluid side
+  double thickness = 0.0;         ///< boundary: slab depth behind the plane [m]; 0 = 2 kernel radii
+};
+
+/// Everything the SPH solver needs besides colliders and gravity.
+struct SphSettings {
+  double spacing = 0.02;          ///< lattice spacing of the initial particles s [m], > 0
+  double kernel_radius = 0.0;     ///< smoothing length h (support of every kernel) [m]; 0 = 2 s
+  double rest_density = 1000.0;   ///< rho0 [kg/m^3]
+  double viscosity = 0.05;        ///< dynamic viscosity mu [Pa s] (Mueller 2003 viscosity kernel)
+  double surface_tension = 0.0;   ///< sigma [N/m] (Mueller 2003 colour field); 0 disables it
+  double surface_threshold = 7.065;  ///< |grad c| above which surface tension acts [1/m] (Kelager 2006)
+  double sound_speed = 30.0;      ///< numerical speed of sound c [m/s]
+  EquationOfState eos = EquationOfState::kTait;
+  SortMethod sort = SortMethod::kCounting;
+  double cfl = 0.4;               ///< dt <= cfl h / (c + |v|max), in (0, 1]
+  double dt_max = 1e-3;           ///< upper bound on the time step [s]
+  glm::dvec3 domain_min{0.0}, domain_max{1.0};  ///< walled box [m]; the hash origin is its centre
+  std::vector<Body> bodies;
+  std::vector<Region> regions;
+
+  /// The kernel radius h [m] actually used.
+  double h() const { return kernel_radius > 0 ? kernel_radius : 2.0 * spacing; }
+};
+
+}  // namespace firn::sph
