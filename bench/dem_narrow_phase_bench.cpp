@@ -3,7 +3,7 @@
 // the previous step's features (temporal coherence), the same walk cold-started every call, the exhaustive search,
 // and libccd (GJK / MPR with an O(V) support function over the same hull vertices). libccd 2.1 has no distance
 // query, so on separated pairs it only answers "intersecting?" while the walk returns distance and closest points.
-// Two more scenes keep the grains overlapping (shallow: 2 cm; deep) and compare the contact query with libccd's
+// Two more scenes keep the grains overlapping (shallow: <= 1 cm; deep) and compare the contact query with libccd's
 // GJK+EPA / MPR penetration.
 // Counters: one_iter = share of calls finished in one walk iteration, iters = mean iterations, hits = share of calls
 // that reported contact.
@@ -42,19 +42,23 @@ const Polyhedron& grain(int vertices) {
   return it->second;
 }
 
-/// Scenes: Separated (centre distance 1.9 m, gap 0.1-0.7 m for semi-axes (1, 0.8, 0.6)); Shallow (B rests on A with
-/// a vertical overlap of 1 % of the grain size, recomputed every step from the support heights); Deep (centre
-/// distance 1.0 m, always overlapping by 20-80 % of the size).
+/// Scenes: Separated (centre distance 1.9 m, gap 0.1-0.7 m for semi-axes (1, 0.8, 0.6)); Shallow (every step B is
+/// lowered 1 cm below the height where it first touches A: a resting contact, depth <= 1 cm); Deep (centre distance
+/// 1.0 m, always overlapping by a large fraction of the size).
 enum class Scene { Separated, Shallow, Deep };
 
 struct Motion {
   std::vector<Placement> a, b;
 };
 
-double support_z(const Polyhedron& p, const Placement& x, double sign) {
-  double m = -1e300;
-  for (const dvec3& v : p.vertices) m = std::max(m, sign * firn::dem::to_world(x, v).z);
-  return m;
+/// Height of B's centre at which B, lowered along z onto A, first touches it (bisection on the overlap test).
+double touching_z(const Polyhedron& g, const Placement& pa, Placement pb) {
+  double lo = 0.0, hi = 3.0;  // overlapping at lo, apart at hi
+  while (hi - lo > 1e-12) {
+    pb.position.z = 0.5 * (lo + hi);
+    (firn::dem::polyhedra_overlap(g, pa, g, pb) ? lo : hi) = pb.position.z;
+  }
+  return hi;
 }
 
 const Motion& motion(int vertices, Scene scene) {
@@ -71,7 +75,7 @@ const Motion& motion(int vertices, Scene scene) {
                                                         dvec3(0.05, -0.03, 0.0));
     if (scene == Scene::Separated) pb.position.z = 1.9;
     if (scene == Scene::Deep) pb.position.z = 1.0;
-    if (scene == Scene::Shallow) pb.position.z = support_z(g, pa, 1.0) + support_z(g, pb, -1.0) - 0.02;
+    if (scene == Scene::Shallow) pb.position.z = touching_z(g, pa, pb) - 0.01;
     m.a.push_back(pa);
     m.b.push_back(pb);
   }

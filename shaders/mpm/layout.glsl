@@ -18,7 +18,8 @@ struct GridVelocity {
   vec4 v_new;  // v^{n+1} [m/s]
 };
 
-#include "common/collider_sdf.glsl"  // struct Collider and its signed distance / normal
+// struct Collider and its signed distance / normal (the include loader takes no trailing comment on this line)
+#include "common/collider_sdf.glsl"
 
 struct Material {
   vec4 lame;        // mu0, lambda0, xi, rho0

@@ -33,10 +33,16 @@ struct SeparatingAxis {
   int index_b = -1;                  ///< Face or edge of B (-1 for a face of A).
 };
 
-/// Full separating-axis scan, O(F_A V_B + F_B V_A + E_A E_B).
-SeparatingAxis separating_axis(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb);
+/// Separating-axis scan. Face axes use hill-climbing support vertices (warm-started from the previous face), so they
+/// cost about O(F_A + F_B) vertex-neighbourhood visits; edge pairs are filtered by the Gauss-map arc test, O(E_A E_B)
+/// in general. With assume_intersecting = true (the caller knows the closed bodies meet, e.g. the closest-feature walk
+/// reported Penetrating) edge pairs farther apart than the best depth found so far are skipped, which is exact for
+/// intersecting bodies (the optimal pair touches after the minimum translation) and makes shallow contacts cheap; for
+/// disjoint bodies that flag may miss the best edge axis, so leave it false unless intersection is certain.
+SeparatingAxis separating_axis(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
+                               bool assume_intersecting = false);
 
-/// True iff the closed polyhedra intersect (touching counts); the same scan, stopping at the first separating axis.
+/// True iff the closed polyhedra intersect (touching counts): the full scan, stopping at the first separating axis.
 bool polyhedra_overlap(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb);
 
 /// Intersection polyhedron of A and B.

@@ -48,7 +48,7 @@ struct Assembler {
   void append(const fs::path& path, int index, const std::vector<std::string>* defines) {
     stack.push_back(path);
     std::istringstream in(read_file(path));
-    static const std::regex include_re(R"(^\s*#\s*include\s+"([^"]+)\"\s*$)");
+    static const std::regex include_re(R"(^\s*#\s*include\s+"([^"]+)\"\s*(//.*)?$)");
     std::string line;
     int number = 0;
     bool seen_version = defines == nullptr;

@@ -72,6 +72,7 @@ void Solver::set_material(int index, const Material& material) {
 void Solver::set_colliders(std::vector<Collider> colliders) {
   colliders_ = std::move(colliders);
   upload_colliders();
+  upload_params();  // the collider count lives in the uniform block
 }
 
 void Solver::set_flip(double alpha) {

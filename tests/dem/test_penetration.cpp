@@ -72,6 +72,7 @@ TEST(Penetration, RandomPairsAgainstOracles) {
     }
     ++overlapping;
     const double depth = -sat.separation;
+    EXPECT_NEAR(-separating_axis(a, pa, b, pb, true).separation, depth, 1e-13);  // pruned scan, same optimum
     EXPECT_NEAR(oracle::projection_overlap(a, pa, b, pb, sat.normal), depth, 1e-12);
     for (int k = 0; k < 300; ++k) {  // the depth is the minimum projection overlap over all directions
       EXPECT_GE(oracle::projection_overlap(a, pa, b, pb, oracle::random_unit(rng)), depth - 1e-12);

@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-
-#include <glm/gtc/matrix_access.hpp>
 
 namespace firn::mpm::ref {
 namespace {
@@ -13,7 +10,9 @@ namespace {
 double f32(double x) { return static_cast<double>(static_cast<float>(x)); }
 dvec3 f32(const dvec3& x) { return dvec3(glm::vec3(x)); }
 
-dmat3 columns(const glm::vec4 c[3]) { return dmat3(dvec3(glm::vec3(c[0])), dvec3(glm::vec3(c[1])), dvec3(glm::vec3(c[2]))); }
+dmat3 columns(const glm::vec4 c[3]) {
+  return dmat3(dvec3(glm::vec3(c[0])), dvec3(glm::vec3(c[1])), dvec3(glm::vec3(c[2])));
+}
 
 double max3(const dvec3& a) { return std::max(std::abs(a.x), std::max(std::abs(a.y), std::abs(a.z))); }
 
@@ -352,8 +351,9 @@ GridSums particle_to_grid(const Setup& s, const std::vector<Particle>& particles
   g.force_tol.assign(n, 0.0);
   const KernelError ke = kernel_error(s);
   const double inv_h = inverse_spacing(s);
-  // Fixed point: every contribution is rounded to an integer once, an error of half a unit: 0.5 / mass_scale [kg],
-  // 0.5 / momentum_scale [kg m/s], and for the impulse dt f, decoded as a force, 0.5 / (momentum_scale dt) [N].
+  // Fixed point (FixedPointScales): one integer unit is 1 / scale = bound / 2^30, and every contribution is rounded to
+  // an integer once, an error of half a unit: 0.5 / mass_scale [kg], 0.5 / momentum_scale [kg m/s], and for the
+  // impulse dt f, decoded as a force, 0.5 / (momentum_scale dt) [N]. The sums themselves are exact integer atomics.
   const double half_mass = 0.5 / s.mass_scale, half_momentum = 0.5 / s.momentum_scale;
   const double half_force = 0.5 / (s.momentum_scale * s.dt);
   for (const Particle& p : particles) {

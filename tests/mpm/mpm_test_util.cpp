@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include <gtest/gtest.h>
 
@@ -15,6 +16,8 @@ uint64_t test_seed() {
     h ^= c;
     h *= 1099511628211ull;
   }
+  // FIRN_TEST_SEED (an integer) varies every seed at once, for soak runs.
+  if (const char* extra = std::getenv("FIRN_TEST_SEED")) h ^= std::strtoull(extra, nullptr, 10) * 0x9E3779B97F4A7C15ull;
   std::printf("[ seed     ] %s: %llu\n", name.c_str(), static_cast<unsigned long long>(h));
   return h;
 }

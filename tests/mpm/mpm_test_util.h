@@ -15,7 +15,7 @@ namespace firn::mpmtest {
 using namespace firn::mpm;
 
 /// A seed from the running test's full name (FNV-1a, the same on every standard library), printed so that a failure
-/// can be reproduced.
+/// can be reproduced. Env FIRN_TEST_SEED, when set, is mixed in (soak runs over many seeds).
 uint64_t test_seed();
 
 /// Uniform double in [a, b).

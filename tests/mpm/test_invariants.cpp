@@ -116,7 +116,10 @@ TEST(MpmInvariants, MassConserved) {
 //    half a unit per contribution;
 //  - |m^_i - m_i| <= half a unit (0.5 / mass_scale) per contribution plus 2 eps m^_i;
 //  - e_p: the float summation of 64 terms and the blend, (32 + 8) eps of the largest node speeds involved.
-// The drift over 100 substeps must stay below the sum of these bounds.
+// The drift over 100 substeps must stay below the sum of these worst-case bounds, and also below six standard
+// deviations of the summed fixed-point roundings (independent, uniform in half a unit) plus the float bounds: the
+// worst case alone is ~1000 times the typical drift. Each substep's grid is also checked on its own: sum_i p_i = P and
+// sum_i I_i = 0 (the internal forces balance) within their bounds.
 TEST(MpmInvariants, MomentumConservedWithoutExternalForces) {
   firn::test::gl_context();
   std::mt19937_64 rng(mpmtest::test_seed());
@@ -168,8 +171,9 @@ TEST(MpmInvariants, MomentumConservedWithoutExternalForces) {
     const ref::Setup setup = ref::make_setup(s, {}, dvec3(0.0), solver.scales(), dt);
     const auto particles = ref::from_gpu(before);
     for (const ref::Particle& p : particles)
-      ASSERT_TRUE(glm::all(glm::greaterThan(p.x, lo + 2.0 * setup.h)) && glm::all(glm::lessThan(p.x, hi - 2.0 * setup.h)))
-          << "the body reached the walls at substep " << n;
+      ASSERT_TRUE(glm::all(glm::greaterThan(p.x, lo + 2.0 * setup.h)) &&
+                  glm::all(glm::lessThan(p.x, hi - 2.0 * setup.h)))
+          << "the body came within reach of the walls at substep " << n;
     const auto grid_v = solver.download_grid_velocities();
     const auto grid = solver.download_grid();
     std::vector<double> mass_hat(grid_v.size(), 0.0), count(grid_v.size(), 0.0);

@@ -116,7 +116,7 @@ TEST(MpmPasses, GridUpdate) {
   const auto got = r.solver->download_grid_velocities();
   const auto want = ref::grid_update(r.setup, grid);
   Deviation mass{"node mass [kg]"}, v_old{"v_old = p/m [m/s]"}, v_new{"v_new (forces, colliders) [m/s]"};
-  size_t ambiguous = 0, empty = 0, touched = 0;
+  size_t ambiguous = 0, empty = 0, touched = 0, walls = 0;
   for (size_t k = 0; k < got.size(); ++k) {
     if (grid[k].mass_momentum.x <= 0) {
       ++empty;
@@ -130,15 +130,19 @@ TEST(MpmPasses, GridUpdate) {
     }
     const glm::dvec3 x = r.setup.node_position(r.setup.node_coords(static_cast<int>(k)));
     for (const Collider& c : r.setup.colliders) touched += signed_distance(c, x) <= 0;
+    const glm::ivec3 n = r.setup.node_coords(static_cast<int>(k));
+    walls += glm::any(glm::lessThanEqual(n, glm::ivec3(2))) || glm::any(glm::greaterThanEqual(n, kDims - 3));
     mass.add(got[k].v_old.w, want[k].mass, 2.0 * ref::kEps * want[k].mass);
     for (int d = 0; d < 3; ++d) {
       v_old.add(got[k].v_old[d], want[k].v_old[d], want[k].tol_old);
       v_new.add(got[k].v_new[d], want[k].v_new[d], want[k].tol_new);
     }
   }
-  std::printf("  %zu empty nodes, %zu loaded nodes inside colliders, %zu skipped (within 1e-5 m of a surface)\n", empty,
-              touched, ambiguous);
+  std::printf("  %zu empty nodes, %zu loaded nodes inside colliders, %zu on or beyond a wall, %zu skipped (within "
+              "1e-5 m of a surface)\n",
+              empty, touched, walls, ambiguous);
   EXPECT_GT(touched, 10u);
+  EXPECT_GT(walls, 10u);
   expect_within(mass);
   expect_within(v_old);
   expect_within(v_new);

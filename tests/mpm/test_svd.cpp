@@ -99,7 +99,9 @@ dmat3 make(std::mt19937_64& rng, Kind k) {
   return dmat3(1.0);
 }
 
-dmat3 to_d(const glm::vec4 c[3]) { return dmat3(dvec3(glm::vec3(c[0])), dvec3(glm::vec3(c[1])), dvec3(glm::vec3(c[2]))); }
+dmat3 to_d(const glm::vec4 c[3]) {
+  return dmat3(dvec3(glm::vec3(c[0])), dvec3(glm::vec3(c[1])), dvec3(glm::vec3(c[2])));
+}
 
 double orthonormality_error(const dmat3& q) { return ref::max_abs(glm::transpose(q) * q - dmat3(1.0)); }
 

@@ -1,0 +1,71 @@
+#version 430
+// Symplectic Euler (v += dt a, then x += dt v), then the control regions in scene order, then the walls: a particle
+// behind a wall is projected onto it and takes the wall's velocity response. Also the per-step reductions (max
+// speed, acceleration, density) and the NaN / CFL checks.
+#include "sph/layout.glsl"
+#include "sph/status.glsl"
+#include "sph/boundary.glsl"
+
+layout(local_size_x = SPH_LOCAL_SIZE) in;
+layout(std430, binding = SPH_BIND_PARTICLES) buffer ParticleBuffer { Particle particles[]; };
+
+// Deterministic jitter in [-0.5, 0.5]^3 from a particle id and the step (teleported particles must not coincide).
+vec3 jitter(uint id, uint n) {
+  uint h = id * 0x9e3779b9u ^ (n * 0x85ebca6bu + 0x27d4eb2fu);
+  vec3 r;
+  for (int a = 0; a < 3; ++a) {
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    h ^= h >> 12;
+    h *= 0x297a2d39u;
+    h ^= h >> 15;
+    r[a] = float(h >> 8) / 16777216.0 - 0.5;
+  }
+  return r;
+}
+
+void apply_regions(uint id, inout vec3 x, inout vec3 v) {
+  for (uint k = 0u; k < region_count(); ++k) {
+    Region r = regions[k];
+    uint action = uint(r.min_action.w);
+    if (action == SPH_REGION_BOUNDARY || !inside_box(x, r.min_action.xyz, r.max_thickness.xyz)) continue;
+    if (action == SPH_REGION_TELEPORT) x = r.vector.xyz + 0.5 * kernel.w * jitter(id, step.x);
+    if (action == SPH_REGION_SHIFT) x += r.vector.xyz;
+    if (action == SPH_REGION_SET_SPEED) v = r.vector.xyz;
+  }
+}
+
+void apply_walls(inout vec3 x, inout vec3 v) {
+  Wall wall;
+  for (uint w = 0u; w < wall_count(); ++w) {
+    if (!wall_at(w, x, wall) || wall.d >= 0.0) continue;
+    x -= wall.d * wall.n;
+    v = boundary_response(v, wall.velocity, wall.n, wall.friction, wall.kind);
+  }
+  // Rounding in the projections above must not leave a particle outside the domain box.
+  if (has_flag(SPH_FLAG_WALLS)) x = clamp(x, domain_min.xyz, domain_max.xyz);
+}
+
+void main() {
+  uint s = gl_GlobalInvocationID.x;
+  if (s >= particle_count()) return;
+  Particle p = particles[s];
+  vec3 a = p.a_p.xyz;
+  vec3 v = p.v_rho.xyz + time_step() * a;
+  vec3 x = p.x_m.xyz + time_step() * v;
+  apply_regions(p.id.x, x, v);
+  apply_walls(x, v);
+  p.x_m.xyz = x;
+  p.v_rho.xyz = v;
+  if (!finite(p.x_m) || !finite(p.v_rho) || !finite(p.a_p)) {
+    atomicAdd(status.nonfinite, 1u);
+    report_error(SPH_ERROR_NONFINITE, p.id.x);
+  } else {
+    float speed = length(v);
+    if (speed > domain_max.w) report_error(SPH_ERROR_CFL, p.id.x);
+    atomicMax(status.max_speed_bits, floatBitsToUint(speed));
+    atomicMax(status.max_accel_bits, floatBitsToUint(length(a)));
+    atomicMax(status.max_density_bits, floatBitsToUint(max(p.v_rho.w, 0.0)));
+  }
+  particles[s] = p;
+}

@@ -1,0 +1,100 @@
+#pragma once
+/// Plain-data description of a grain simulation (what a scene's "dem" section or an App. D environment file
+/// holds; docs/scene-format.md, section "dem"). SI units, angles in radians here (the scene file uses degrees and
+/// the parser converts). Build a World from it with make_world() (world.h).
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "dem/contact_model.h"
+
+namespace firn::dem {
+
+/// Bounding-box method of the broad phase (env key BBOX, notes §5.4).
+enum class BoxMethod : std::uint8_t {
+  kEllipsoid,  ///< O(1) box of the enclosing ellipsoid, h_i = sqrt(sum_j R_ij^2 s_j^2) (BBOX = 1, the default).
+  kVertices,   ///< Min-max over the world vertices, O(V) (BBOX = 0).
+};
+
+/// Shape family of a grain type.
+enum class GrainShape : std::uint8_t {
+  kEllipsoid,  ///< Hull of `vertices` points on the ellipsoid with semi-axes `size` (thesis §3.1).
+  kBox,        ///< Rectangular box with half extents `size` (for tests and calibration).
+};
+
+/// One kind of grain and where its grains start: `count` grains on a cubic lattice of spacing `spacing` inside
+/// [region_min, region_max], filled from the bottom (lowest y first), each with a random orientation.
+struct GrainTypeSettings {
+  std::string name;                      ///< Label for output [-]; may be empty.
+  GrainShape shape = GrainShape::kEllipsoid;
+  glm::dvec3 size{0.01};                 ///< Semi-axes (ellipsoid) or half extents (box) [m], all > 0.
+  int vertices = 20;                     ///< Vertices of an ellipsoid grain, >= 4.
+  double density = 2500.0;               ///< Density [kg/m^3], > 0.
+  int count = 0;                         ///< Number of grains, >= 0.
+  glm::dvec3 region_min{0.0};            ///< Lower corner of the seeding region [m].
+  glm::dvec3 region_max{0.0};            ///< Upper corner of the seeding region [m].
+  double spacing = 0.0;                  ///< Lattice spacing [m]; 0 = 2.2 x the largest semi-axis (SAND_DIST).
+  glm::dvec3 velocity{0.0};              ///< Initial velocity of every grain [m/s].
+  bool random_orientation = true;        ///< Random initial orientations (uniform on SO(3)); else identity.
+  std::uint64_t seed = 4711;             ///< Seed of shape and orientations (RAND_SEED).
+};
+
+/// Kind of wall.
+enum class WallType : std::uint8_t {
+  kPlane,  ///< Infinite half-space behind `point`, `normal` (normal points into the free side).
+  kBox,    ///< Solid axis-aligned box [box_min, box_max] (a convex polyhedron with infinite mass).
+  kMesh,   ///< Triangles, each turned into a prism of depth `thickness` behind its face (see wall.h).
+};
+
+/// Prescribed (kinematic) motion of a wall; the wall is infinitely massive and never reacts.
+enum class WallMotionType : std::uint8_t {
+  kNone,        ///< Fixed.
+  kRotation,    ///< Rotation about `axis` through `pivot` at `angular_speed` (the rotating drum).
+  kSinusoidal,  ///< Translation `direction` * amplitude * sin(2 pi frequency t) (eq. 1.1, vibrated floor).
+};
+
+/// Motion and lifetime of a wall.
+struct WallMotion {
+  WallMotionType type = WallMotionType::kNone;
+  glm::dvec3 axis{0.0, 0.0, 1.0};       ///< Rotation axis (unit) [-].
+  glm::dvec3 pivot{0.0};                ///< A point on the rotation axis [m].
+  double angular_speed = 0.0;           ///< Signed rotation rate about `axis` [rad/s] (right-hand rule).
+  glm::dvec3 direction{0.0, 1.0, 0.0};  ///< Unit direction of the sinusoidal translation [-].
+  double amplitude = 0.0;               ///< A of A sin(2 pi f t) [m], >= 0.
+  double frequency = 0.0;               ///< f [Hz], >= 0.
+  /// The wall disappears at this time [s] (the removable side wall of the angle-of-repose box); +inf = never.
+  double removed_at = std::numeric_limits<double>::infinity();
+};
+
+/// One wall.
+struct WallSettings {
+  std::string name;                     ///< Label for the wall-force output [-]; may be empty.
+  WallType type = WallType::kPlane;
+  glm::dvec3 point{0.0};                ///< Plane: a point on it [m].
+  glm::dvec3 normal{0.0, 1.0, 0.0};     ///< Plane: unit normal into the free side [-].
+  glm::dvec3 box_min{0.0};              ///< Box: lower corner [m].
+  glm::dvec3 box_max{0.0};              ///< Box: upper corner [m].
+  std::vector<glm::dvec3> vertices;     ///< Mesh: vertex positions [m].
+  /// Mesh: triangles as vertex indices; the free side is the one from which (v0, v1, v2) is counter-clockwise.
+  std::vector<std::array<int, 3>> triangles;
+  double thickness = 0.0;               ///< Mesh: prism depth behind each triangle [m]; 0 = largest grain size.
+  std::optional<double> friction;       ///< Friction coefficient against grains; default: the contact's.
+  WallMotion motion;                    ///< Kinematic motion; fixed by default.
+};
+
+/// Everything a grain world needs besides gravity.
+struct DemSettings {
+  double dt = 1e-4;                      ///< Time step [s], > 0 (TIME_STEP).
+  BoxMethod boxes = BoxMethod::kEllipsoid;  ///< Broad-phase box method (BBOX).
+  double box_margin = 0.0;               ///< Extra margin on every grain box [m], >= 0.
+  ContactParameters contact;             ///< Force model parameters (contact_model.h).
+  std::vector<GrainTypeSettings> grains; ///< Grain types with their counts and seeding regions.
+  std::vector<WallSettings> walls;       ///< Walls.
+};
+
+}  // namespace firn::dem

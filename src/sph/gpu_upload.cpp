@@ -1,0 +1,95 @@
+#include "sph/gpu_upload.h"
+
+#include <cmath>
+#include <numbers>
+
+#include "common/bindings.h"
+
+namespace firn::sph {
+namespace {
+
+uint32_t shape_code(ColliderShape s) {
+  switch (s) {
+    case ColliderShape::kPlane: return COLLIDER_PLANE;
+    case ColliderShape::kSphere: return COLLIDER_SPHERE;
+    case ColliderShape::kBox: return COLLIDER_BOX;
+  }
+  return COLLIDER_PLANE;
+}
+
+uint32_t boundary_code(Boundary b) {
+  switch (b) {
+    case Boundary::kSticky: return BOUNDARY_STICKY;
+    case Boundary::kSlip: return BOUNDARY_SLIP;
+    case Boundary::kSeparate: return BOUNDARY_SEPARATE;
+  }
+  return BOUNDARY_SEPARATE;
+}
+
+uint32_t action_code(RegionAction a) {
+  switch (a) {
+    case RegionAction::kBoundary: return SPH_REGION_BOUNDARY;
+    case RegionAction::kTeleport: return SPH_REGION_TELEPORT;
+    case RegionAction::kShift: return SPH_REGION_SHIFT;
+    case RegionAction::kSetSpeed: return SPH_REGION_SET_SPEED;
+  }
+  return SPH_REGION_SET_SPEED;
+}
+
+}  // namespace
+
+double hash_cell_size(const SphSettings& s) { return s.h() * (1.0 + 1.0 / 64.0); }
+
+std::vector<GpuCollider> to_gpu(const std::vector<Collider>& colliders) {
+  std::vector<GpuCollider> out;
+  for (const Collider& c : colliders) {
+    GpuCollider g{};
+    g.point_shape = glm::vec4(glm::vec3(c.point), static_cast<float>(shape_code(c.shape)));
+    const glm::dvec3 n = c.shape == ColliderShape::kBox ? c.half_extent : c.normal;
+    g.normal_radius = glm::vec4(glm::vec3(n), static_cast<float>(c.radius));
+    g.velocity_friction = glm::vec4(glm::vec3(c.velocity), static_cast<float>(c.friction));
+    g.boundary = glm::uvec4(boundary_code(c.boundary), 0, 0, 0);
+    out.push_back(g);
+  }
+  return out;
+}
+
+std::vector<GpuRegion> to_gpu(const std::vector<Region>& regions, double h) {
+  std::vector<GpuRegion> out;
+  for (const Region& r : regions) {
+    GpuRegion g{};
+    const double thickness = r.thickness > 0 ? r.thickness : 2.0 * h;
+    g.min_action = glm::vec4(glm::vec3(r.min), static_cast<float>(action_code(r.action)));
+    g.max_thickness = glm::vec4(glm::vec3(r.max), static_cast<float>(thickness));
+    g.vector = glm::vec4(glm::vec3(r.action == RegionAction::kBoundary ? r.normal : r.vector), 0.0f);
+    g.point = glm::vec4(glm::vec3(r.point), 0.0f);
+    out.push_back(g);
+  }
+  return out;
+}
+
+double eos_stiffness(const SphSettings& s) {
+  const double c2 = s.sound_speed * s.sound_speed;
+  return s.eos == EquationOfState::kTait ? s.rest_density * c2 / 7.0 : c2;
+}
+
+GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, double dt, uint32_t particles,
+                      uint32_t table_size, uint32_t colliders, uint32_t regions, uint32_t step) {
+  const double h = s.h(), pi = std::numbers::pi;
+  GpuParams p{};
+  p.origin_cell = glm::vec4(glm::vec3(0.5 * (s.domain_min + s.domain_max)), static_cast<float>(hash_cell_size(s)));
+  p.kernel = glm::vec4(h, h * h, s.rest_density, s.spacing);
+  p.coef = glm::vec4(315.0 / (64.0 * pi * std::pow(h, 9)), -945.0 / (32.0 * pi * std::pow(h, 9)),
+                     -45.0 / (pi * std::pow(h, 6)), 45.0 / (pi * std::pow(h, 6)));
+  p.material = glm::vec4(eos_stiffness(s), s.viscosity, s.surface_tension, s.surface_threshold);
+  p.gravity_dt = glm::vec4(glm::vec3(gravity), static_cast<float>(dt));
+  p.domain_min = glm::vec4(glm::vec3(s.domain_min), static_cast<float>(s.sound_speed));
+  p.domain_max = glm::vec4(glm::vec3(s.domain_max), static_cast<float>(dt > 0 ? h / dt : 0.0));
+  uint32_t flags = SPH_FLAG_WALLS;
+  if (s.eos == EquationOfState::kLinear) flags |= SPH_FLAG_LINEAR_EOS;
+  p.counts = glm::uvec4(particles, table_size, colliders, regions);
+  p.step = glm::uvec4(step, flags, 0, 0);
+  return p;
+}
+
+}  // namespace firn::sph

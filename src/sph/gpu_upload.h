@@ -1,0 +1,32 @@
+#pragma once
+/// Conversion of the plain-data settings into the SPH shaders' std430 / std140 structs.
+#include <vector>
+
+#include "core/collider.h"
+#include "sph/layout.h"
+#include "sph/settings.h"
+
+namespace firn::sph {
+
+/// Edge of a hash cell [m]: h (1 + 1/64). The margin keeps every pair closer than h inside the 27 cells around
+/// either particle despite float32 rounding of the cell coordinates, for positions up to kMaxCellsFromOrigin
+/// cells from the hash origin.
+double hash_cell_size(const SphSettings& s);
+
+/// Largest distance from the hash origin (the domain centre) in hash cells for which the margin above holds:
+/// the rounding of floor((x - origin) / cell) is below 2.4e-7 times this, well under the 1/64 margin.
+inline constexpr double kMaxCellsFromOrigin = 65536.0;
+
+/// Colliders in the shaders' layout (shape and boundary codes of shaders/common/bindings.h).
+std::vector<GpuCollider> to_gpu(const std::vector<Collider>& colliders);
+/// Control regions in the shaders' layout; a boundary slab of thickness 0 gets 2 h.
+std::vector<GpuRegion> to_gpu(const std::vector<Region>& regions, double h);
+
+/// The uniform block of one step. `table_size` is the hash table size T, dt [s], `step` the step index.
+GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, double dt, uint32_t particles,
+                      uint32_t table_size, uint32_t colliders, uint32_t regions, uint32_t step);
+
+/// Stiffness of the equation of state: Tait B = rho0 c^2 / 7 [Pa], or Mueller's k = c^2 [m^2/s^2].
+double eos_stiffness(const SphSettings& s);
+
+}  // namespace firn::sph

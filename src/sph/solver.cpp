@@ -1,0 +1,177 @@
+#include "sph/solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "common/bindings.h"
+#include "sph/gpu_upload.h"
+
+namespace firn::sph {
+namespace {
+
+constexpr uint32_t kMaxParticles = 1u << 22;
+
+uint32_t checked_count(const std::vector<GpuParticle>& particles) {
+  if (particles.empty()) throw std::invalid_argument("sph::Solver: no particles");
+  if (particles.size() > kMaxParticles)
+    throw std::invalid_argument("sph::Solver: " + std::to_string(particles.size()) +
+                                " particles; allowed: at most 2^22");
+  return static_cast<uint32_t>(particles.size());
+}
+
+}  // namespace
+
+Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, const glm::dvec3& gravity,
+               const std::vector<GpuParticle>& particles)
+    : settings_(settings),
+      colliders_(std::move(colliders)),
+      gravity_(gravity),
+      count_(checked_count(particles)),
+      particles_{gl::Buffer::from(particles), gl::Buffer(particles.size() * sizeof(GpuParticle))},
+      sort_(count_),
+      colliders_buf_(sizeof(GpuCollider) * std::max<size_t>(1, colliders_.size())),
+      regions_(sizeof(GpuRegion) * std::max<size_t>(1, settings.regions.size())),
+      status_(sizeof(GpuStatus)),
+      params_(sizeof(GpuParams)),
+      reorder_(gl::Program::compute("sph/reorder.comp")),
+      density_(gl::Program::compute("sph/density.comp")),
+      forces_(gl::Program::compute("sph/forces.comp")),
+      integrate_(gl::Program::compute("sph/integrate.comp")),
+      neighbour_list_(gl::Program::compute("sph/neighbour_list.comp")) {
+  upload_colliders();
+  const auto regions = to_gpu(settings_.regions, settings_.h());
+  if (!regions.empty()) regions_.write(regions);
+  double v0 = 0;
+  for (const GpuParticle& p : particles) v0 = std::max(v0, double(glm::length(glm::vec3(p.v_rho))));
+  choose_time_step(v0, glm::length(gravity));
+  set_time_step(limits_.dt);
+}
+
+size_t Solver::gpu_bytes() const {
+  return particles_[0].size() + particles_[1].size() + sort_.gpu_bytes() + colliders_buf_.size() + regions_.size() +
+         status_.size() + params_.size();
+}
+
+void Solver::bind() const {
+  particles().bind_storage(SPH_BIND_PARTICLES);
+  particles_[1 - current_].bind_storage(SPH_BIND_PARTICLES_OUT);
+  sort_.cell_start().bind_storage(SPH_BIND_CELL_START);
+  sort_.order().bind_storage(SPH_BIND_ORDER);
+  colliders_buf_.bind_storage(SPH_BIND_COLLIDERS);
+  regions_.bind_storage(SPH_BIND_REGIONS);
+  status_.bind_storage(SPH_BIND_STATUS);
+  glBindBufferBase(GL_UNIFORM_BUFFER, SPH_BIND_PARAMS, params_.id());
+}
+
+void Solver::barrier() const { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT); }
+
+void Solver::upload_params() {
+  const GpuParams p = make_params(settings_, gravity_, dt_, count_, sort_.table_size(),
+                                  static_cast<uint32_t>(colliders_.size()),
+                                  static_cast<uint32_t>(settings_.regions.size()), static_cast<uint32_t>(step_));
+  glBindBuffer(GL_UNIFORM_BUFFER, params_.id());
+  glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof p, &p);
+}
+
+void Solver::upload_colliders() {
+  const auto gpu = to_gpu(colliders_);
+  if (gpu.size() * sizeof(GpuCollider) > colliders_buf_.size())
+    colliders_buf_ = gl::Buffer(gpu.size() * sizeof(GpuCollider));
+  if (!gpu.empty()) colliders_buf_.write(gpu);
+}
+
+void Solver::set_time_step(double dt) {
+  dt_ = dt;
+  upload_params();
+}
+
+void Solver::sort() {
+  bind();
+  sort_.sort(settings_.sort, timer_);
+  bind();
+  {
+    gl::ScopedPass t(timer_, "reorder");
+    reorder_.dispatch_1d(count_, SPH_LOCAL_SIZE);
+    barrier();
+  }
+  current_ = 1 - current_;
+}
+
+void Solver::density() {
+  bind();
+  gl::ScopedPass t(timer_, "density");
+  density_.dispatch_1d(count_, SPH_LOCAL_SIZE);
+  barrier();
+}
+
+void Solver::forces() {
+  bind();
+  gl::ScopedPass t(timer_, "forces");
+  forces_.dispatch_1d(count_, SPH_LOCAL_SIZE);
+  barrier();
+}
+
+void Solver::integrate() {
+  bind();
+  gl::ScopedPass t(timer_, "integrate");
+  integrate_.dispatch_1d(count_, SPH_LOCAL_SIZE);
+  barrier();
+}
+
+void Solver::step(double dt) {
+  for (Collider& c : colliders_) c.point += dt * c.velocity;
+  upload_colliders();
+  set_time_step(dt);
+  sort();
+  density();
+  forces();
+  integrate();
+  time_ += dt;
+  ++step_;
+}
+
+int Solver::advance(double seconds) {
+  const double end = time_ + seconds;
+  int taken = 0;
+  check_status();
+  while (end - time_ > 1e-12 * std::max(1.0, end)) {
+    const double left = end - time_;
+    // Spread the remaining time evenly rather than leaving a sliver of a step at the end of the frame.
+    const double n = std::ceil(left / limits_.dt - 1e-9);
+    step(left / std::max(1.0, n));
+    ++taken;
+    check_status();
+  }
+  timer_.resolve();
+  return taken;
+}
+
+std::vector<std::vector<uint32_t>> Solver::neighbour_ids(uint32_t max_per_particle) {
+  const uint32_t stride = max_per_particle + 1;
+  gl::Buffer lists(sizeof(uint32_t) * stride * count_);
+  bind();
+  lists.bind_storage(SPH_BIND_NEIGHBOURS);
+  neighbour_list_.set("u_stride", stride);
+  neighbour_list_.dispatch_1d(count_, SPH_LOCAL_SIZE);
+  barrier();
+  const auto flat = lists.read<uint32_t>();
+  std::vector<std::vector<uint32_t>> out(count_);
+  for (uint32_t s = 0; s < count_; ++s) {
+    const uint32_t n = flat[size_t(s) * stride];
+    if (n > max_per_particle)
+      throw std::runtime_error("sph::Solver::neighbour_ids: particle slot " + std::to_string(s) + " has " +
+                               std::to_string(n) + " neighbours; allowed: at most " +
+                               std::to_string(max_per_particle));
+    out[s].assign(flat.begin() + size_t(s) * stride + 1, flat.begin() + size_t(s) * stride + 1 + n);
+  }
+  return out;
+}
+
+void Solver::upload_particles(const std::vector<GpuParticle>& p) {
+  if (p.size() != count_) throw std::invalid_argument("sph::Solver::upload_particles: particle count changed");
+  particles().write(p);
+}
+
+}  // namespace firn::sph

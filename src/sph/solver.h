@@ -1,0 +1,112 @@
+#pragma once
+/// The GPU SPH water solver (Mueller, Charypar & Gross 2003 forces, weakly compressible Tait pressure) with the
+/// domain-size-independent hashed neighbour search of hash_sort.h.
+#include <cstdint>
+#include <vector>
+
+#include "core/collider.h"
+#include "gl/buffer.h"
+#include "gl/program.h"
+#include "gl/timer.h"
+#include "sph/hash_sort.h"
+#include "sph/layout.h"
+#include "sph/settings.h"
+
+namespace firn::sph {
+
+/// Time-step limits of the last evaluation (Monaghan-style CFL, force and viscous conditions).
+struct StepLimits {
+  double dt = 0;          ///< chosen time step [s]
+  double max_speed = 0;   ///< largest particle speed at the last check [m/s]
+  double max_accel = 0;   ///< largest particle acceleration at the last check [m/s^2]
+  double max_density = 0; ///< largest particle density at the last check [kg/m^3]
+  double dt_cfl = 0;      ///< cfl h / (c + |v|max) [s]
+  double dt_force = 0;    ///< 0.25 sqrt(h / |a|max) [s]
+  double dt_viscous = 0;  ///< 0.125 h^2 rho0 / mu [s]
+};
+
+/// Runs SPH water on the GPU. Needs a current OpenGL 4.3 context. The particle buffer is kept sorted by hash key
+/// (re-sorted at the start of every step), so particle slots change every step; GpuParticle::id is stable.
+/// Step: sort (hash keys, counting or radix sort, cell table), reorder, density + pressure, forces, integration
+/// with control regions and walls; see shaders/sph/*.comp.
+class Solver {
+ public:
+  /// `particles` from seed_bodies; `gravity` [m/s^2]. Throws std::invalid_argument for an empty particle set or
+  /// more than 2^22 particles, std::runtime_error when shaders fail to build.
+  Solver(const SphSettings& settings, std::vector<Collider> colliders, const glm::dvec3& gravity,
+         const std::vector<GpuParticle>& particles);
+
+  /// Advances simulated time by `seconds` [s] in steps of the adaptive time step. Throws firn::NumericalError
+  /// naming the step, the quantity and the particle on a non-finite state or a CFL violation. Returns the steps.
+  int advance(double seconds);
+  /// One step of `dt` [s]: collider motion, then every pass. Errors are only checked by check_status().
+  void step(double dt);
+  /// Reads the status buffer, throws firn::NumericalError on a reported error, updates step_limits() and resets
+  /// the reductions. Waits for the GPU.
+  void check_status();
+  StepLimits step_limits() const { return limits_; }
+
+  // The passes, in step order (public so that tests can check each against a CPU reference).
+  /// Sorts by hash key and gathers the particles into sorted order.
+  void sort();
+  /// Density and pressure of every particle.
+  void density();
+  /// Accelerations of every particle.
+  void forces();
+  /// Velocity and position update, control regions, walls, reductions.
+  void integrate();
+  /// Sets dt [s] for the next passes (uploads the uniform block).
+  void set_time_step(double dt);
+  /// Chooses the sorting algorithm of the next steps (both give the same order).
+  void set_sort_method(SortMethod m) { settings_.sort = m; }
+
+  /// Neighbour ids of every particle (itself included) in sorted-slot order, found by the GPU neighbour loop on
+  /// the current (sorted) buffer; call after sort(). `max_per_particle` bounds each list; a longer list throws
+  /// std::runtime_error.
+  std::vector<std::vector<uint32_t>> neighbour_ids(uint32_t max_per_particle = 256);
+  /// The order of the last sort: slot s held the particle now at sorted slot s at index order()[s] before it.
+  std::vector<uint32_t> download_order() const { return sort_.order().read<uint32_t>(); }
+  /// The hash table of the last sort (T + 1 entries).
+  std::vector<uint32_t> download_cell_start() const { return sort_.cell_start().read<uint32_t>(); }
+
+  /// Bytes of every GPU buffer the solver owns (particles, neighbour structure, uniforms, colliders, regions).
+  size_t gpu_bytes() const;
+
+  const gl::Buffer& particles() const { return particles_[current_]; }
+  uint32_t particle_count() const { return count_; }
+  uint32_t table_size() const { return sort_.table_size(); }
+  const std::vector<Collider>& colliders() const { return colliders_; }
+  const SphSettings& settings() const { return settings_; }
+  const glm::dvec3& gravity() const { return gravity_; }
+  double time() const { return time_; }
+  uint64_t steps() const { return step_; }
+  gl::PassTimer& timer() { return timer_; }
+
+  /// Particles in their current (sorted) slot order.
+  std::vector<GpuParticle> download_particles() const { return particles().read<GpuParticle>(); }
+  /// Overwrites the particle state (same count; tests, resets).
+  void upload_particles(const std::vector<GpuParticle>& p);
+
+ private:
+  void bind() const;
+  void upload_params();
+  void upload_colliders();
+  void barrier() const;
+  double choose_time_step(double max_speed, double max_accel);
+
+  SphSettings settings_;
+  std::vector<Collider> colliders_;
+  glm::dvec3 gravity_;
+  uint32_t count_;
+  uint32_t current_ = 0;
+  double dt_ = 0, time_ = 0;
+  uint64_t step_ = 0;
+  StepLimits limits_;
+  gl::Buffer particles_[2];
+  HashSort sort_;
+  gl::Buffer colliders_buf_, regions_, status_, params_;
+  gl::Program reorder_, density_, forces_, integrate_, neighbour_list_;
+  gl::PassTimer timer_;
+};
+
+}  // namespace firn::sph

@@ -1,0 +1,62 @@
+// Status checks and the adaptive time step of sph::Solver.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "common/bindings.h"
+#include "core/error.h"
+#include "sph/solver.h"
+
+namespace firn::sph {
+namespace {
+
+std::string quantity_name(uint32_t bit) {
+  switch (bit) {
+    case SPH_ERROR_NONFINITE: return "particle state (NaN or infinity)";
+    case SPH_ERROR_CFL: return "particle speed (CFL violation: more than one kernel radius per step)";
+  }
+  return "unknown";
+}
+
+float bits_to_float(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+}  // namespace
+
+double Solver::choose_time_step(double max_speed, double max_accel) {
+  const double h = settings_.h();
+  limits_.max_speed = max_speed;
+  limits_.max_accel = max_accel;
+  limits_.dt_cfl = settings_.cfl * h / (settings_.sound_speed + max_speed);
+  limits_.dt_force = max_accel > 0 ? 0.25 * std::sqrt(h / max_accel) : std::numeric_limits<double>::infinity();
+  limits_.dt_viscous = settings_.viscosity > 0 ? 0.125 * h * h * settings_.rest_density / settings_.viscosity
+                                               : std::numeric_limits<double>::infinity();
+  limits_.dt = std::min({settings_.dt_max, limits_.dt_cfl, limits_.dt_force, limits_.dt_viscous});
+  return limits_.dt;
+}
+
+void Solver::check_status() {
+  GpuStatus s{};
+  status_.download(0, sizeof s, &s);
+  if (s.error_flags) {
+    std::string msg = "numerical failure in the water (SPH) at step " + std::to_string(s.error_step) +
+                      " (t = " + std::to_string(time_) + " s): " + quantity_name(s.error_quantity) +
+                      ", particle " + std::to_string(s.error_index);
+    if (s.nonfinite) msg += "; " + std::to_string(s.nonfinite) + " particles non-finite";
+    msg += "; try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity";
+    throw NumericalError(msg);
+  }
+  if (step_ > 0) {
+    choose_time_step(bits_to_float(s.max_speed_bits), bits_to_float(s.max_accel_bits));
+    limits_.max_density = bits_to_float(s.max_density_bits);
+  }
+  GpuStatus reset{};
+  status_.upload(0, sizeof reset, &reset);
+}
+
+}  // namespace firn::sph

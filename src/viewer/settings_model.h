@@ -1,0 +1,125 @@
+#pragma once
+/// The viewer's settings model, free of ImGui and of windows: the values the panels edit, their allowed ranges,
+/// the material presets, and the functions that check an edit and apply it to a running app::Simulation. The
+/// panels change the simulation only through the set_* functions here, which refuse invalid values (returning the
+/// message with the allowed range) and never pass them to the solver.
+#include <span>
+#include <string>
+#include <vector>
+
+#include "app/frame_renderer.h"
+#include "app/simulation.h"
+#include "core/collider.h"
+#include "mpm/settings.h"
+#include "scene/scene.h"
+
+namespace firn::viewer {
+
+/// An allowed interval of one number, with the symbol and unit used in messages and next to widgets.
+struct ParamRange {
+  std::string symbol;    ///< e.g. "E"
+  std::string unit;      ///< e.g. "Pa"; empty for dimensionless values
+  double lo = 0, hi = 0; ///< bounds, inclusive unless the matching *_open flag is set
+  bool lo_open = false, hi_open = false;
+
+  /// True when `v` is finite and inside the interval.
+  bool contains(double v) const;
+  /// The interval as text, e.g. "0 < E <= 1e+09 Pa".
+  std::string text() const;
+};
+
+/// "" when `value` is allowed, else "<symbol> = <value> <unit> is out of range; allowed: <range>".
+std::string check(const ParamRange& range, double value);
+
+/// The six snow parameters of Stomakhin et al. 2013 (Sec. 5, Table 2).
+enum class MaterialParam { kYoungsModulus, kPoissonRatio, kDensity, kCriticalCompression, kCriticalStretch,
+                           kHardening };
+
+/// How the Material panel shows one parameter.
+struct MaterialParamInfo {
+  MaterialParam param;
+  const char* label;   ///< widget label with the unit, e.g. "E [Pa]"
+  const char* format;  ///< printf format of the value
+  const char* help;    ///< one line: what it does
+};
+
+/// The six parameters in panel order.
+std::span<const MaterialParamInfo> material_params();
+/// Allowed range of `param`: the scene file's rules (docs/scene-format.md) with finite upper bounds where the
+/// scene has none: E <= 1e9 Pa (the CFL step shrinks with sqrt(E)), rho <= 1000 kg/m^3 (snow lies between fresh
+/// powder, ~50, and ice, 917), theta_s <= 1, xi <= 50 (exp(xi (1 - J_P)) grows fast).
+ParamRange material_range(MaterialParam param);
+/// The field of `m` that `param` names.
+double& material_field(mpm::Material& m, MaterialParam param);
+double material_field(const mpm::Material& m, MaterialParam param);
+
+/// A named set of snow parameters for the Material panel.
+struct MaterialPreset {
+  const char* name;
+  const char* source;     ///< where the values come from
+  mpm::Material material; ///< values (the name field is unused: applying keeps the material's own name)
+};
+
+/// Stomakhin et al. 2013 Table 2 (reference snow and the variations its snowball-wall figure compares: lower
+/// hardening, lower Young's modulus, lower critical compression, lower critical stretch, both lower) followed by
+/// descriptive presets (powder, wet/sticky, icy) chosen from the paper's qualitative statements.
+std::span<const MaterialPreset> material_presets();
+
+/// Allowed PIC/FLIP blend: 0 <= alpha <= 1.
+ParamRange flip_range();
+/// Allowed particle radius as a fraction of the grid spacing: 0 < r <= 2.
+ParamRange particle_radius_range();
+/// Allowed substeps per displayed frame: 1 <= K <= 4096.
+ParamRange substeps_range();
+/// Allowed collider friction: 0 <= mu <= 5.
+ParamRange friction_range();
+/// Allowed collider size (sphere radius, box half extents) [m]: 0 < size <= the grid's diagonal.
+ParamRange collider_size_range(const mpm::MpmSettings& settings);
+/// Allowed collider position component [m]: within the grid box grown by its diagonal on every side.
+ParamRange collider_position_range(const mpm::MpmSettings& settings, int axis);
+/// Allowed collider speed |v| [m/s]: at most a quarter of the fixed-point speed bound the solver was built with
+/// (mpm::speed_bound counts collider speeds four times), so a faster collider cannot overflow the momentum sums.
+ParamRange collider_speed_range(const mpm::Solver& solver);
+
+/// Everything the panels edit besides the colliders (which move, so the solver holds them; see set_collider).
+struct ViewerSettings {
+  std::vector<mpm::Material> materials;  ///< as edited, in the scene's order
+  std::vector<double> seeded_density;    ///< density [kg/m^3] the current particles' masses were seeded with
+  double flip = 0.95;                    ///< PIC/FLIP blend alpha
+  app::FrameLook look;                   ///< Render panel (defaults equal `firn run`'s look)
+  int substeps_per_frame = 16;           ///< K: most substeps run per displayed frame (responsiveness)
+  bool real_time = true;                 ///< play no faster than real time
+};
+
+/// The settings of a freshly built simulation: its scene's materials and flip, the default look.
+ViewerSettings settings_from(const app::Simulation& sim);
+
+/// Sets one parameter of material `index` after checking its range; returns "" or the refusal message (nothing
+/// changes then). E, nu, theta_c, theta_s and xi go to the solver at once (Solver::set_material: used by the next
+/// substep, and the CFL time step is re-derived). Density is stored and applies on reset: the particles' masses
+/// m_p = rho_0 V_p were fixed when they were seeded, so the solver keeps the seeded density (its CFL wave speed
+/// sqrt(E / rho_0) stays consistent with those masses) until reset re-seeds with the new one (density_pending()).
+std::string set_material_param(ViewerSettings& s, app::Simulation& sim, int index, MaterialParam param,
+                               double value);
+/// Sets all parameters of material `index` (a preset) after checking every range; as set_material_param.
+std::string set_material(ViewerSettings& s, app::Simulation& sim, int index, const mpm::Material& values);
+/// True when material `index`'s edited density differs from the one its particles were seeded with.
+bool density_pending(const ViewerSettings& s, int index);
+/// Sets the PIC/FLIP blend (checked against flip_range()) and applies it to the solver.
+std::string set_flip(ViewerSettings& s, app::Simulation& sim, double alpha);
+/// Sets the particle radius [fraction of the grid spacing], checked against particle_radius_range().
+std::string set_particle_radius(ViewerSettings& s, double cells);
+/// Sets K, checked against substeps_range().
+std::string set_substeps_per_frame(ViewerSettings& s, int substeps);
+
+/// "" when collider `c` may replace collider `index` of `sim`'s snow solver, else the first refusal: shape kept,
+/// plane normal non-zero, sizes, positions, speed and friction in their ranges.
+std::string check_collider(const app::Simulation& sim, int index, const Collider& c);
+/// Replaces collider `index` of the snow solver (a plane's normal is normalised) after check_collider; the next
+/// substep uses it. Returns "" or the refusal message (nothing changes then).
+std::string set_collider(app::Simulation& sim, int index, Collider c);
+
+/// The scene a reset builds: `scene` with the edited materials (density included) and PIC/FLIP blend.
+scene::Scene scene_for_reset(const scene::Scene& scene, const ViewerSettings& s);
+
+}  // namespace firn::viewer

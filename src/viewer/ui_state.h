@@ -1,0 +1,47 @@
+#pragma once
+/// What the viewer's panels show and ask for (plain data, no ImGui): requests carried out by the viewer after
+/// the UI was built, messages, and the numbers of the Simulation panel.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gl/timer.h"
+#include "viewer/playback.h"
+
+namespace firn::viewer {
+
+/// Requests from keys and buttons, carried out once per displayed frame.
+struct Requests {
+  bool play_pause = false, step = false, reset = false, screenshot = false, record = false;
+  bool frame_all = false, scene_camera = false, quit = false, reload = false;
+  std::optional<std::filesystem::path> open_scene;  ///< switch to this scene file
+};
+
+/// Timings of the last finished output frame and of the display.
+struct FrameStats {
+  int substeps = 0;                   ///< substeps of the last output frame
+  double simulate_ms = 0;             ///< wall time spent simulating it, summed over its slices [ms]
+  std::vector<gl::PassTime> passes;   ///< GPU time per pass over that frame (PassTimer) [ms]
+  double real_time_factor = 0;        ///< simulated / wall seconds over the last second of playback
+  double display_fps = 0;             ///< displayed frames per wall second [1/s]
+};
+
+/// Everything the panels read and write besides the settings model.
+struct UiState {
+  bool show_panels = true;        ///< panels drawn (U toggles; --hide-ui starts without)
+  bool show_help = false;         ///< help overlay (H)
+  bool record_include_ui = false; ///< recordings read back the window with the panels
+  bool auto_reload = true;        ///< reload the scene when its file changes on disk
+  PlaybackState playback;
+  Requests requests;
+  FrameStats stats;
+  std::string scene_message;      ///< last load/reload outcome
+  bool scene_message_is_error = false;
+  std::string sim_error;          ///< numerical failure, until reset
+  std::string output_message;     ///< last screenshot / recording written
+  std::map<std::string, std::string> refusals;  ///< ImGui widget id -> why its last value was refused
+};
+
+}  // namespace firn::viewer

@@ -1,0 +1,26 @@
+#pragma once
+/// Options of `firn view` (see README, "Viewer").
+#include <filesystem>
+
+namespace firn::viewer {
+
+/// What `firn view` opens and, in the scripted mode (frames > 0), what it does before quitting by itself.
+struct ViewOptions {
+  std::filesystem::path scene;          ///< scene file; empty: assets/scenes/snowball-wall.json
+  int width = 1280, height = 720;       ///< window size [pixels] (recordings are this size, like `firn run`'s)
+  int frames = 0;                       ///< > 0: scripted: play frames 0 .. frames-1 as fast as possible, then quit
+  std::filesystem::path screenshot;     ///< scripted: PNG of the window once frame frames-1 is shown
+  std::filesystem::path record;         ///< scripted: record frames 0 .. frames-1 into this folder
+  bool record_ui = false;               ///< recordings include the panels (window read-back)
+  bool hide_ui = false;                 ///< start with the panels hidden
+  int substeps = 16;                    ///< K: most substeps per displayed frame
+  std::filesystem::path out = "out/view";  ///< folder of interactive screenshots (P) and recordings (V)
+};
+
+/// Runs the viewer until Esc or the window is closed, or in the scripted mode until the last frame is shown (and
+/// recorded and the screenshot written). Returns the exit code (0). Throws firn::InputError for an invalid scene,
+/// firn::NumericalError when a scripted run blows up, std::runtime_error when no window can be opened (no
+/// display: run under xvfb-run).
+int run_view(const ViewOptions& options);
+
+}  // namespace firn::viewer

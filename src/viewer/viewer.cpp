@@ -1,0 +1,218 @@
+#include "viewer/viewer.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <cstring>
+
+#include "core/error.h"
+#include "core/log.h"
+#include "core/paths.h"
+#include "viewer/camera_control.h"
+#include "viewer/keys.h"
+#include "viewer/panels.h"
+
+namespace firn::viewer {
+
+Viewer::Viewer(const ViewOptions& options, scene::Scene scene)
+    : options_(options),
+      window_(options.width, options.height, "firn view: " + scene.name),
+      imgui_(window_.window()),
+      renderer_(options.width, options.height),
+      scene_files_(list_scene_files(asset_dir() / "scenes")) {
+  glfwSwapInterval(options_.frames > 0 ? 0 : 1);
+  auto sim = std::make_unique<app::Simulation>(scene);
+  install(std::move(scene), std::move(sim), false);
+  settings_.substeps_per_frame = options_.substeps;
+  ui_.show_panels = !options_.hide_ui;
+  ui_.record_include_ui = options_.record_ui;
+  if (options_.frames > 0) {  // scripted: as fast as possible, from frame 0
+    settings_.real_time = false;
+    ui_.playback.playing = true;
+    if (!options_.record.empty()) start_recording(options_.record);
+  }
+}
+
+int Viewer::run() {
+  while (!quit_ && !glfwWindowShouldClose(window_.window())) {
+    display_frame();
+    if (options_.frames > 0 && ui_.playback.failed) throw NumericalError(ui_.sim_error);
+  }
+  if (recorder_.active()) std::printf("%d frames recorded in %s\n", recorder_.frames(), recorder_.folder().c_str());
+  return kExitOk;
+}
+
+void Viewer::display_frame() {
+  glfwPollEvents();
+  watch_scene_file();
+  imgui_.new_frame();
+  handle_input();
+  carry_out_requests();  // keys now, buttons from the previous displayed frame's UI
+  advance();
+  // The UI is built after advancing, so the panels show the state that is drawn below them.
+  const glm::ivec2 fb = framebuffer_size();
+  PanelContext panels{*sim_, settings_, ui_, recorder_, scene_files_, scene_.file,
+                      static_cast<float>(fb.x), static_cast<float>(fb.y)};
+  draw_ui(panels);
+  draw();
+  capture();
+  ++display_frames_;
+  const double t = now();
+  if (last_display_s_ > 0 && t > last_display_s_)
+    ui_.stats.display_fps = 0.9 * ui_.stats.display_fps + 0.1 / (t - last_display_s_);
+  last_display_s_ = t;
+  glfwSwapBuffers(window_.window());
+}
+
+void Viewer::handle_input() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.WantCaptureKeyboard) {
+    for (const KeyBinding& k : key_bindings()) {
+      if (!ImGui::IsKeyPressed(k.key, false)) continue;
+      Requests& r = ui_.requests;
+      switch (k.action) {
+        case Action::kPlayPause: r.play_pause = true; break;
+        case Action::kStep: r.step = true; break;
+        case Action::kReset: r.reset = true; break;
+        case Action::kScreenshot: r.screenshot = true; break;
+        case Action::kRecord: r.record = true; break;
+        case Action::kHelp: ui_.show_help = !ui_.show_help; break;
+        case Action::kPanels: ui_.show_panels = !ui_.show_panels; break;
+        case Action::kFrameAll: r.frame_all = true; break;
+        case Action::kQuit: r.quit = true; break;
+      }
+    }
+  }
+  if (io.WantCaptureMouse) return;
+  const glm::ivec2 fb = framebuffer_size();
+  const render::Camera before = camera_;
+  if (io.MouseDown[0]) camera_ = orbit(camera_, io.MouseDelta.x, io.MouseDelta.y);
+  if (io.MouseDown[1] || io.MouseDown[2]) camera_ = pan(camera_, io.MouseDelta.x, io.MouseDelta.y, fb.y);
+  if (io.MouseWheel != 0.0f) camera_ = zoom(camera_, io.MouseWheel);
+  if (camera_.eye != before.eye || camera_.target != before.target) camera_moved_ = true;
+}
+
+void Viewer::carry_out_requests() {
+  Requests r = std::exchange(ui_.requests, Requests{});
+  if (r.quit) quit_ = true;
+  if (r.play_pause) toggle_play();
+  if (r.step) step();
+  if (r.reset) reset();
+  if (r.frame_all) frame_all();
+  if (r.scene_camera) {
+    camera_ = app::scene_camera(scene_);
+    camera_moved_ = false;
+  }
+  if (r.record) toggle_record();
+  if (r.reload) open_scene(scene_.file, true);
+  if (r.open_scene) open_scene(*r.open_scene, false);
+  if (r.screenshot) {
+    std::filesystem::create_directories(options_.out);
+    screenshot(next_free_path(options_.out, scene_.name + "-shot", ".png"));
+  }
+}
+
+void Viewer::advance() {
+  PlaybackState& p = ui_.playback;
+  const bool scripted_end = options_.frames > 0 && sim_->frame() >= options_.frames - 1 && !sim_->mid_frame();
+  if (scripted_end) p.playing = false;
+  const bool boundary = !sim_->mid_frame();
+  const double t = now();
+  const bool due = !settings_.real_time || pacer_.due(t);
+  const int budget = scripted_end ? 0 : substep_budget(p, boundary, due, settings_.substeps_per_frame);
+  if (budget == 0) {
+    if (!p.playing) meter_.clear();
+    return;
+  }
+  if (boundary) pacer_.started(t);
+  try {
+    const app::SliceReport slice = sim_->advance_slice(budget);
+    frame_ms_ += slice.wall_ms;
+    frame_substeps_ += slice.substeps;
+    if (slice.frame_done) on_frame_done(slice);
+  } catch (const NumericalError& e) {
+    ui_.sim_error = e.what();
+    log::error(ui_.sim_error);
+    p = PlaybackState{};
+    p.failed = true;
+  }
+  if (p.playing) meter_.sample(now(), sim_->snow() ? sim_->snow()->time() : sim_->time());
+  ui_.stats.real_time_factor = meter_.factor();
+}
+
+void Viewer::on_frame_done(const app::SliceReport&) {
+  ui_.playback.step_requested = false;
+  if (recorder_.active()) ui_.playback.capture_pending = true;
+  ui_.stats.substeps = std::exchange(frame_substeps_, 0);
+  ui_.stats.simulate_ms = std::exchange(frame_ms_, 0.0);
+  if (mpm::Solver* snow = sim_->snow()) {
+    ui_.stats.passes = snow->timer().passes();
+    snow->timer().clear();
+  }
+}
+
+void Viewer::draw() {
+  const glm::ivec2 fb = framebuffer_size();
+  if (fb.x > 0 && fb.y > 0) {
+    renderer_.resize(fb.x, fb.y);
+    renderer_.render(camera_, app::frame_content(*sim_, settings_.look));
+  }
+  imgui_.end_frame(true);
+}
+
+void Viewer::capture() {
+  if (ui_.playback.capture_pending && recorder_.active()) {
+    ui_.playback.capture_pending = false;
+    try {
+      if (recorder_.include_ui()) {
+        const glm::ivec2 fb = framebuffer_size();
+        if (fb.x != recorder_.width() || fb.y != recorder_.height())
+          throw std::runtime_error("the window was resized during a recording with the panels");
+        recorder_.write(read_window());
+      } else {
+        recorder_.write(record_renderer_->render(*sim_, settings_.look, camera_));
+      }
+    } catch (const std::exception& e) {
+      ui_.output_message = std::string("recording stopped: ") + e.what();
+      log::error(ui_.output_message);
+      recorder_.stop();
+    }
+  }
+  if (scripted_done()) {
+    if (!options_.screenshot.empty()) screenshot(options_.screenshot);
+    quit_ = true;
+  }
+}
+
+bool Viewer::scripted_done() const {
+  // A few displayed frames first, so ImGui's auto-sized panels have settled before the screenshot.
+  return options_.frames > 0 && sim_->frame() >= options_.frames - 1 && !sim_->mid_frame() &&
+         !ui_.playback.capture_pending && display_frames_ >= 3;
+}
+
+double Viewer::now() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+glm::ivec2 Viewer::framebuffer_size() const {
+  glm::ivec2 s{0, 0};
+  glfwGetFramebufferSize(window_.window(), &s.x, &s.y);
+  return s;
+}
+
+std::vector<uint8_t> Viewer::read_window() const {
+  const glm::ivec2 fb = framebuffer_size();
+  const size_t row = static_cast<size_t>(fb.x) * 4;
+  std::vector<uint8_t> bottom_up(row * static_cast<size_t>(fb.y)), top_down(bottom_up.size());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glReadPixels(0, 0, fb.x, fb.y, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+  for (int y = 0; y < fb.y; ++y)
+    std::memcpy(&top_down[static_cast<size_t>(y) * row], &bottom_up[static_cast<size_t>(fb.y - 1 - y) * row], row);
+  for (size_t i = 3; i < top_down.size(); i += 4) top_down[i] = 255;  // the window's alpha is not part of the image
+  return top_down;
+}
+
+}  // namespace firn::viewer

@@ -1,0 +1,214 @@
+#include "cpu_reference.h"
+
+#include <cfloat>
+#include <cmath>
+#include <functional>
+#include <numbers>
+#include <optional>
+
+namespace firn::sphref {
+namespace {
+
+using sph::GpuParticle;
+constexpr double kPi = std::numbers::pi;
+
+/// Composite Simpson rule over [a, b] with 64 intervals (exact to ~1e-8 for the degree <= 9 kernel polynomials).
+double simpson(const std::function<double(double)>& f, double a, double b) {
+  if (b <= a) return 0.0;
+  constexpr int n = 64;
+  const double step = (b - a) / n;
+  double sum = f(a) + f(b);
+  for (int k = 1; k < n; ++k) sum += (k % 2 ? 4.0 : 2.0) * f(a + k * step);
+  return sum * step / 3.0;
+}
+
+double w_poly6(double r, double h) { return r < h ? 315.0 / (64.0 * kPi * std::pow(h, 9)) * std::pow(h * h - r * r, 3) : 0; }
+double w_spiky(double r, double h) { return r < h ? 15.0 / (kPi * std::pow(h, 6)) * std::pow(h - r, 3) : 0; }
+
+/// Integral of W over the plane at distance z from the particle: 2 pi int_z^h W(r) r dr.
+double plane_integral(double (*w)(double, double), double z, double h) {
+  return 2.0 * kPi * simpson([&](double r) { return w(r, h) * r; }, z, h);
+}
+
+struct Wall {
+  double d;
+  glm::dvec3 n;
+  glm::dvec3 velocity{0.0};
+  double friction = 0;
+  Boundary kind = Boundary::kSeparate;
+};
+
+bool inside_box(const glm::dvec3& x, const glm::dvec3& lo, const glm::dvec3& hi) {
+  return glm::all(glm::greaterThanEqual(x, lo)) && glm::all(glm::lessThanEqual(x, hi));
+}
+
+size_t wall_count(const Setup& s) { return s.colliders.size() + 6 + s.settings.regions.size(); }
+
+/// Wall k at x, enumerated as in boundary.glsl: colliders, the domain faces (x lo, x hi, y lo, ...), then the
+/// boundary slabs; empty when wall k does not apply at x.
+std::optional<Wall> wall_at(const Setup& s, size_t k, const glm::dvec3& x) {
+  if (k < s.colliders.size()) {
+    const Collider& c = s.colliders[k];
+    return Wall{signed_distance(c, x), surface_normal(c, x), c.velocity, c.friction, c.boundary};
+  }
+  k -= s.colliders.size();
+  if (k < 6) {
+    const int axis = int(k / 2);
+    glm::dvec3 n(0.0);
+    n[axis] = k % 2 ? -1.0 : 1.0;
+    return Wall{k % 2 ? s.settings.domain_max[axis] - x[axis] : x[axis] - s.settings.domain_min[axis], n};
+  }
+  const sph::Region& r = s.settings.regions[k - 6];
+  if (r.action != sph::RegionAction::kBoundary || !inside_box(x, r.min, r.max)) return std::nullopt;
+  const double d = glm::dot(x - r.point, r.normal);
+  if (d <= -(r.thickness > 0 ? r.thickness : 2 * s.settings.h())) return std::nullopt;
+  return Wall{d, r.normal};
+}
+
+/// Every wall that applies at x.
+std::vector<Wall> walls_at(const Setup& s, const glm::dvec3& x) {
+  std::vector<Wall> out;
+  for (size_t k = 0; k < wall_count(s); ++k)
+    if (auto w = wall_at(s, k, x)) out.push_back(*w);
+  return out;
+}
+
+double pressure_of(const sph::SphSettings& s, double rho) {
+  const double c2 = s.sound_speed * s.sound_speed;
+  const double p = s.eos == sph::EquationOfState::kTait
+                       ? s.rest_density * c2 / 7.0 * (std::pow(rho / s.rest_density, 7) - 1.0)
+                       : c2 * (rho - s.rest_density);
+  return std::max(p, 0.0);
+}
+
+glm::dvec3 pos(const GpuParticle& p) { return glm::dvec3(glm::vec3(p.x_m)); }
+glm::dvec3 vel(const GpuParticle& p) { return glm::dvec3(glm::vec3(p.v_rho)); }
+
+}  // namespace
+
+double wall_volume_poly6(double d, double h) {
+  return simpson([&](double z) { return plane_integral(w_poly6, z, h); }, std::max(d, 0.0), h);
+}
+
+double wall_area_spiky(double d, double h) { return plane_integral(w_spiky, std::max(d, 0.0), h); }
+
+std::vector<Density> density(const Setup& s, const std::vector<GpuParticle>& particles) {
+  const double h = s.settings.h(), h2 = static_cast<float>(h * h);
+  std::vector<Density> out(particles.size());
+  for (size_t i = 0; i < particles.size(); ++i) {
+    const glm::dvec3 xi = pos(particles[i]);
+    double sum = 0;
+    int n = 0;
+    for (const GpuParticle& pj : particles) {
+      const glm::dvec3 r = xi - pos(pj);
+      if (glm::dot(r, r) >= h2) continue;
+      sum += pj.x_m.w * w_poly6(glm::length(r), h);
+      ++n;
+    }
+    double walls = 0;
+    for (const Wall& w : walls_at(s, xi))
+      if (w.d < h) walls += wall_volume_poly6(w.d, h);
+    out[i].rho = sum + s.settings.rest_density * walls;
+    out[i].p = pressure_of(s.settings, out[i].rho);
+    // Each float term (h^2 - r^2)^3 is off by at most ~12 FLT_EPSILON h^6 (r^2 and the difference rounded), the
+    // sum by n FLT_EPSILON of its value; the wall polynomial by ~16 FLT_EPSILON. 64 eps per term covers all three.
+    out[i].rho_bound = 64.0 * FLT_EPSILON * ((n + 1) * particles[i].x_m.w * w_poly6(0, h) + out[i].rho);
+  }
+  return out;
+}
+
+std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>& particles) {
+  const sph::SphSettings& st = s.settings;
+  const double h = st.h(), h2 = static_cast<float>(h * h);
+  const double c_spiky = 45.0 / (kPi * std::pow(h, 6)), c_poly6 = -945.0 / (32.0 * kPi * std::pow(h, 9));
+  std::vector<Acceleration> out(particles.size());
+  for (size_t i = 0; i < particles.size(); ++i) {
+    const GpuParticle& pi = particles[i];
+    const glm::dvec3 xi = pos(pi), vi = vel(pi);
+    const double rho_i = pi.v_rho.w, p_i = pi.a_p.w;
+    glm::dvec3 a(0.0), grad_c(0.0);
+    double lap_c = 0, magnitude = 0;
+    for (size_t j = 0; j < particles.size(); ++j) {
+      const GpuParticle& pj = particles[j];
+      const glm::dvec3 r = xi - pos(pj);
+      const double r2 = glm::dot(r, r);
+      if (r2 >= h2) continue;
+      const double rl = std::sqrt(r2), m = pj.x_m.w, rho_j = pj.v_rho.w;
+      lap_c += m / rho_j * c_poly6 * (h * h - r2) * (3 * h * h - 7 * r2);
+      if (j == i) continue;
+      if (rl > 0) {
+        const glm::dvec3 grad_w = -c_spiky * (h - rl) * (h - rl) * r / rl;  // grad_i W_spiky(x_i - x_j)
+        const glm::dvec3 term = -m * (p_i + pj.a_p.w) / (2.0 * rho_i * rho_j) * grad_w;
+        a += term;
+        magnitude += glm::length(term);
+      }
+      const glm::dvec3 visc = st.viscosity / rho_i * m * (vel(pj) - vi) / rho_j * c_spiky * (h - rl);
+      a += visc;
+      magnitude += glm::length(visc);
+      grad_c += m / rho_j * c_poly6 * std::pow(h * h - r2, 2) * r;
+    }
+    const double n_len = glm::length(grad_c);
+    out[i].near_threshold = st.surface_tension > 0 && std::abs(n_len - st.surface_threshold) < 1e-3 * st.surface_threshold;
+    if (st.surface_tension > 0 && n_len > st.surface_threshold) {
+      const glm::dvec3 f = -st.surface_tension * lap_c * grad_c / (n_len * rho_i);
+      a += f;
+      magnitude += glm::length(f) * 8.0;  // lap c cancels between the self term and the neighbours
+    }
+    for (const Wall& w : walls_at(s, xi)) {
+      if (w.d >= h) continue;
+      const glm::dvec3 f = p_i * st.rest_density / (rho_i * rho_i) * wall_area_spiky(w.d, h) * w.n;
+      a += f;
+      magnitude += glm::length(f);
+    }
+    a += s.gravity;
+    magnitude += glm::length(s.gravity);
+    out[i].a = a;
+    // Float rounding of x_i - x_j (relative to |x|, not |r|) and of the kernel factors: a few hundred eps of the
+    // sum of the term magnitudes covers it; a wrong factor or sign is off by O(magnitude).
+    out[i].bound = 2e-5 * magnitude;
+  }
+  return out;
+}
+
+std::vector<GpuParticle> integrate(const Setup& s, const std::vector<GpuParticle>& particles) {
+  std::vector<GpuParticle> out = particles;
+  for (GpuParticle& p : out) {
+    glm::dvec3 v = vel(p) + s.dt * glm::dvec3(glm::vec3(p.a_p));
+    glm::dvec3 x = pos(p) + s.dt * v;
+    for (const sph::Region& r : s.settings.regions) {
+      if (r.action == sph::RegionAction::kBoundary || !inside_box(x, r.min, r.max)) continue;
+      if (r.action == sph::RegionAction::kShift) x += r.vector;
+      if (r.action == sph::RegionAction::kSetSpeed) v = r.vector;
+      // Teleport jitter is a hash of the id; the tests check teleported particles by their distance to the target.
+      if (r.action == sph::RegionAction::kTeleport) x = r.vector;
+    }
+    // Walls one after another, each evaluated at the position the previous ones left (as the shader does).
+    for (size_t k = 0; k < wall_count(s); ++k) {
+      const auto found = wall_at(s, k, x);
+      if (!found || found->d >= 0) continue;
+      const Wall& w = *found;
+      x -= w.d * w.n;
+      const glm::dvec3 v_rel = v - w.velocity;
+      if (w.kind == Boundary::kSticky) {
+        v = w.velocity;
+        continue;
+      }
+      const double vn = glm::dot(v_rel, w.n);
+      if (w.kind == Boundary::kSeparate && vn >= 0) continue;
+      glm::dvec3 vt = v_rel - vn * w.n;
+      const double vt_len = glm::length(vt), press = std::min(vn, 0.0);
+      if (vt_len <= -w.friction * press) {
+        vt = glm::dvec3(0.0);
+      } else if (vt_len > 0) {
+        vt += w.friction * press * vt / vt_len;
+      }
+      v = vt + w.velocity;
+    }
+    x = glm::clamp(x, s.settings.domain_min, s.settings.domain_max);
+    p.x_m = glm::vec4(glm::vec3(x), p.x_m.w);
+    p.v_rho = glm::vec4(glm::vec3(v), p.v_rho.w);
+  }
+  return out;
+}
+
+}  // namespace firn::sphref

@@ -1,0 +1,51 @@
+#include "sph_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace firn::sphtest {
+
+uint64_t test_seed() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
+  std::printf("  seed %llu (%s)\n", static_cast<unsigned long long>(h), name.c_str());
+  return h;
+}
+
+double uniform(std::mt19937_64& rng, double a, double b) {
+  return std::uniform_real_distribution<double>(a, b)(rng);
+}
+
+sph::SphSettings settings_for(const glm::dvec3& lo, const glm::dvec3& hi, double h) {
+  sph::SphSettings s;
+  s.domain_min = lo;
+  s.domain_max = hi;
+  s.kernel_radius = h;
+  s.spacing = h / 2;
+  return s;
+}
+
+std::vector<sph::GpuParticle> particles_at(const std::vector<glm::dvec3>& positions, double mass) {
+  std::vector<sph::GpuParticle> out;
+  for (const glm::dvec3& x : positions) {
+    sph::GpuParticle p{};
+    p.x_m = glm::vec4(glm::vec3(x), static_cast<float>(mass));
+    p.v_rho = glm::vec4(0, 0, 0, 1000);
+    p.id = glm::uvec4(static_cast<uint32_t>(out.size()), 0, 0, 0);
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::vector<sph::GpuParticle> by_id(std::vector<sph::GpuParticle> particles) {
+  std::sort(particles.begin(), particles.end(),
+            [](const sph::GpuParticle& a, const sph::GpuParticle& b) { return a.id.x < b.id.x; });
+  return particles;
+}
+
+}  // namespace firn::sphtest

@@ -1,0 +1,29 @@
+#pragma once
+/// Helpers shared by the SPH tests: per-test seeds, settings and particle sets of awkward size.
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "sph/layout.h"
+#include "sph/settings.h"
+
+namespace firn::sphtest {
+
+/// A seed from the running test's full name (FNV-1a), printed so that a failure can be reproduced.
+uint64_t test_seed();
+
+/// Uniform double in [a, b).
+double uniform(std::mt19937_64& rng, double a, double b);
+
+/// Settings with the given domain and kernel radius h (spacing h / 2), water defaults otherwise, no bodies.
+sph::SphSettings settings_for(const glm::dvec3& lo, const glm::dvec3& hi, double h);
+
+/// Particles at `positions` with ids 0..n-1, mass `mass` [kg], zero velocity and rest density 1000.
+std::vector<sph::GpuParticle> particles_at(const std::vector<glm::dvec3>& positions, double mass = 1e-3);
+
+/// The particles sorted by id (undoing the solver's sort).
+std::vector<sph::GpuParticle> by_id(std::vector<sph::GpuParticle> particles);
+
+}  // namespace firn::sphtest

@@ -1,0 +1,149 @@
+// End-to-end tests of `firn view` in its scripted mode: screenshots with and without the panels, recordings
+// compared with `firn run`, and bad input. The window needs an X display (xvfb-run in CI).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb_image.h>
+
+#include "app/cli_util.h"
+#include "viewer/viewer_test_util.h"
+
+namespace fs = std::filesystem;
+using firn::test::fresh_dir;
+using firn::test::run_firn;
+
+namespace firn::viewer::test {
+
+Image load_png(const fs::path& png) {
+  Image img;
+  int n = 0;
+  unsigned char* px = stbi_load(png.c_str(), &img.width, &img.height, &n, 3);
+  if (!px) return Image{};
+  img.rgb.assign(px, px + static_cast<size_t>(img.width) * img.height * 3);
+  stbi_image_free(px);
+  return img;
+}
+
+namespace {
+
+/// Fraction of near-white (snow) pixels over the whole image: all channels bright, blue the largest.
+double snow_fraction(const Image& img) {
+  long snow = 0;
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      const uint8_t* p = img.at(x, y);
+      snow += p[0] > 150 && p[1] > 150 && p[2] > 170 && p[2] >= p[0];
+    }
+  return static_cast<double>(snow) / (static_cast<double>(img.width) * img.height);
+}
+
+std::string frame_file(int k) {
+  char name[32];
+  std::snprintf(name, sizeof name, "frame_%05d.png", k);
+  return name;
+}
+
+}  // namespace
+
+// The window's image is the scene drawn by render::Renderer into the default framebuffer, `firn run`'s frames the
+// same draw into an offscreen RGBA8 renderbuffer. On llvmpipe the two differ in a few dozen pixels by one level
+// (rounding of the window's visual), so the comparison allows 2 levels on at most 0.5% of the pixels; a missing
+// particle or a shifted camera changes thousands of pixels by far more.
+TEST(ViewerScripted, ScreenshotShowsParticlesAndPanels) {
+  if (!require_display()) return;
+  const fs::path dir = fresh_dir("viewer-screenshot");
+  const std::string common = "view " + tiny_scene() + " --frames 3 --width 960 --height 600";
+  const auto ui = run_firn(common + " --screenshot " + (dir / "ui.png").string());
+  ASSERT_EQ(ui.exit_code, 0) << ui.output;
+  const auto bare = run_firn(common + " --hide-ui --screenshot " + (dir / "bare.png").string());
+  ASSERT_EQ(bare.exit_code, 0) << bare.output;
+  const auto run = run_firn("run " + tiny_scene() + " --frames 3 --width 960 --height 600 --out " +
+                            (dir / "run").string());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+
+  const Image with_ui = load_png(dir / "ui.png"), without = load_png(dir / "bare.png");
+  const Image reference = load_png(dir / "run" / frame_file(2));
+  ASSERT_EQ(with_ui.width, 960);
+  ASSERT_EQ(with_ui.height, 600);
+  ASSERT_EQ(without.width, 960);
+  ASSERT_EQ(reference.width, 960);
+
+  // Without panels: the particles, as `firn run` draws the same frame.
+  const double snow = snow_fraction(without);
+  std::printf("snow covers %.2f%% of the window\n", 100 * snow);
+  EXPECT_GT(snow, 0.005) << "no snow visible in the viewer";
+  const Difference scene = compare(without, reference, 0, 0, 960, 600);
+  std::printf("window vs firn run: %ld pixels differ, by at most %d\n", scene.pixels, scene.max_channel);
+  EXPECT_LE(scene.max_channel, 2);
+  EXPECT_LT(scene.fraction(), 0.005);
+
+  // With panels: the Simulation panel's title bar and body (top left) cover the scene...
+  const Difference panel = compare(with_ui, without, 20, 12, 400, 200);
+  EXPECT_GT(panel.fraction(), 0.6) << "the Simulation panel is missing";
+  // ...while the strip below the Simulation panel and left of the right-hand panels shows the scene unchanged.
+  const Difference free_area = compare(with_ui, without, 10, 560, 450, 600);
+  EXPECT_EQ(free_area.pixels, 0) << "the panels cover more than their area";
+}
+
+// Recordings use the FrameRenderer / Renderer::capture path of `firn run` with the scene's camera and the default
+// look, and the viewer advances exactly one output frame per image with `firn run`'s substep schedule, so the
+// frames must be identical, bit for bit, even when the panels are shown in the window.
+TEST(ViewerScripted, RecordingEqualsFirnRun) {
+  if (!require_display()) return;
+  const fs::path dir = fresh_dir("viewer-record");
+  const std::string size = " --width 320 --height 240";
+  const auto rec = run_firn("view " + tiny_scene() + " --frames 4 --substeps 8 --record " + (dir / "rec").string() +
+                            size);
+  ASSERT_EQ(rec.exit_code, 0) << rec.output;
+  const auto run = run_firn("run " + tiny_scene() + " --frames 4 --out " + (dir / "run").string() + size);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  for (int k = 0; k < 4; ++k) {
+    const Image a = load_png(dir / "rec" / frame_file(k)), b = load_png(dir / "run" / frame_file(k));
+    ASSERT_EQ(a.width, 320) << frame_file(k);
+    ASSERT_EQ(a.height, 240) << frame_file(k);
+    ASSERT_EQ(b.width, 320) << frame_file(k);
+    const Difference d = compare(a, b, 0, 0, 320, 240);
+    EXPECT_EQ(d.pixels, 0) << frame_file(k) << ": differs from firn run by up to " << d.max_channel;
+  }
+  EXPECT_FALSE(fs::exists(dir / "rec" / frame_file(4)));
+}
+
+// With --record-ui the recording reads back the window, panels included.
+TEST(ViewerScripted, RecordingWithPanelsShowsThem) {
+  if (!require_display()) return;
+  const fs::path dir = fresh_dir("viewer-record-ui");
+  const auto rec = run_firn("view " + tiny_scene() + " --frames 2 --record-ui --width 640 --height 400 --record " +
+                            (dir / "rec").string());
+  ASSERT_EQ(rec.exit_code, 0) << rec.output;
+  const auto run = run_firn("run " + tiny_scene() + " --frames 2 --width 640 --height 400 --out " +
+                            (dir / "run").string());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  for (int k = 0; k < 2; ++k) {
+    const Image a = load_png(dir / "rec" / frame_file(k)), b = load_png(dir / "run" / frame_file(k));
+    ASSERT_EQ(a.width, 640);
+    EXPECT_GT(compare(a, b, 20, 12, 400, 200).fraction(), 0.6) << frame_file(k) << ": no panel recorded";
+  }
+}
+
+TEST(ViewerScripted, InvalidSceneIsBadInputWithoutAWindow) {
+  const fs::path dir = fresh_dir("viewer-bad");
+  std::ofstream(dir / "bad.json") << R"({"name": "bad", "duration": -1, "fps": 30, "mpm": {}})";
+  // No display on purpose: the scene is checked before any window opens.
+  const auto r = run_firn("view " + (dir / "bad.json").string() + " --frames 1 --screenshot " +
+                          (dir / "x.png").string() + " ; exit $?");
+  const auto no_display = run_firn("view " + (dir / "bad.json").string());
+  for (const auto& result : {r, no_display}) {
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find("duration"), std::string::npos) << result.output;
+  }
+  EXPECT_FALSE(fs::exists(dir / "x.png"));
+}
+
+TEST(ViewerScripted, ScreenshotNeedsFrames) {
+  const auto r = run_firn("view " + tiny_scene() + " --screenshot /tmp/firn-never.png");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--frames"), std::string::npos) << r.output;
+}
+
+}  // namespace firn::viewer::test
