@@ -51,12 +51,14 @@ struct Motion {
   std::vector<Placement> a, b;
 };
 
-/// Height of B's centre at which B, lowered along z onto A, first touches it (bisection on the overlap test).
+/// Height of B's centre at which B, lowered along z onto A, first touches it (bisection on the walk's status).
 double touching_z(const Polyhedron& g, const Placement& pa, Placement pb) {
+  static firn::dem::FeaturePair cache;
   double lo = 0.0, hi = 3.0;  // overlapping at lo, apart at hi
   while (hi - lo > 1e-12) {
     pb.position.z = 0.5 * (lo + hi);
-    (firn::dem::polyhedra_overlap(g, pa, g, pb) ? lo : hi) = pb.position.z;
+    const bool apart = firn::dem::closest_features(g, pa, g, pb, cache).status == firn::dem::PairStatus::Separated;
+    (apart ? hi : lo) = pb.position.z;
   }
   return hi;
 }

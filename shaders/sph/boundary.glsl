@@ -1,6 +1,7 @@
 // Solid boundaries of the water: the scene's colliders, the walls of the domain box and the "boundary" control
 // regions (solid slabs). Each is seen locally as a plane at signed distance d (> 0 on the fluid side) with unit
-// normal n into the fluid, and acts in three ways:
+// normal n into the fluid. The domain faces act through mirror images in the neighbour passes (mirror.glsl) and
+// through 3. below; colliders and slabs act in three ways:
 //  1. density: the missing kernel mass behind the wall is added as continuum, rho0 V(d), with
 //     V(d) = integral of W_poly6 over the half-space beyond the plane (closed form below, V(0) = 1/2);
 //  2. pressure: the wall is mirrored fluid at the particle's own pressure and density, which turns the symmetric
@@ -68,20 +69,25 @@ bool wall_at(uint w, vec3 x, out Wall wall) {
   return wall.d > -r.max_thickness.w;
 }
 
-// Continuum density rho0 sum V(d) of the walls within h of x [kg/m^3].
+// True for the domain faces, which the neighbour passes handle by mirror images instead of continuum terms.
+bool is_domain_face(uint w) { return w >= collider_count() && w < collider_count() + 6u; }
+
+// Continuum density rho0 sum V(d) of the colliders and slabs within h of x [kg/m^3].
 float wall_density(vec3 x) {
   float v = 0.0;
   Wall wall;
   for (uint w = 0u; w < wall_count(); ++w)
-    if (wall_at(w, x, wall) && wall.d < kernel_radius()) v += wall_volume_poly6(wall.d);
+    if (!is_domain_face(w) && wall_at(w, x, wall) && wall.d < kernel_radius()) v += wall_volume_poly6(wall.d);
   return rest_density() * v;
 }
 
-// Pressure acceleration of the walls within h of x on a particle of pressure p and density rho [m/s^2].
+// Pressure acceleration of the colliders and slabs within h of x on a particle of pressure p and density rho
+// [m/s^2].
 vec3 wall_pressure_acceleration(vec3 x, float p, float rho) {
   vec3 a = vec3(0.0);
   Wall wall;
   for (uint w = 0u; w < wall_count(); ++w)
-    if (wall_at(w, x, wall) && wall.d < kernel_radius()) a += wall_area_spiky(wall.d) * wall.n;
+    if (!is_domain_face(w) && wall_at(w, x, wall) && wall.d < kernel_radius())
+      a += wall_area_spiky(wall.d) * wall.n;
   return p * rest_density() / (rho * rho) * a;
 }

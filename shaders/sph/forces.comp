@@ -1,45 +1,69 @@
 #version 430
 // Accelerations (Mueller et al. 2003 Eqs. 10, 14, 15-19), pairwise symmetric so that momentum is conserved:
-//   pressure   a_i += -sum_j m_j (p_i + p_j) / (2 rho_i rho_j) grad W_spiky(r_ij)
+//   pressure   a_i += -sum_j m_j (p_i / rho_i^2 + p_j / rho_j^2) grad W_spiky(r_ij)
+//              Mueller's Eq. 10, -sum_j m_j (p_i + p_j) / (2 rho_j) grad W / rho_i, yields half the pressure gradient
+//              of a linear pressure field (the mean pressure stands where the sum belongs), so a column at rest
+//              would carry 2 rho g d. Corrected to Monaghan's (1992) symmetric form, which is exact for linear
+//              fields and conserves momentum the same way.
 //   viscosity  a_i += mu / rho_i sum_j m_j (v_j - v_i) / rho_j lap W_visc(r_ij)
 //   surface    a_i += -sigma lap(c) n / |n| / rho_i where |n| = |grad c| > l, c = sum_j m_j / rho_j W_poly6
-//   walls      a_i += p_i rho0 / rho_i^2 sum_walls A(d) n   (boundary.glsl);  gravity.
+//   walls      a_i += p_i rho0 / rho_i^2 sum_walls A(d) n   (colliders and slabs, boundary.glsl);  gravity.
+// The sums run over the neighbours and their mirror images across the domain faces (mirror.glsl); an image has
+// the pressure and density of its particle and the reflected velocity (free slip).
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/neighbours.glsl"
 #include "sph/boundary.glsl"
+#include "sph/mirror.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
+
+vec3 g_vi;
+float g_pi, g_rho_i, g_p_over_rho2;
+vec3 g_pressure = vec3(0.0), g_viscous = vec3(0.0), g_grad_c = vec3(0.0);
+float g_lap_c = 0.0;
+
+// One neighbour (or image) at r = x_i - x_j with velocity v_j; `self` skips the gradient terms of i itself.
+void add(uint j, vec3 r, float r2, vec3 v_j, bool self) {
+  Particle pj = particles[j];
+  float m_rho = pj.x_m.w / pj.v_rho.w;
+  float q = kernel.y - r2;
+  g_lap_c += m_rho * q * (3.0 * kernel.y - 7.0 * r2);  // self term included, as in c's definition
+  if (self) return;
+  float rl = sqrt(r2);
+  float hr = kernel_radius() - rl;
+  if (rl > 0.0) g_pressure += (pj.x_m.w * (g_p_over_rho2 + pj.a_p.w / (pj.v_rho.w * pj.v_rho.w)) * hr * hr / rl) * r;
+  g_viscous += (m_rho * hr) * (v_j - g_vi);
+  g_grad_c += (m_rho * q * q) * r;
+}
 
 void main() {
   uint s = gl_GlobalInvocationID.x;
   if (s >= particle_count()) return;
   Particle pi = particles[s];
-  vec3 xi = pi.x_m.xyz, vi = pi.v_rho.xyz;
-  float rho_i = pi.v_rho.w, p_i = pi.a_p.w, h = kernel_radius();
-  vec3 pressure = vec3(0.0), viscous = vec3(0.0), grad_c = vec3(0.0);
-  float lap_c = 0.0;
-  FOR_EACH_NEIGHBOUR(xi, j, r, r2) {
-    Particle pj = particles[j];
-    float m_rho = pj.x_m.w / pj.v_rho.w;
-    float q = kernel.y - r2;
-    lap_c += m_rho * q * (3.0 * kernel.y - 7.0 * r2);  // self term included, as in c's definition
-    if (j == s) continue;
-    float rl = sqrt(r2);
-    float hr = h - rl;
-    if (rl > 0.0) pressure += (m_rho * (p_i + pj.a_p.w) / (2.0 * rho_i) * hr * hr / rl) * r;
-    viscous += (m_rho * hr) * (pj.v_rho.xyz - vi);
-    grad_c += (m_rho * q * q) * r;
-  }
+  vec3 xi = pi.x_m.xyz;
+  g_vi = pi.v_rho.xyz;
+  g_rho_i = pi.v_rho.w;
+  g_pi = pi.a_p.w;
+  g_p_over_rho2 = g_pi / (g_rho_i * g_rho_i);
+  FOR_EACH_NEIGHBOUR(xi, j, r, r2) { add(j, r, r2, particles[j].v_rho.xyz, j == s); }
   END_FOR_EACH_NEIGHBOUR
+  ivec3 faces = near_faces(xi);
+  for (uint mask = 1u; mask < 8u; ++mask) {
+    if (!image_usable(mask, faces)) continue;
+    vec3 y = reflect_point(xi, mask, faces);
+    vec3 f = flip_signs(mask);
+    FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(j, f * r, r2, f * particles[j].v_rho.xyz, false); }
+    END_FOR_EACH_NEIGHBOUR
+  }
   // Coefficients: grad W_spiky = coef.z (h - r)^2 r/|r| (coef.z < 0), lap W_visc = coef.w (h - r),
   // grad W_poly6 = coef.y (h^2 - r^2)^2 r, lap W_poly6 = coef.y (h^2 - r^2)(3h^2 - 7r^2).
-  vec3 a = -coef.z * pressure;  // coef.z < 0: pressure pushes along r = x_i - x_j
-  a += material.y * coef.w * viscous / rho_i;
-  grad_c *= coef.y;
-  lap_c *= coef.y;
+  vec3 a = -coef.z * g_pressure;  // coef.z < 0: pressure pushes along r = x_i - x_j
+  a += material.y * coef.w * g_viscous / g_rho_i;
+  vec3 grad_c = coef.y * g_grad_c;
+  float lap_c = coef.y * g_lap_c;
   float n_len = length(grad_c);
-  if (material.z > 0.0 && n_len > material.w) a += -material.z * lap_c * grad_c / (n_len * rho_i);
-  a += wall_pressure_acceleration(xi, p_i, rho_i) + gravity_dt.xyz;
+  if (material.z > 0.0 && n_len > material.w) a += -material.z * lap_c * grad_c / (n_len * g_rho_i);
+  a += wall_pressure_acceleration(xi, g_pi, g_rho_i) + gravity_dt.xyz;
   particles[s].a_p.xyz = a;
 }

@@ -1,7 +1,10 @@
 // Spatial hashing of the cell grid (cell edge = kernel radius h times 1 + 1/64, origin at the domain centre) into
-// a table of T = counts.y entries, T a power of two that depends on the particle count only. Distinct cells may
-// share a key: the neighbour loop (neighbours.glsl) compares the actual cell of every candidate, so collisions cost
-// time but never create or lose neighbours.
+// a table of T = counts.y entries, T a power of two that depends on the particle count only. The key of cell
+// (x, y, z) is hash(y, z) + x mod T, so the three cells x - 1, x, x + 1 of a row have consecutive keys and their
+// particles one contiguous run of the sorted order (the thesis's x-contiguous key, sph-water.md A.3): the
+// neighbour loop makes 9 range lookups instead of 27. Distinct cells may share a key: the neighbour loop
+// (neighbours.glsl) compares the actual cell of every candidate, so collisions cost time but never create or
+// lose neighbours.
 
 ivec3 cell_of(vec3 x) { return ivec3(floor((x - origin_cell.xyz) / origin_cell.w)); }
 
@@ -15,8 +18,7 @@ uint fmix32(uint h) {
   return h;
 }
 
-// Teschner et al. 2003's prime mix of the (wrapping) cell coordinates, finalised and masked to the table size.
-uint cell_key(ivec3 c) {
-  uint h = (uint(c.x) * 73856093u) ^ (uint(c.y) * 19349663u) ^ (uint(c.z) * 83492791u);
-  return fmix32(h) & (table_size() - 1u);
-}
+// Hash of the row (y, z): Teschner et al. 2003's prime mix of the (wrapping) coordinates, finalised.
+uint row_hash(int y, int z) { return fmix32((uint(y) * 19349663u) ^ (uint(z) * 83492791u)); }
+
+uint cell_key(ivec3 c) { return (row_hash(c.y, c.z) + uint(c.x)) & (table_size() - 1u); }

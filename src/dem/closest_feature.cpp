@@ -76,7 +76,8 @@ void fall_back(ClosestFeatureResult& r, const Polyhedron& a, const Placement& pa
   }
   const int iterations = r.iterations;
   r = closest_features_exhaustive(a, pa, b, pb);
-  cache = {r.feature_a, r.feature_b};
+  cache.a = r.feature_a;
+  cache.b = r.feature_b;
   r.iterations = iterations;
 }
 
@@ -132,7 +133,11 @@ FeaturePair initial_feature_pair(const Polyhedron& a, const Placement& pa, const
 ClosestFeatureResult closest_features(const Polyhedron& a, const Placement& pa, const Polyhedron& b,
                                       const Placement& pb, FeaturePair& cache, const ClosestFeatureOptions& options) {
   ClosestFeatureResult r;  // the only returned object (written in place)
-  if (!in_range(a, cache.a) || !in_range(b, cache.b)) cache = initial_feature_pair(a, pa, b, pb);
+  if (!in_range(a, cache.a) || !in_range(b, cache.b)) {
+    const FeaturePair start = initial_feature_pair(a, pa, b, pb);
+    cache.a = start.a;
+    cache.b = start.b;
+  }
   Side sa{&a, dmat3(1.0), dvec3(0.0), &cache.a, 0};
   Side sb{&b, dmat3(1.0), dvec3(0.0), &cache.b, 1};
   relative_frames(pa, pb, sa, sb);

@@ -26,9 +26,18 @@ namespace firn::dem {
 
 /// Persistent per-pair state that the caller keeps between time steps (one per broad-phase pair, notes §6.6): the
 /// last closest features. A default-constructed pair (index -1) means "cold": the walk starts from support vertices.
+/// The best separating axis of a pair's last penetration query (penetration.h, separating_axis()), kept so the next
+/// query starts from it: kind 0 = face of A, 1 = face of B, 2 = edge pair (A's edge, B's edge); -1 = unset.
+struct AxisCache {
+  std::uint8_t kind = 0;  ///< 0 face of A, 1 face of B, 2 edge pair.
+  int index_a = -1;       ///< Face or edge of A.
+  int index_b = -1;       ///< Face or edge of B.
+};
+
 struct FeaturePair {
-  FeatureRef a;  ///< Feature of polyhedron A.
-  FeatureRef b;  ///< Feature of polyhedron B.
+  FeatureRef a;    ///< Feature of polyhedron A.
+  FeatureRef b;    ///< Feature of polyhedron B.
+  AxisCache axis;  ///< Warm start of the penetration-depth search (contact_geometry()).
   /// True when both features are set (it does not check the indices against a particular polyhedron).
   bool valid() const { return a.index >= 0 && b.index >= 0; }
 };

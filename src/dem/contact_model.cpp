@@ -28,7 +28,7 @@ dvec3 rotate_into_plane(const dvec3& xi, const dvec3& n) {
 }  // namespace
 
 void validate_contact_parameters(const ContactParameters& p) {
-  require(std::isfinite(p.stiffness) && p.stiffness > 0.0, "stiffness", "finite and > 0 [N/m]");
+  require(std::isfinite(p.stiffness) && p.stiffness > 0.0, "stiffness", "finite and > 0 [N/m^3]");
   require(std::isfinite(p.restitution) && p.restitution > 0.0 && p.restitution <= 1.0, "restitution",
           "in (0, 1]");
   require(std::isfinite(p.friction) && p.friction >= 0.0, "friction", "finite and >= 0");
@@ -41,13 +41,13 @@ double damping_ratio(double restitution) {
   return -l / std::sqrt(std::numbers::pi * std::numbers::pi + l * l);
 }
 
-double normal_damping(const ContactParameters& p, double m) {
-  return 2.0 * damping_ratio(p.restitution) * std::sqrt(p.stiffness * m);
+double normal_damping(const ContactParameters& p, double m, double area) {
+  return 2.0 * damping_ratio(p.restitution) * std::sqrt(p.stiffness * area * m);
 }
 
-double contact_duration(const ContactParameters& p, double m) {
+double contact_duration(const ContactParameters& p, double m, double area) {
   const double zeta = damping_ratio(p.restitution);
-  return std::numbers::pi / (std::sqrt(p.stiffness / m) * std::sqrt(1.0 - zeta * zeta));
+  return std::numbers::pi / (std::sqrt(p.stiffness * area / m) * std::sqrt(1.0 - zeta * zeta));
 }
 
 double effective_mass(double ma, double mb) {
@@ -64,11 +64,12 @@ ContactForce contact_force(const ContactParameters& params, double friction, con
                            TangentialSpring& spring, double dt) {
   const dvec3& n = c.normal;
   const double zeta = damping_ratio(params.restitution);
-  const double kt = params.tangential_stiffness_ratio * params.stiffness;
-  const double vn = glm::dot(c.relative_velocity, n);  // > 0: separating, so d(delta)/dt = -vn
+  const double k = params.stiffness * c.area;  // secant stiffness of the contact [N/m]
+  const double kt = params.tangential_stiffness_ratio * k;
+  const double vn = glm::dot(c.relative_velocity, n);  // > 0: separating
   const dvec3 vt = c.relative_velocity - vn * n;
   ContactForce f;
-  f.normal = params.stiffness * c.depth - normal_damping(params, c.effective_mass) * vn;
+  f.normal = params.stiffness * c.volume - 2.0 * zeta * std::sqrt(k * c.effective_mass) * vn;
   if (params.no_tension && f.normal < 0.0) f.normal = 0.0;
 
   spring.displacement = rotate_into_plane(spring.displacement, n) + vt * dt;
@@ -83,7 +84,7 @@ ContactForce contact_force(const ContactParameters& params, double friction, con
   }
   f.tangential = ft;
   f.on_b = f.normal * n + ft;
-  f.elastic_energy = 0.5 * params.stiffness * c.depth * c.depth +
+  f.elastic_energy = 0.5 * params.stiffness * c.volume * c.volume / c.area +
                      0.5 * kt * glm::dot(spring.displacement, spring.displacement);
   return f;
 }

@@ -3,33 +3,40 @@
 /// notes dem-polyhedra.md §7 and §13 "Contact / overlap stage (beyond the thesis)").
 ///
 /// Model (chosen here, sources given per term):
-/// - Normal force: linear spring-dashpot on the penetration depth delta (the minimum translation distance from
-///   penetration.h), F_n = k_n delta + c_n d(delta)/dt, along the contact normal (Cundall & Strack, Geotechnique
-///   29(1):47-65, 1979; the "linear spring-dashpot" of anchors.md §6.2). A depth law, not a volume law, so that one
-///   scalar overlap drives the force whatever features touch, and the restitution closed form below holds for every
-///   contact, not only for face-first ones (anchors.md §6.2: with V ~ delta^3 a volume law is strongly non-linear).
-/// - Damping from the coefficient of normal restitution e: zeta = -ln e / sqrt(pi^2 + ln^2 e),
-///   c_n = 2 zeta sqrt(k_n m*), with m* = m_a m_b / (m_a + m_b) (m* = m for a wall). For an unclamped linear
-///   spring-dashpot this gives exactly e = exp(-pi zeta / sqrt(1 - zeta^2)) and the contact duration
-///   t_c = pi / (sqrt(k_n / m*) sqrt(1 - zeta^2)) (Schwager & Pöschel, PRE 77:011304, 2008; anchors.md §6.2).
-///   Hence F_n is NOT clamped at zero by default: clamping the attractive dashpot force at the end of a contact
-///   raises e (0.5 -> 0.55 in anchors.md §6.2 [C]); `no_tension` clamps it for users who prefer that convention.
+/// - Normal force: volumetric linear spring-dashpot F_n = E V - c_n v_n along the contact normal, where V is the
+///   volume of the overlap region and E [N/m^3] the contact stiffness per overlap volume (the force law of Yade's
+///   Law2_PolyhedraGeom_PolyhedraPhys_Volumetric, "normal force is proportional to the volume of intersection",
+///   anchors.md §3.3; the linear spring-dashpot itself after Cundall & Strack, Geotechnique 29(1):47-65, 1979). For
+///   two flat faces pressed together this is a Winkler foundation: a face contact of projected area A is a linear
+///   spring k = E A on the penetration depth, acting at the overlap centroid. It has a potential (E/2 times the
+///   integral of depth^2 over the contact) in every regime, also when a face contact opens into a wedge as a body
+///   rocks; laws on a single depth (deepest point, or mean depth V / A) are not conservative there and self-excited
+///   the rocking of a cube resting on an incline with friction (measured while building this model). A vertex-first
+///   contact stiffens as V ~ delta^3, like a Hertz cone.
+/// - Damping from the coefficient of normal restitution e: zeta = -ln e / sqrt(pi^2 + ln^2 e) and
+///   c_n = 2 zeta sqrt(k m*) with the contact's secant stiffness k = E A (A: projected area of the overlap normal to
+///   the contact normal) and m* = m_a m_b / (m_a + m_b) (m* = m for a wall); v_n is the normal separation speed of B
+///   from A at the contact point. For a face-first impact (A constant) this is the unclamped linear spring-dashpot,
+///   for which e = exp(-pi zeta / sqrt(1 - zeta^2)) and t_c = pi / (sqrt(k / m*) sqrt(1 - zeta^2)) exactly (Schwager
+///   & Pöschel, PRE 77:011304, 2008; anchors.md §6.2). F_n is therefore NOT clamped at zero by default: clamping
+///   the attractive dashpot force at the end of a contact raises e (0.5 -> 0.55 in anchors.md §6.2 [C]);
+///   `no_tension` clamps it for users who prefer that convention.
 /// - Tangential force: Coulomb friction with a tangential spring (Cundall & Strack 1979). The spring displacement
 ///   xi persists per contact (TangentialSpring), is rotated into the current tangent plane each step (keeping its
-///   length), grows by v_t dt, and F_t = -k_t xi - c_t v_t with k_t = ratio * k_n (2/7 by default, which makes the
+///   length), grows by v_t dt, and F_t = -k_t xi - c_t v_t with k_t = ratio * E A (2/7 by default, which makes the
 ///   tangential and normal oscillation periods of a sphere equal) and c_t = 2 zeta sqrt(k_t m*). If |F_t| exceeds
 ///   mu max(F_n, 0) the contact slides: F_t is scaled to mu F_n and xi is reset to -F_t / k_t, i.e. capped at
 ///   |xi| = mu F_n / k_t.
-/// - Point of application: the centroid of the overlap volume A ∩ B (penetration.h, contact_geometry), so a face
-///   contact that tilts moves the force towards the deeper side and gives the restoring torque that keeps a cube
-///   upright on an incline below 45 degrees (anchors.md §6.2 "Cube on an incline").
+/// - Point of application: the centroid of the overlap region, so a face contact that tilts moves the force
+///   towards the deeper side and gives the restoring torque that keeps a cube upright on an incline below 45
+///   degrees (anchors.md §6.2 "Cube on an incline").
 #include <glm/glm.hpp>
 
 namespace firn::dem {
 
 /// Contact material parameters shared by every contact of a world (walls may override the friction).
 struct ContactParameters {
-  double stiffness = 1e5;    ///< Normal spring constant k_n [N/m], > 0.
+  double stiffness = 1e9;    ///< Contact stiffness per overlap volume E [N/m^3], > 0 (F_n = E V).
   double restitution = 0.5;  ///< Coefficient of normal restitution e, 0 < e <= 1 [-].
   double friction = 0.5;     ///< Coulomb friction coefficient mu >= 0 [-].
   double tangential_stiffness_ratio = 2.0 / 7.0;  ///< k_t / k_n, > 0 [-].
@@ -44,13 +51,14 @@ void validate_contact_parameters(const ContactParameters& params);
 /// (Schwager & Pöschel 2008) [-].
 double damping_ratio(double restitution);
 
-/// Normal damping coefficient c_n = 2 zeta sqrt(k_n m*) [kg/s] for effective mass m* [kg].
-double normal_damping(const ContactParameters& params, double effective_mass);
+/// Normal damping coefficient c_n = 2 zeta sqrt(E A m*) [kg/s] for effective mass m* [kg] and projected contact
+/// area A [m^2].
+double normal_damping(const ContactParameters& params, double effective_mass, double area);
 
-/// Duration of a binary collision of the unclamped linear spring-dashpot, t_c = pi / (omega_0 sqrt(1 - zeta^2)),
-/// omega_0 = sqrt(k_n / m*) [s], for effective mass m* [kg]. The time step should resolve it (t_c / 20 or finer,
-/// notes §4.2 [X]).
-double contact_duration(const ContactParameters& params, double effective_mass);
+/// Duration of a face-first collision (contact area A [m^2] constant): the unclamped linear spring-dashpot with
+/// k = E A, t_c = pi / (omega_0 sqrt(1 - zeta^2)), omega_0 = sqrt(k / m*) [s], effective mass m* [kg]. Smaller
+/// contact areas give longer contacts, so the largest face area sets the time step (t_c / 20 or finer, notes §4.2).
+double contact_duration(const ContactParameters& params, double effective_mass, double area);
 
 /// Effective mass m_a m_b / (m_a + m_b) [kg]; an infinite mass (a wall) gives the other mass.
 double effective_mass(double mass_a, double mass_b);
@@ -63,7 +71,8 @@ struct TangentialSpring {
 /// Geometry and kinematics of one contact between body A and body B.
 struct ContactState {
   glm::dvec3 normal{0.0, 1.0, 0.0};      ///< Unit contact normal, world, pointing from A to B [-].
-  double depth = 0.0;                    ///< Penetration depth delta > 0 [m].
+  double volume = 0.0;                   ///< Overlap volume V > 0 [m^3].
+  double area = 0.0;                     ///< Projected area A of the overlap normal to `normal` [m^2], > 0.
   glm::dvec3 point{0.0};                 ///< Point of application, world [m].
   glm::dvec3 relative_velocity{0.0};     ///< v_B(point) - v_A(point), world [m/s].
   double effective_mass = 1.0;           ///< m* [kg], > 0.
@@ -75,7 +84,8 @@ struct ContactForce {
   double normal = 0.0;          ///< Signed normal force F_n (> 0 repulsive) [N].
   glm::dvec3 tangential{0.0};   ///< Tangential part of on_b [N].
   bool sliding = false;         ///< True if the Coulomb cap was reached this step.
-  double elastic_energy = 0.0;  ///< Energy stored in the springs, k_n delta^2 / 2 + k_t |xi|^2 / 2 [J].
+  /// Energy in the springs [J]: E V^2 / (2 A) (exact for a uniform depth) + k_t |xi|^2 / 2.
+  double elastic_energy = 0.0;
 };
 
 /// Rigid-body velocity of the material point p [m] of a body with centre-of-mass (or pivot) velocity v [m/s] at

@@ -2,6 +2,7 @@
 #include "dem/penetration.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -76,68 +77,155 @@ struct Scan {
     return early_exit && sep > 0.0;
   }
 
-  /// Faces of A: gap = min over B of the face's height, from B's support vertex in -n (hill climbing, warm).
+  /// Gap along face f of A: min over B of the face's height, from B's support vertex in -n (hill climbing from
+  /// `start`, updated).
+  double face_of_a(int f, int& start) const {
+    const dvec3 n = ma.rot * a.face_planes[f].normal;
+    start = support_vertex(b, -n, start);
+    return glm::dot(n, b.vertices[start]) + a.face_planes[f].offset - glm::dot(n, ma.trans);
+  }
+
+  /// Gap along face f of B, with A's support vertex searched in A's body frame.
+  double face_of_b(int f, int& start) const {
+    const Plane& p = b.face_planes[f];
+    start = support_vertex(a, -(glm::transpose(ma.rot) * p.normal), start);
+    return glm::dot(p.normal, ma.vertices[start]) + p.offset;
+  }
+
+  /// Per-edge data of the edge-pair test in B's frame: the two adjacent face normals (negated for B, so both arcs
+  /// live on A - B's Gauss map), their cross product, the direction, a point, and a bounding sphere.
+  struct EdgeArc {
+    int edge = -1;
+    dvec3 n1{0.0}, n2{0.0}, n12{0.0}, dir{0.0}, point{0.0}, mid{0.0};
+    double radius = 0.0;
+  };
+
+  void arc_of_a(int e, EdgeArc& c) const {
+    const Edge& ed = a.edges[e];
+    c.edge = e;
+    c.n1 = ma.rot * a.face_planes[ed.left_face].normal;
+    c.n2 = ma.rot * a.face_planes[ed.right_face].normal;
+    c.n12 = glm::cross(c.n1, c.n2);
+    c.dir = ma.rot * a.edge_directions[e];
+    c.point = ma.vertices[ed.tail];
+    c.mid = 0.5 * (ma.vertices[ed.tail] + ma.vertices[ed.head]);
+    c.radius = 0.5 * glm::length(ma.vertices[ed.head] - ma.vertices[ed.tail]);
+  }
+
+  void arc_of_b(int e, EdgeArc& c) const {
+    const Edge& ed = b.edges[e];
+    c.edge = e;
+    c.n1 = -b.face_planes[ed.left_face].normal;
+    c.n2 = -b.face_planes[ed.right_face].normal;
+    c.n12 = glm::cross(c.n1, c.n2);
+    c.dir = b.edge_directions[e];
+    c.point = b.vertices[ed.tail];
+    c.mid = 0.5 * (b.vertices[ed.tail] + b.vertices[ed.head]);
+    c.radius = 0.5 * glm::length(b.vertices[ed.head] - b.vertices[ed.tail]);
+  }
+
+  /// Gap along the cross product of edges ea (A) and eb (B) if they form a face of the Minkowski difference.
+  static bool edge_pair(const EdgeArc& ea, const EdgeArc& eb, double& sep, dvec3& axis) {
+    if (!arcs_cross(ea.n1, ea.n2, ea.n12, eb.n1, eb.n2, eb.n12)) return false;
+    axis = glm::cross(ea.dir, eb.dir);
+    const double len = glm::length(axis);
+    if (len < 1e-10) return false;  // parallel edges: their axis is a face normal, tested with the faces
+    axis /= len;
+    if (glm::dot(axis, ea.n1 + ea.n2) < 0.0) axis = -axis;  // outward from A's edge
+    sep = glm::dot(axis, eb.point - ea.point);
+    return true;
+  }
+
+  /// Evaluates a cached axis first (warm start).
+  void hint(const AxisCache& c) {
+    int start = 0;
+    double sep = 0.0;
+    dvec3 axis(0.0);
+    if (c.kind == 0 && c.index_a >= 0 && c.index_a < a.face_count()) {
+      consider(face_of_a(c.index_a, start), ma.rot * a.face_planes[c.index_a].normal, AxisKind::FaceA, c.index_a, -1);
+    } else if (c.kind == 1 && c.index_b >= 0 && c.index_b < b.face_count()) {
+      consider(face_of_b(c.index_b, start), -b.face_planes[c.index_b].normal, AxisKind::FaceB, -1, c.index_b);
+    } else if (c.kind == 2 && c.index_a >= 0 && c.index_a < a.edge_count() && c.index_b >= 0 &&
+               c.index_b < b.edge_count()) {
+      EdgeArc ea, eb;
+      arc_of_a(c.index_a, ea);
+      arc_of_b(c.index_b, eb);
+      if (edge_pair(ea, eb, sep, axis)) consider(sep, axis, AxisKind::EdgePair, c.index_a, c.index_b);
+    }
+  }
+
+  /// Faces of A. The height of any one vertex of B bounds the gap from above, so faces whose bound cannot beat the
+  /// best so far are skipped without a support search.
   bool faces_of_a() {
     int start = 0;
     for (int f = 0; f < a.face_count(); ++f) {
       const dvec3 n = ma.rot * a.face_planes[f].normal;
-      start = support_vertex(b, -n, start);
-      const double sep = glm::dot(n, b.vertices[start]) + a.face_planes[f].offset - glm::dot(n, ma.trans);
-      if (consider(sep, n, AxisKind::FaceA, f, -1)) return true;
+      if (glm::dot(n, b.vertices[start] - ma.trans) + a.face_planes[f].offset <= best.separation) continue;
+      if (consider(face_of_a(f, start), n, AxisKind::FaceA, f, -1)) return true;
     }
     return false;
   }
 
-  /// Faces of B: the same with A's support vertex, searched in A's body frame.
+  /// Faces of B, pruned the same way with a vertex of A.
   bool faces_of_b() {
     int start = 0;
     for (int f = 0; f < b.face_count(); ++f) {
       const Plane& p = b.face_planes[f];
-      start = support_vertex(a, -(glm::transpose(ma.rot) * p.normal), start);
-      if (consider(glm::dot(p.normal, ma.vertices[start]) + p.offset, -p.normal, AxisKind::FaceB, -1, f)) return true;
+      if (glm::dot(p.normal, ma.vertices[start]) + p.offset <= best.separation) continue;
+      if (consider(face_of_b(f, start), -p.normal, AxisKind::FaceB, -1, f)) return true;
     }
     return false;
   }
 
-  /// Candidate edges: all, or (when the bodies are known to intersect) only those within the current depth of the
-  /// other body's box. For intersecting bodies the optimal edge pair touches after the minimum translation, so its
-  /// segments are closer than any depth found so far; pruning on that bound is exact.
-  std::vector<int> candidates(const Polyhedron& p, bool mapped, const dvec3& lo, const dvec3& hi, double depth) {
-    std::vector<int> out;
+  /// Candidate edges. Without pruning: all. When the bodies are known to intersect, the optimal edge pair touches
+  /// after the minimum translation, so each of its edges passes within the current depth D of the other body: its
+  /// far end along the current axis u reaches the other body's extreme level minus D (`side` = +1 for A's edges,
+  /// -1 for B's), and its bounding sphere comes within D of the other body's box.
+  std::vector<EdgeArc> candidates(bool of_a, const dvec3& lo, const dvec3& hi, bool prune, double depth, double side,
+                                  double level) const {
+    std::vector<EdgeArc> out;
+    const Polyhedron& p = of_a ? a : b;
+    out.reserve(p.edges.size());
     for (int e = 0; e < p.edge_count(); ++e) {
-      const dvec3 t = mapped ? ma.vertices[p.edges[e].tail] : p.vertices[p.edges[e].tail];
-      const dvec3 h = mapped ? ma.vertices[p.edges[e].head] : p.vertices[p.edges[e].head];
-      if (!(depth >= 0.0) || sphere_box_gap(0.5 * (t + h), 0.5 * glm::length(h - t), lo, hi) <= depth) out.push_back(e);
+      if (prune) {
+        const dvec3 t = of_a ? ma.vertices[p.edges[e].tail] : p.vertices[p.edges[e].tail];
+        const dvec3 h = of_a ? ma.vertices[p.edges[e].head] : p.vertices[p.edges[e].head];
+        const dvec3& u = best.normal;
+        if (std::max(side * glm::dot(u, t), side * glm::dot(u, h)) < side * level - depth) continue;
+        if (sphere_box_gap(0.5 * (t + h), 0.5 * glm::length(h - t), lo, hi) > depth) continue;
+      }
+      out.emplace_back();
+      if (of_a) {
+        arc_of_a(e, out.back());
+      } else {
+        arc_of_b(e, out.back());
+      }
     }
     return out;
   }
 
   bool edge_pairs() {
     const bool prune = assume_intersecting && best.separation <= 0.0;
-    const double depth0 = prune ? -best.separation : -1.0;
+    const double depth0 = -best.separation;
     dvec3 b_lo = b.vertices[0], b_hi = b.vertices[0];
-    for (const dvec3& v : b.vertices) b_lo = glm::min(b_lo, v), b_hi = glm::max(b_hi, v);
-    const std::vector<int> ea_list = candidates(a, true, b_lo, b_hi, depth0);
-    const std::vector<int> eb_list = candidates(b, false, ma.lo, ma.hi, depth0);
-    for (int ea : ea_list) {
-      const Edge& e = a.edges[ea];
-      const dvec3 a1 = ma.rot * a.face_planes[e.left_face].normal, a2 = ma.rot * a.face_planes[e.right_face].normal;
-      const dvec3 n_a = glm::cross(a1, a2), u_a = ma.rot * a.edge_directions[ea];
-      const dvec3 pa0 = ma.vertices[e.tail], mid_a = 0.5 * (pa0 + ma.vertices[e.head]);
-      const double rad_a = 0.5 * glm::length(ma.vertices[e.head] - pa0);
-      for (int eb : eb_list) {
-        const Edge& g = b.edges[eb];
-        const dvec3 mid_b = 0.5 * (b.vertices[g.tail] + b.vertices[g.head]);
-        const double rad_b = 0.5 * glm::length(b.vertices[g.head] - b.vertices[g.tail]);
-        if (prune && glm::length(mid_a - mid_b) - rad_a - rad_b > -best.separation) continue;
-        const dvec3 c1 = -b.face_planes[g.left_face].normal, c2 = -b.face_planes[g.right_face].normal;
-        if (!arcs_cross(a1, a2, n_a, c1, c2, glm::cross(c1, c2))) continue;
-        dvec3 axis = glm::cross(u_a, b.edge_directions[eb]);
-        const double len = glm::length(axis);
-        if (len < 1e-10) continue;  // parallel edges: their axis is a face normal, already tested
-        axis /= len;
-        if (glm::dot(axis, a1 + a2) < 0.0) axis = -axis;  // outward from A's edge
-        if (consider(glm::dot(axis, b.vertices[g.tail] - pa0), axis, AxisKind::EdgePair, ea, eb)) return true;
+    double a_max = -std::numeric_limits<double>::infinity(), b_min = -a_max;
+    for (const dvec3& v : b.vertices) {
+      b_lo = glm::min(b_lo, v), b_hi = glm::max(b_hi, v);
+      b_min = std::min(b_min, glm::dot(best.normal, v));
+    }
+    for (const dvec3& v : ma.vertices) a_max = std::max(a_max, glm::dot(best.normal, v));
+    const std::vector<EdgeArc> ea_list = candidates(true, b_lo, b_hi, prune, depth0, 1.0, b_min);
+    const std::vector<EdgeArc> eb_list = candidates(false, ma.lo, ma.hi, prune, depth0, -1.0, a_max);
+    double sep = 0.0;
+    dvec3 axis(0.0);
+    for (const EdgeArc& ca : ea_list) {
+      for (const EdgeArc& cb : eb_list) {
+        if (prune) {  // segments farther apart than the best depth cannot realise a smaller one
+          const double reach = ca.radius + cb.radius - best.separation;
+          const dvec3 d = ca.mid - cb.mid;
+          if (glm::dot(d, d) > reach * reach) continue;
+        }
+        if (edge_pair(ca, cb, sep, axis) && consider(sep, axis, AxisKind::EdgePair, ca.edge, cb.edge)) return true;
       }
     }
     return false;
@@ -145,24 +233,28 @@ struct Scan {
 };
 
 SeparatingAxis scan(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
-                    bool early_exit, bool assume_intersecting) {
+                    bool early_exit, bool assume_intersecting, AxisCache* warm) {
   const MappedA ma = map_a(a, pa, pb);
   Scan s{a, b, ma, early_exit, assume_intersecting, {}};
   s.best.separation = -std::numeric_limits<double>::infinity();
-  if (!s.faces_of_a() && !s.faces_of_b()) s.edge_pairs();
+  if (warm != nullptr) s.hint(*warm);
+  if (!(early_exit && s.best.separation > 0.0) && !s.faces_of_a() && !s.faces_of_b()) s.edge_pairs();
   s.best.normal = pb.rotation * s.best.normal;
+  if (warm != nullptr) {
+    *warm = {static_cast<std::uint8_t>(s.best.kind), s.best.index_a, s.best.index_b};
+  }
   return s.best;
 }
 
 }  // namespace
 
 SeparatingAxis separating_axis(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
-                               bool assume_intersecting) {
-  return scan(a, pa, b, pb, false, assume_intersecting);
+                               bool assume_intersecting, AxisCache* warm) {
+  return scan(a, pa, b, pb, false, assume_intersecting, warm);
 }
 
 bool polyhedra_overlap(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb) {
-  return !(scan(a, pa, b, pb, true, false).separation > 0.0);
+  return !(scan(a, pa, b, pb, true, false, nullptr).separation > 0.0);
 }
 
 ContactGeometry contact_geometry(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
@@ -171,9 +263,9 @@ ContactGeometry contact_geometry(const Polyhedron& a, const Placement& pa, const
   ContactGeometry c;
   c.iterations = r.iterations;
   if (r.status == PairStatus::Penetrating) {
-    const SeparatingAxis sat = separating_axis(a, pa, b, pb, true);  // the walk certified the contact
+    const SeparatingAxis sat = separating_axis(a, pa, b, pb, true, &cache.axis);  // the walk certified the contact
     if (sat.separation <= 0.0) {
-      const OverlapVolume ov = overlap_volume(a, pa, b, pb);
+      const OverlapVolume ov = overlap_volume(a, pa, b, pb, sat.normal);
       c.separated = false;
       c.depth = -sat.separation;
       c.normal = sat.normal;
@@ -188,7 +280,8 @@ ContactGeometry contact_geometry(const Polyhedron& a, const Placement& pa, const
     const int iterations = r.iterations;
     r = closest_features_exhaustive(a, pa, b, pb);
     r.iterations = iterations;
-    cache = {r.feature_a, r.feature_b};
+    cache.a = r.feature_a;
+    cache.b = r.feature_b;
   }
   c.distance = r.distance;
   c.point_a = r.point_a;

@@ -39,8 +39,10 @@ struct SeparatingAxis {
 /// reported Penetrating) edge pairs farther apart than the best depth found so far are skipped, which is exact for
 /// intersecting bodies (the optimal pair touches after the minimum translation) and makes shallow contacts cheap; for
 /// disjoint bodies that flag may miss the best edge axis, so leave it false unless intersection is certain.
+/// `warm` (optional, in/out): the axis of the previous query is evaluated first, which tightens both prunings from
+/// the start (temporal coherence for resting contacts); it is overwritten with this query's best axis.
 SeparatingAxis separating_axis(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
-                               bool assume_intersecting = false);
+                               bool assume_intersecting = false, AxisCache* warm = nullptr);
 
 /// True iff the closed polyhedra intersect (touching counts): the full scan, stopping at the first separating axis.
 bool polyhedra_overlap(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb);
@@ -55,6 +57,12 @@ struct OverlapVolume {
 /// signed tetrahedra over the clipped polygons (divergence theorem). Faces of B coplanar with, and oriented like, a
 /// face of A are skipped so the shared boundary is counted once. O(F_A F_B k) for faces near the other body.
 OverlapVolume overlap_volume(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb);
+
+/// The same, with the work confined to the slab where the projections of A and B on the unit world `axis` overlap
+/// (A ∩ B always lies there). With the separating-axis normal the slab is as thin as the penetration depth, so a
+/// shallow contact clips only the few faces near it. Any unit axis gives the exact volume.
+OverlapVolume overlap_volume(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
+                             const glm::dvec3& axis);
 
 /// Everything the contact-force stage needs about one pair.
 struct ContactGeometry {

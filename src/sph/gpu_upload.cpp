@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "common/bindings.h"
+#include "sph/seeding.h"
 
 namespace firn::sph {
 namespace {
@@ -80,7 +81,7 @@ GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, double dt
   p.origin_cell = glm::vec4(glm::vec3(0.5 * (s.domain_min + s.domain_max)), static_cast<float>(hash_cell_size(s)));
   p.kernel = glm::vec4(h, h * h, s.rest_density, s.spacing);
   p.coef = glm::vec4(315.0 / (64.0 * pi * std::pow(h, 9)), -945.0 / (32.0 * pi * std::pow(h, 9)),
-                     -45.0 / (pi * std::pow(h, 6)), 45.0 / (pi * std::pow(h, 6)));
+                     -45.0 / (pi * std::pow(h, 6)) * pressure_gradient_correction(s), 45.0 / (pi * std::pow(h, 6)));
   p.material = glm::vec4(eos_stiffness(s), s.viscosity, s.surface_tension, s.surface_threshold);
   p.gravity_dt = glm::vec4(glm::vec3(gravity), static_cast<float>(dt));
   p.domain_min = glm::vec4(glm::vec3(s.domain_min), static_cast<float>(s.sound_speed));

@@ -58,8 +58,8 @@ static_assert(sizeof(GpuStatus) == 32);
 struct GpuParams {
   glm::vec4 origin_cell;  ///< hash origin [m]; w = hash cell size [m]
   glm::vec4 kernel;       ///< x h [m], y h^2 [m^2], z rest density rho0 [kg/m^3], w lattice spacing s [m]
-  glm::vec4 coef;         ///< x poly6 315/(64 pi h^9), y poly6 grad/lap -945/(32 pi h^9), z spiky grad -45/(pi h^6),
-                          ///< w viscosity lap 45/(pi h^6)
+  glm::vec4 coef;         ///< x poly6 315/(64 pi h^9), y poly6 grad/lap -945/(32 pi h^9), z spiky grad
+                          ///< -45/(pi h^6) times pressure_gradient_correction(), w viscosity lap 45/(pi h^6)
   glm::vec4 material;     ///< x EOS stiffness (Tait B [Pa] or k [m^2/s^2]), y mu [Pa s], z sigma [N/m], w l [1/m]
   glm::vec4 gravity_dt;   ///< gravity [m/s^2]; w = dt [s]
   glm::vec4 domain_min;   ///< walled box min [m]; w = sound speed c [m/s]

@@ -1,6 +1,8 @@
 #include "sph/seeding.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <tuple>
 
@@ -19,7 +21,44 @@ std::pair<glm::dvec3, glm::dvec3> bounds(const Body& b) {
   return {b.min, b.max};
 }
 
+/// Moves the particles [first, end) of a hydrostatic body along gravity: a point at uncompressed height eta above
+/// the body's lowest point (along -g) goes to the compressed height int_0^eta rho0 / rho(depth) d eta'.
+void compress(const SphSettings& st, const glm::dvec3& gravity, std::vector<GpuParticle>& out, size_t first) {
+  const double g = glm::length(gravity);
+  if (g <= 0 || first == out.size()) return;
+  const glm::dvec3 up = -gravity / g;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (size_t i = first; i < out.size(); ++i) {
+    const double e = glm::dot(up, glm::dvec3(glm::vec3(out[i].x_m)));
+    lo = std::min(lo, e);
+    hi = std::max(hi, e);
+  }
+  // The lattice points stand for cubes of side s: the body spans half a spacing beyond the extreme points.
+  lo -= 0.5 * st.spacing;
+  hi += 0.5 * st.spacing;
+  for (size_t i = first; i < out.size(); ++i) {
+    const glm::dvec3 x(glm::vec3(out[i].x_m));
+    const double eta = glm::dot(up, x) - lo;
+    constexpr int n = 64;  // Simpson's rule; the integrand varies by under 1 % over the body
+    double sum = 0;
+    for (int k = 0; k <= n; ++k) {
+      const double e = eta * k / n;
+      const double w = (k == 0 || k == n) ? 1.0 : (k % 2 ? 4.0 : 2.0);
+      sum += w * st.rest_density / hydrostatic_density(st, g, hi - lo - e);
+    }
+    const double compressed = sum * eta / (3.0 * n);
+    out[i].x_m = glm::vec4(glm::vec3(x + (compressed - eta) * up), out[i].x_m.w);
+    out[i].v_rho.w = static_cast<float>(hydrostatic_density(st, g, hi - lo - eta));
+  }
+}
+
 }  // namespace
+
+double hydrostatic_density(const SphSettings& st, double g, double depth) {
+  const double p = st.rest_density * g * std::max(depth, 0.0), c2 = st.sound_speed * st.sound_speed;
+  if (st.eos == EquationOfState::kLinear) return st.rest_density + p / c2;
+  return st.rest_density * std::pow(1.0 + p * 7.0 / (st.rest_density * c2), 1.0 / 7.0);
+}
 
 double lattice_particle_mass(const SphSettings& settings) {
   const double s = settings.spacing, h = settings.h();
@@ -31,12 +70,28 @@ double lattice_particle_mass(const SphSettings& settings) {
   return settings.rest_density / sum;
 }
 
-std::vector<GpuParticle> seed_bodies(const SphSettings& settings) {
+double pressure_gradient_correction(const SphSettings& settings) {
+  const double s = settings.spacing, h = settings.h();
+  const int reach = static_cast<int>(std::ceil(h / s));
+  double sum = 0.0;
+  for (int i = -reach; i <= reach; ++i)
+    for (int j = -reach; j <= reach; ++j)
+      for (int k = -reach; k <= reach; ++k) {
+        const double r = s * std::sqrt(double(i * i + j * j + k * k));
+        if (r <= 0 || r >= h) continue;
+        const double ry = s * j;
+        sum += s * s * s * ry * (ry / r) * spiky_gradient_magnitude(r, h);
+      }
+  return 1.0 / sum;
+}
+
+std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity) {
   const double s = settings.spacing;
   const double mass = lattice_particle_mass(settings);
   std::vector<GpuParticle> out;
   std::set<std::tuple<long, long, long>> taken;
   for (const Body& b : settings.bodies) {
+    const size_t first = out.size();
     const auto [lo, hi] = bounds(b);
     const glm::dvec3 k_lo = glm::ceil((lo - settings.domain_min) / s - 0.5);
     const glm::dvec3 k_hi = glm::floor((hi - settings.domain_min) / s - 0.5);
@@ -51,6 +106,7 @@ std::vector<GpuParticle> seed_bodies(const SphSettings& settings) {
           p.id = glm::uvec4(static_cast<uint32_t>(out.size()), 0, 0, 0);
           out.push_back(p);
         }
+    if (b.hydrostatic) compress(settings, gravity, out, first);
   }
   return out;
 }

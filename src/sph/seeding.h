@@ -11,8 +11,19 @@ namespace firn::sph {
 /// (the particle itself included), so that the bulk of a freshly seeded body has exactly the rest density.
 double lattice_particle_mass(const SphSettings& settings);
 
+/// Correction factor of the spiky kernel gradient [1]: 1 / sum_j s^3 (x_j - x_i)_y (-dW_spiky/dy)(x_i - x_j) over
+/// the cubic lattice of spacing s, the discrete gradient of a unit linear field (1 in the continuum, about 0.956
+/// at h = 2 s). Scaling the pressure gradient by it makes a linear pressure field exact on the seeding lattice (a
+/// constant form of Bonet & Lok 1999's gradient correction), so a resting column carries rho g d, not 4.6 % more.
+double pressure_gradient_correction(const SphSettings& settings);
+
 /// Lattice points x = s (k + 1/2) (k integer, origin at the domain minimum) inside each body, in body order, with
 /// the body's velocity and lattice_particle_mass(); a point covered by two bodies is seeded once. `id` = index.
-std::vector<GpuParticle> seed_bodies(const SphSettings& settings);
+/// Hydrostatic bodies are then compressed along `gravity` [m/s^2] (see Body::hydrostatic).
+std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity = glm::dvec3(0.0));
+
+/// Density at depth d [m] below a free surface at hydrostatic equilibrium, p = rho0 |g| d, inverted through the
+/// settings' equation of state [kg/m^3].
+double hydrostatic_density(const SphSettings& settings, double g, double depth);
 
 }  // namespace firn::sph

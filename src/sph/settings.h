@@ -29,6 +29,10 @@ struct Body {
   glm::dvec3 center{0.0};         ///< sphere centre [m]
   double radius = 0.0;            ///< sphere radius [m]
   glm::dvec3 velocity{0.0};       ///< initial velocity [m/s]
+  /// Start at hydrostatic equilibrium under gravity (a column held by a gate or resting in a tank): each lattice
+  /// point is moved along gravity so that the density at depth d below the body's top matches p = rho0 g d through
+  /// the equation of state. Otherwise the body starts at rest density and rings acoustically when released.
+  bool hydrostatic = false;
 };
 
 /// What a control region does to the particles inside it (the thesis's control surfaces, sph-water.md A.4, as

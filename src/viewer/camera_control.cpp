@@ -51,7 +51,8 @@ render::Camera zoom(const render::Camera& camera, double wheel_steps) {
 }
 
 render::Camera frame_all(const render::Camera& camera, const glm::dvec3& min, const glm::dvec3& max, double aspect) {
-  return render::frame_bounds(min, max, aspect, camera.eye - camera.target, camera.fov_deg);
+  // frame_bounds' near plane hugs the box, which would clip the ground in front of it; use the viewer's planes.
+  return with_clip_planes(render::frame_bounds(min, max, aspect, camera.eye - camera.target, camera.fov_deg));
 }
 
 }  // namespace firn::viewer

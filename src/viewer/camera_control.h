@@ -20,7 +20,7 @@ render::Camera pan(const render::Camera& camera, double dx_px, double dy_px, int
 render::Camera zoom(const render::Camera& camera, double wheel_steps);
 
 /// Frames the box [min, max] [m] for an image of aspect width / height, keeping the current view direction
-/// and field of view (render::frame_bounds).
+/// and field of view (render::frame_bounds), with near = 1% and far = 100x the distance to the target.
 render::Camera frame_all(const render::Camera& camera, const glm::dvec3& min, const glm::dvec3& max, double aspect);
 
 }  // namespace firn::viewer

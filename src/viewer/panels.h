@@ -23,6 +23,13 @@ struct PanelContext {
   float window_width = 1280, window_height = 720;         ///< [pixels], for the initial panel layout
 };
 
+/// Panels size themselves to their content.
+inline constexpr int kPanelFlags = 64;  // ImGuiWindowFlags_AlwaysAutoResize (this header does not include ImGui)
+
+/// Sets the next panel's first position: in the window corner given by `corner_x`, `corner_y` (0 = left/top,
+/// 1 = right/bottom), 10 pixels in, moved `stack` title-bar heights away from the corner; `collapsed` at first.
+void place_panel(const PanelContext& c, float corner_x, float corner_y, int stack, bool collapsed);
+
 /// Draws the panels (when ui.show_panels) and the help overlay (when ui.show_help). Call between
 /// ImGuiLayer::new_frame and end_frame.
 void draw_ui(PanelContext& c);

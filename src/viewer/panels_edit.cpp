@@ -11,14 +11,6 @@
 namespace firn::viewer {
 namespace {
 
-constexpr float kPanelWidth = 440.0f;  ///< [pixels]
-
-void place(float x, float y, bool collapsed) {
-  ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, 0.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowCollapsed(collapsed, ImGuiCond_FirstUseEver);
-}
-
 void presets(PanelContext& c, int index) {
   ImGui::SetNextItemWidth(280.0f);
   if (!ImGui::BeginCombo("preset", "choose a preset...")) return;
@@ -110,8 +102,8 @@ void collider_editor(PanelContext& c, int i, const Collider& now) {
 }  // namespace
 
 void material_panel(PanelContext& c) {
-  place(c.window_width - kPanelWidth - 10.0f, 10.0f, false);
-  if (ImGui::Begin("Material")) {
+  place_panel(c, 1.0f, 0.0f, 0, false);
+  if (ImGui::Begin("Material", nullptr, kPanelFlags)) {
     for (int i = 0; i < static_cast<int>(c.settings.materials.size()); ++i) {
       ImGui::PushID(i);
       const std::string title = "material \"" + c.settings.materials[static_cast<size_t>(i)].name + "\"";
@@ -128,8 +120,8 @@ void material_panel(PanelContext& c) {
 }
 
 void colliders_panel(PanelContext& c) {
-  place(c.window_width - kPanelWidth - 10.0f, c.window_height - 110.0f, true);
-  if (ImGui::Begin("Colliders")) {
+  place_panel(c, 1.0f, 1.0f, 2, true);
+  if (ImGui::Begin("Colliders", nullptr, kPanelFlags)) {
     if (!c.sim.snow()) ImGui::TextDisabled("colliders move with the snow solver; this scene has none");
     else if (c.sim.snow()->colliders().empty()) ImGui::TextDisabled("no colliders in this scene");
     if (c.sim.snow()) {
@@ -148,8 +140,8 @@ void colliders_panel(PanelContext& c) {
 }
 
 void render_panel(PanelContext& c) {
-  place(c.window_width - kPanelWidth - 10.0f, c.window_height - 75.0f, true);
-  if (ImGui::Begin("Render")) {
+  place_panel(c, 1.0f, 1.0f, 1, true);
+  if (ImGui::Begin("Render", nullptr, kPanelFlags)) {
     app::FrameLook& look = c.settings.look;
     checked_double(c.ui, "particle radius [cells]", look.particle_radius_cells, particle_radius_range(), "%.3f",
                    [&](double v) { return set_particle_radius(c.settings, v); });

@@ -8,14 +8,6 @@
 namespace firn::viewer {
 namespace {
 
-constexpr float kPanelWidth = 440.0f;  ///< [pixels]
-
-void place(float x, float y, bool collapsed) {
-  ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, 0.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowCollapsed(collapsed, ImGuiCond_FirstUseEver);
-}
-
 void transport(PanelContext& c) {
   Requests& r = c.ui.requests;
   if (ImGui::Button(c.ui.playback.playing ? "Pause (Space)" : "Play (Space)")) r.play_pause = true;
@@ -48,7 +40,7 @@ void solver_numbers(PanelContext& c) {
 void timings(PanelContext& c) {
   const FrameStats& s = c.ui.stats;
   ImGui::Text("simulation %.1f ms per frame   display %.1f fps", s.simulate_ms, s.display_fps);
-  ImGui::Text("real-time factor %.2f", s.real_time_factor);
+  ImGui::Text("real-time factor %.3g", s.real_time_factor);
   if (c.ui.playback.playing && s.real_time_factor > 0.0 && s.real_time_factor < 0.95) {
     ImGui::SameLine();
     error_text("slower than real time");
@@ -77,6 +69,8 @@ void pacing(PanelContext& c) {
                    if (v != static_cast<int>(v)) return "K must be a whole number; allowed: " + substeps_range().text();
                    return set_substeps_per_frame(c.settings, static_cast<int>(v));
                  });
+  ImGui::TextDisabled("(in groups of 8; a displayed frame also stops simulating after %.0f ms)",
+                      c.settings.slice_budget_ms);
   ImGui::Checkbox("play no faster than real time", &c.settings.real_time);
 }
 
@@ -98,9 +92,18 @@ void recording(PanelContext& c) {
 
 }  // namespace
 
+void place_panel(const PanelContext& c, float corner_x, float corner_y, int stack, bool collapsed) {
+  static_assert(kPanelFlags == ImGuiWindowFlags_AlwaysAutoResize);
+  const float margin = 10.0f, step = 35.0f;  // [pixels]
+  const float x = corner_x == 0.0f ? margin : c.window_width - margin;
+  const float y = corner_y == 0.0f ? margin + step * stack : c.window_height - margin - step * stack;
+  ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver, ImVec2(corner_x, corner_y));
+  ImGui::SetNextWindowCollapsed(collapsed, ImGuiCond_FirstUseEver);
+}
+
 void simulation_panel(PanelContext& c) {
-  place(10.0f, 10.0f, false);
-  if (ImGui::Begin("Simulation")) {
+  place_panel(c, 0.0f, 0.0f, 0, false);
+  if (ImGui::Begin("Simulation", nullptr, kPanelFlags)) {
     transport(c);
     solver_numbers(c);
     timings(c);
@@ -112,8 +115,8 @@ void simulation_panel(PanelContext& c) {
 }
 
 void scene_panel(PanelContext& c) {
-  place(c.window_width - kPanelWidth - 10.0f, c.window_height - 40.0f, true);
-  if (ImGui::Begin("Scene")) {
+  place_panel(c, 1.0f, 1.0f, 0, true);
+  if (ImGui::Begin("Scene", nullptr, kPanelFlags)) {
     ImGui::TextWrapped("open: %s", c.scene_file.c_str());
     for (const std::filesystem::path& p : c.scene_files)
       if (ImGui::Selectable(p.filename().c_str(), p == c.scene_file)) c.ui.requests.open_scene = p;

@@ -87,7 +87,8 @@ struct ViewerSettings {
   std::vector<double> seeded_density;    ///< density [kg/m^3] the current particles' masses were seeded with
   double flip = 0.95;                    ///< PIC/FLIP blend alpha
   app::FrameLook look;                   ///< Render panel (defaults equal `firn run`'s look)
-  int substeps_per_frame = 16;           ///< K: most substeps run per displayed frame (responsiveness)
+  int substeps_per_frame = 128;          ///< K: most substeps run per displayed frame (responsiveness)
+  double slice_budget_ms = 25.0;         ///< also stop a displayed frame's slicing after this wall time [ms]
   bool real_time = true;                 ///< play no faster than real time
 };
 

@@ -28,7 +28,7 @@ app::Command add_view_command(CLI::App& app) {
       ->needs(frames);
   v->add_flag("--record-ui", o->record_ui, "recordings include the panels");
   v->add_flag("--hide-ui", o->hide_ui, "start with the panels hidden (U shows them)");
-  v->add_option("--substeps", o->substeps, "most substeps per displayed frame (responsiveness)")
+  v->add_option("--substeps", o->substeps, "most substeps per displayed frame (responsiveness; slicing also stops after 25 ms)")
       ->check(CLI::Range(1, 4096));
   v->add_option("--out", o->out, "folder of interactive screenshots (P) and recordings (V)");
   auto run = [o, v] {

@@ -7,13 +7,14 @@ namespace firn::viewer {
 /// What `firn view` opens and, in the scripted mode (frames > 0), what it does before quitting by itself.
 struct ViewOptions {
   std::filesystem::path scene;          ///< scene file; empty: assets/scenes/snowball-wall.json
-  int width = 1280, height = 720;       ///< window size [pixels] (recordings are this size, like `firn run`'s)
+  int width = 1280, height = 720;       ///< initial window size [pixels]; recordings take the window's size
+                                        ///< when they start (the defaults are `firn run`'s image size)
   int frames = 0;                       ///< > 0: scripted: play frames 0 .. frames-1 as fast as possible, then quit
   std::filesystem::path screenshot;     ///< scripted: PNG of the window once frame frames-1 is shown
   std::filesystem::path record;         ///< scripted: record frames 0 .. frames-1 into this folder
   bool record_ui = false;               ///< recordings include the panels (window read-back)
   bool hide_ui = false;                 ///< start with the panels hidden
-  int substeps = 16;                    ///< K: most substeps per displayed frame
+  int substeps = 128;                   ///< K: most substeps per displayed frame (see ViewerSettings)
   std::filesystem::path out = "out/view";  ///< folder of interactive screenshots (P) and recordings (V)
 };
 

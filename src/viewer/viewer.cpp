@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <cstring>
+#include <utility>
 
 #include "core/error.h"
 #include "core/log.h"
@@ -126,10 +127,7 @@ void Viewer::advance() {
   }
   if (boundary) pacer_.started(t);
   try {
-    const app::SliceReport slice = sim_->advance_slice(budget);
-    frame_ms_ += slice.wall_ms;
-    frame_substeps_ += slice.substeps;
-    if (slice.frame_done) on_frame_done(slice);
+    slice(budget);
   } catch (const NumericalError& e) {
     ui_.sim_error = e.what();
     log::error(ui_.sim_error);
@@ -140,7 +138,21 @@ void Viewer::advance() {
   ui_.stats.real_time_factor = meter_.factor();
 }
 
-void Viewer::on_frame_done(const app::SliceReport&) {
+void Viewer::slice(int max_substeps) {
+  // Groups of 8 substeps (the solver's own schedule) until K substeps, the wall-time budget or the frame's end.
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int taken = 0; taken < max_substeps;) {
+    const app::SliceReport s = sim_->advance_slice(8);
+    frame_ms_ += s.wall_ms;
+    frame_substeps_ += s.substeps;
+    taken += std::max(1, s.substeps);
+    if (s.frame_done) return on_frame_done();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (ms >= settings_.slice_budget_ms) return;
+  }
+}
+
+void Viewer::on_frame_done() {
   ui_.playback.step_requested = false;
   if (recorder_.active()) ui_.playback.capture_pending = true;
   ui_.stats.substeps = std::exchange(frame_substeps_, 0);
@@ -161,7 +173,9 @@ void Viewer::draw() {
 }
 
 void Viewer::capture() {
-  if (ui_.playback.capture_pending && recorder_.active()) {
+  // ImGui shows auto-sized panels from its second frame on; a recording with the panels waits for them.
+  const bool ui_ready = !recorder_.include_ui() || display_frames_ >= 2;
+  if (ui_.playback.capture_pending && recorder_.active() && ui_ready) {
     ui_.playback.capture_pending = false;
     try {
       if (recorder_.include_ui()) {

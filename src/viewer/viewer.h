@@ -22,8 +22,9 @@
 namespace firn::viewer {
 
 /// One viewer window and its simulation. Each displayed frame: input, requests (keys, and the buttons of the
-/// previous frame's UI), at most K substeps of the simulation (never past an output frame's end), the UI, drawing,
-/// then the recording and screenshot read-backs.
+/// previous frame's UI), at most K substeps of the simulation in groups of 8 (stopping early after
+/// ViewerSettings::slice_budget_ms and never past an output frame's end), the UI, drawing, then the recording and
+/// screenshot read-backs.
 class Viewer {
  public:
   /// Opens the window (throws std::runtime_error without a display) and builds the simulation of `scene`.
@@ -36,7 +37,8 @@ class Viewer {
   void handle_input();
   void carry_out_requests();
   void advance();
-  void on_frame_done(const app::SliceReport& slice);
+  void slice(int max_substeps);
+  void on_frame_done();
   void draw();
   void capture();
   bool scripted_done() const;

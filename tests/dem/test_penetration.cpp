@@ -73,6 +73,9 @@ TEST(Penetration, RandomPairsAgainstOracles) {
     ++overlapping;
     const double depth = -sat.separation;
     EXPECT_NEAR(-separating_axis(a, pa, b, pb, true).separation, depth, 1e-13);  // pruned scan, same optimum
+    AxisCache warm{static_cast<std::uint8_t>(rng() % 3), static_cast<int>(rng() % 30), static_cast<int>(rng() % 30)};
+    EXPECT_NEAR(-separating_axis(a, pa, b, pb, true, &warm).separation, depth, 1e-13);  // any hint, same optimum
+    EXPECT_NEAR(-separating_axis(a, pa, b, pb, true, &warm).separation, depth, 1e-13);  // its own hint
     EXPECT_NEAR(oracle::projection_overlap(a, pa, b, pb, sat.normal), depth, 1e-12);
     for (int k = 0; k < 300; ++k) {  // the depth is the minimum projection overlap over all directions
       EXPECT_GE(oracle::projection_overlap(a, pa, b, pb, oracle::random_unit(rng)), depth - 1e-12);
@@ -96,6 +99,13 @@ TEST(Penetration, OverlapVolumeMatchesMonteCarlo) {
     const Placement pa = placement_from_quaternion(oracle::random_rotation(rng), dvec3(0.0));
     const Placement pb = placement_from_quaternion(oracle::random_rotation(rng), 0.9 * oracle::random_unit(rng));
     const OverlapVolume ov = overlap_volume(a, pa, b, pb);
+    for (int k = 0; k < 3; ++k) {  // the slab-bounded variant is exact for any axis
+      const OverlapVolume slab = overlap_volume(a, pa, b, pb, oracle::random_unit(rng));
+      EXPECT_NEAR(slab.volume, ov.volume, 1e-12);
+      if (ov.volume > 0.0) {
+        EXPECT_LT(glm::length(slab.centroid - ov.centroid), 1e-10);
+      }
+    }
     const auto wa = oracle::world_vertices(a, pa), wb = oracle::world_vertices(b, pb);
     const int samples = 200000;
     int hits = 0;

@@ -65,11 +65,27 @@ std::optional<Wall> wall_at(const Setup& s, size_t k, const glm::dvec3& x) {
   return Wall{d, r.normal};
 }
 
-/// Every wall that applies at x.
-std::vector<Wall> walls_at(const Setup& s, const glm::dvec3& x) {
-  std::vector<Wall> out;
-  for (size_t k = 0; k < wall_count(s); ++k)
-    if (auto w = wall_at(s, k, x)) out.push_back(*w);
+/// Reflection of x across the domain faces closer than h to `xi` selected by `mask` (bit a = axis a); false when
+/// an axis in the mask has no such face (the method of images, as mirror.glsl).
+bool reflect(const Setup& s, const glm::dvec3& xi, unsigned mask, glm::dvec3& x) {
+  const sph::SphSettings& st = s.settings;
+  for (int a = 0; a < 3; ++a) {
+    if (!(mask & (1u << a))) continue;
+    if (xi[a] - st.domain_min[a] < st.h()) {
+      x[a] = 2 * st.domain_min[a] - x[a];
+    } else if (st.domain_max[a] - xi[a] < st.h()) {
+      x[a] = 2 * st.domain_max[a] - x[a];
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+glm::dvec3 flip(unsigned mask, const glm::dvec3& v) {
+  glm::dvec3 out = v;
+  for (int a = 0; a < 3; ++a)
+    if (mask & (1u << a)) out[a] = -out[a];
   return out;
 }
 
@@ -99,15 +115,21 @@ std::vector<Density> density(const Setup& s, const std::vector<GpuParticle>& par
     const glm::dvec3 xi = pos(particles[i]);
     double sum = 0;
     int n = 0;
-    for (const GpuParticle& pj : particles) {
-      const glm::dvec3 r = xi - pos(pj);
-      if (glm::dot(r, r) >= h2) continue;
-      sum += pj.x_m.w * w_poly6(glm::length(r), h);
-      ++n;
-    }
+    for (unsigned mask = 0; mask < 8; ++mask)
+      for (const GpuParticle& pj : particles) {
+        glm::dvec3 xj = pos(pj);
+        if (!reflect(s, xi, mask, xj)) break;
+        const glm::dvec3 r = xi - xj;
+        if (glm::dot(r, r) >= h2) continue;
+        sum += pj.x_m.w * w_poly6(glm::length(r), h);
+        ++n;
+      }
     double walls = 0;
-    for (const Wall& w : walls_at(s, xi))
-      if (w.d < h) walls += wall_volume_poly6(w.d, h);
+    for (size_t k = 0; k < wall_count(s); ++k) {
+      if (k >= s.colliders.size() && k < s.colliders.size() + 6) continue;  // domain faces: images above
+      const auto w = wall_at(s, k, xi);
+      if (w && w->d < h) walls += wall_volume_poly6(w->d, h);
+    }
     out[i].rho = sum + s.settings.rest_density * walls;
     out[i].p = pressure_of(s.settings, out[i].rho);
     // Each float term (h^2 - r^2)^3 is off by at most ~12 FLT_EPSILON h^6 (r^2 and the difference rounded), the
@@ -117,10 +139,27 @@ std::vector<Density> density(const Setup& s, const std::vector<GpuParticle>& par
   return out;
 }
 
+double pressure_gradient_correction(const sph::SphSettings& st) {
+  // 1 / sum over the seeding lattice of s^3 (x_j - x_i)_y (-d/dy W_spiky): the discrete gradient of a linear field.
+  const double s = st.spacing, h = st.h();
+  const int reach = int(std::ceil(h / s));
+  double k = 0;
+  for (int a = -reach; a <= reach; ++a)
+    for (int b = -reach; b <= reach; ++b)
+      for (int c = -reach; c <= reach; ++c) {
+        const double r = s * std::sqrt(double(a * a + b * b + c * c));
+        if (r <= 0 || r >= h) continue;
+        const double ry = s * b;
+        k += s * s * s * ry * ry / r * 45.0 / (kPi * std::pow(h, 6)) * (h - r) * (h - r);
+      }
+  return 1.0 / k;
+}
+
 std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>& particles) {
   const sph::SphSettings& st = s.settings;
   const double h = st.h(), h2 = static_cast<float>(h * h);
   const double c_spiky = 45.0 / (kPi * std::pow(h, 6)), c_poly6 = -945.0 / (32.0 * kPi * std::pow(h, 9));
+  const double correction = pressure_gradient_correction(st);
   std::vector<Acceleration> out(particles.size());
   for (size_t i = 0; i < particles.size(); ++i) {
     const GpuParticle& pi = particles[i];
@@ -128,25 +167,28 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
     const double rho_i = pi.v_rho.w, p_i = pi.a_p.w;
     glm::dvec3 a(0.0), grad_c(0.0);
     double lap_c = 0, magnitude = 0;
-    for (size_t j = 0; j < particles.size(); ++j) {
-      const GpuParticle& pj = particles[j];
-      const glm::dvec3 r = xi - pos(pj);
-      const double r2 = glm::dot(r, r);
-      if (r2 >= h2) continue;
-      const double rl = std::sqrt(r2), m = pj.x_m.w, rho_j = pj.v_rho.w;
-      lap_c += m / rho_j * c_poly6 * (h * h - r2) * (3 * h * h - 7 * r2);
-      if (j == i) continue;
-      if (rl > 0) {
-        const glm::dvec3 grad_w = -c_spiky * (h - rl) * (h - rl) * r / rl;  // grad_i W_spiky(x_i - x_j)
-        const glm::dvec3 term = -m * (p_i + pj.a_p.w) / (2.0 * rho_i * rho_j) * grad_w;
-        a += term;
-        magnitude += glm::length(term);
+    for (unsigned mask = 0; mask < 8; ++mask)
+      for (size_t j = 0; j < particles.size(); ++j) {
+        const GpuParticle& pj = particles[j];
+        glm::dvec3 xj = pos(pj);
+        if (!reflect(s, xi, mask, xj)) break;
+        const glm::dvec3 r = xi - xj, vj = flip(mask, vel(pj));  // an image moves mirrored (free slip)
+        const double r2 = glm::dot(r, r);
+        if (r2 >= h2) continue;
+        const double rl = std::sqrt(r2), m = pj.x_m.w, rho_j = pj.v_rho.w;
+        lap_c += m / rho_j * c_poly6 * (h * h - r2) * (3 * h * h - 7 * r2);
+        if (j == i && mask == 0) continue;
+        if (rl > 0) {
+          const glm::dvec3 grad_w = -correction * c_spiky * (h - rl) * (h - rl) * r / rl;  // grad_i W_spiky
+          const glm::dvec3 term = -m * (p_i / (rho_i * rho_i) + pj.a_p.w / (rho_j * rho_j)) * grad_w;
+          a += term;
+          magnitude += glm::length(term);
+        }
+        const glm::dvec3 visc = st.viscosity / rho_i * m * (vj - vi) / rho_j * c_spiky * (h - rl);
+        a += visc;
+        magnitude += glm::length(visc);
+        grad_c += m / rho_j * c_poly6 * std::pow(h * h - r2, 2) * r;
       }
-      const glm::dvec3 visc = st.viscosity / rho_i * m * (vel(pj) - vi) / rho_j * c_spiky * (h - rl);
-      a += visc;
-      magnitude += glm::length(visc);
-      grad_c += m / rho_j * c_poly6 * std::pow(h * h - r2, 2) * r;
-    }
     const double n_len = glm::length(grad_c);
     out[i].near_threshold = st.surface_tension > 0 && std::abs(n_len - st.surface_threshold) < 1e-3 * st.surface_threshold;
     if (st.surface_tension > 0 && n_len > st.surface_threshold) {
@@ -154,9 +196,11 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
       a += f;
       magnitude += glm::length(f) * 8.0;  // lap c cancels between the self term and the neighbours
     }
-    for (const Wall& w : walls_at(s, xi)) {
-      if (w.d >= h) continue;
-      const glm::dvec3 f = p_i * st.rest_density / (rho_i * rho_i) * wall_area_spiky(w.d, h) * w.n;
+    for (size_t k = 0; k < wall_count(s); ++k) {
+      if (k >= s.colliders.size() && k < s.colliders.size() + 6) continue;  // domain faces: images above
+      const auto w = wall_at(s, k, xi);
+      if (!w || w->d >= h) continue;
+      const glm::dvec3 f = p_i * st.rest_density / (rho_i * rho_i) * wall_area_spiky(w->d, h) * w->n;
       a += f;
       magnitude += glm::length(f);
     }

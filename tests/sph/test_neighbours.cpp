@@ -98,13 +98,13 @@ void check(const SphSettings& settings, const std::vector<glm::dvec3>& positions
 /// CPU copy of the shader's hash key (shaders/sph/hash.glsl) for counting collisions; float rounding at cell seams
 /// may differ from the GPU's, which only blurs the count.
 uint32_t cpu_key(const glm::ivec3& c, uint32_t table) {
-  uint32_t h = (uint32_t(c.x) * 73856093u) ^ (uint32_t(c.y) * 19349663u) ^ (uint32_t(c.z) * 83492791u);
+  uint32_t h = (uint32_t(c.y) * 19349663u) ^ (uint32_t(c.z) * 83492791u);
   h ^= h >> 16;
   h *= 0x85ebca6bu;
   h ^= h >> 13;
   h *= 0xc2b2ae35u;
   h ^= h >> 16;
-  return h & (table - 1);
+  return (h + uint32_t(c.x)) & (table - 1);
 }
 
 /// Number of distinct occupied cells that share their key with another occupied cell.

@@ -46,10 +46,12 @@ std::string frame_file(int k) {
 
 }  // namespace
 
-// The window's image is the scene drawn by render::Renderer into the default framebuffer, `firn run`'s frames the
-// same draw into an offscreen RGBA8 renderbuffer. On llvmpipe the two differ in a few dozen pixels by one level
-// (rounding of the window's visual), so the comparison allows 2 levels on at most 0.5% of the pixels; a missing
-// particle or a shifted camera changes thousands of pixels by far more.
+// The window's image is the scene drawn by render::Renderer into the window's default framebuffer (a GLX visual),
+// `firn run`'s frames the same draw into an offscreen RGBA8 + DEPTH24 renderbuffer. On llvmpipe the two surfaces
+// rasterise slightly differently: at 960 x 600 about 300 pixels (0.05%) differ by 1-2 levels and one or two
+// silhouette pixels by more. The window comparison therefore allows differences on at most 0.5% of the pixels and
+// more than 2 levels on at most 0.01% (57 pixels); a missing particle or a moved camera changes thousands of
+// pixels by far more. (Recordings go through the offscreen path and are compared exactly, below.)
 TEST(ViewerScripted, ScreenshotShowsParticlesAndPanels) {
   if (!require_display()) return;
   const fs::path dir = fresh_dir("viewer-screenshot");
@@ -75,8 +77,8 @@ TEST(ViewerScripted, ScreenshotShowsParticlesAndPanels) {
   EXPECT_GT(snow, 0.005) << "no snow visible in the viewer";
   const Difference scene = compare(without, reference, 0, 0, 960, 600);
   std::printf("window vs firn run: %ld pixels differ, by at most %d\n", scene.pixels, scene.max_channel);
-  EXPECT_LE(scene.max_channel, 2);
   EXPECT_LT(scene.fraction(), 0.005);
+  EXPECT_LE(scene.pixels_over_2, 57);
 
   // With panels: the Simulation panel's title bar and body (top left) cover the scene...
   const Difference panel = compare(with_ui, without, 20, 12, 400, 200);
@@ -129,15 +131,20 @@ TEST(ViewerScripted, RecordingWithPanelsShowsThem) {
 TEST(ViewerScripted, InvalidSceneIsBadInputWithoutAWindow) {
   const fs::path dir = fresh_dir("viewer-bad");
   std::ofstream(dir / "bad.json") << R"({"name": "bad", "duration": -1, "fps": 30, "mpm": {}})";
-  // No display on purpose: the scene is checked before any window opens.
+  // Without a display on purpose: the scene is checked before any window opens.
+  const char* display = std::getenv("DISPLAY");
+  const std::string saved = display ? display : "";
+  unsetenv("DISPLAY");
   const auto r = run_firn("view " + (dir / "bad.json").string() + " --frames 1 --screenshot " +
-                          (dir / "x.png").string() + " ; exit $?");
-  const auto no_display = run_firn("view " + (dir / "bad.json").string());
-  for (const auto& result : {r, no_display}) {
-    EXPECT_EQ(result.exit_code, 2) << result.output;
-    EXPECT_NE(result.output.find("duration"), std::string::npos) << result.output;
-  }
+                          (dir / "x.png").string());
+  const auto good_scene = run_firn("view " + tiny_scene() + " --frames 1");
+  if (display) setenv("DISPLAY", saved.c_str(), 1);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("duration"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "x.png"));
+  // A valid scene without a display: a clear message, exit code 1.
+  EXPECT_EQ(good_scene.exit_code, 1) << good_scene.output;
+  EXPECT_NE(good_scene.output.find("xvfb-run"), std::string::npos) << good_scene.output;
 }
 
 TEST(ViewerScripted, ScreenshotNeedsFrames) {

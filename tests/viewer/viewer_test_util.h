@@ -12,6 +12,7 @@ namespace firn::viewer::test {
 
 /// The small snowball scene of the end-to-end tests (fast on llvmpipe).
 inline std::string tiny_scene() { return std::string(FIRN_TEST_DIR) + "/data/tiny-snowball.json"; }
+inline std::filesystem::path tiny_scene_path() { return tiny_scene(); }
 
 /// An RGB image read from a PNG (rows from the top).
 struct Image {
@@ -27,6 +28,7 @@ Image load_png(const std::filesystem::path& png);
 struct Difference {
   int max_channel = 0;     ///< largest |a - b| of any channel
   long pixels = 0;         ///< pixels with any channel differing
+  long pixels_over_2 = 0;  ///< pixels with a channel differing by more than 2 levels
   long pixels_total = 0;   ///< pixels compared
   double fraction() const { return pixels_total ? static_cast<double>(pixels) / pixels_total : 0.0; }
 };
@@ -40,6 +42,7 @@ inline Difference compare(const Image& a, const Image& b, int x0, int y0, int x1
       for (int c = 0; c < 3; ++c) m = std::max(m, std::abs(a.at(x, y)[c] - b.at(x, y)[c]));
       d.max_channel = std::max(d.max_channel, m);
       d.pixels += m > 0;
+      d.pixels_over_2 += m > 2;
       ++d.pixels_total;
     }
   return d;

@@ -1,0 +1,165 @@
+// Building a World: grain types, lattice seeding, walls and their pieces (world.h).
+#include "dem/world.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace firn::dem {
+namespace {
+
+using glm::dvec3;
+
+[[noreturn]] void fail(const std::string& field, const std::string& what) {
+  throw std::runtime_error("dem: " + field + ": " + what);
+}
+
+double unit_uniform(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+/// Uniform random rotation (Shoemake, "Uniform random rotations", Graphics Gems III, 1992).
+glm::dquat random_orientation(std::mt19937_64& rng) {
+  const double u1 = unit_uniform(rng), u2 = unit_uniform(rng), u3 = unit_uniform(rng);
+  const double a = std::sqrt(1.0 - u1), b = std::sqrt(u1), tau = 2.0 * std::numbers::pi;
+  return glm::normalize(glm::dquat(b * std::cos(tau * u3), a * std::sin(tau * u2), a * std::cos(tau * u2),
+                                   b * std::sin(tau * u3)));
+}
+
+/// Lattice centres inside [lo + r, hi - r] with spacing s, lowest layer (y) first, then x, then z.
+std::vector<dvec3> lattice(const dvec3& lo, const dvec3& hi, double r, double s) {
+  int n[3];
+  for (int i = 0; i < 3; ++i) {
+    const double free = hi[i] - lo[i] - 2.0 * r;
+    n[i] = free < 0.0 ? 0 : static_cast<int>(std::floor(free / s + 1e-9)) + 1;
+  }
+  std::vector<dvec3> out;
+  for (int j = 0; j < n[1]; ++j) {
+    for (int i = 0; i < n[0]; ++i) {
+      for (int k = 0; k < n[2]; ++k) {
+        // Centre the lattice in the region so the leftover space is shared on both sides.
+        dvec3 c;
+        const int idx[3] = {i, j, k};
+        for (int a = 0; a < 3; ++a) {
+          const double used = (n[a] - 1) * s;
+          c[a] = 0.5 * (lo[a] + hi[a]) - 0.5 * used + idx[a] * s;
+        }
+        out.push_back(c);
+      }
+    }
+  }
+  return out;
+}
+
+void seed_type(World& world, const GrainTypeSettings& s, int type, std::size_t index) {
+  const std::string field = "grains[" + std::to_string(index) + "]";
+  if (s.count < 0) fail(field + ".count", "must be >= 0");
+  if (s.count == 0) return;
+  const GrainType& t = world.types[type];
+  const double r = grain_size(t);
+  const double spacing = s.spacing > 0.0 ? s.spacing : 2.2 * r;
+  if (spacing < 2.0 * r) {
+    fail(field + ".spacing", std::to_string(spacing) + " m is below the grain diameter " + std::to_string(2.0 * r) +
+                                 " m; allowed: >= 2 x the largest semi-axis");
+  }
+  const std::vector<dvec3> sites = lattice(s.region_min, s.region_max, r, spacing);
+  if (static_cast<int>(sites.size()) < s.count) {
+    fail(field + ".count", std::to_string(s.count) + " grains do not fit the region (room for " +
+                               std::to_string(sites.size()) + " at spacing " + std::to_string(spacing) + " m)");
+  }
+  std::mt19937_64 rng(s.seed ^ 0x9E3779B97F4A7C15ull);
+  for (int g = 0; g < s.count; ++g) {
+    RigidBody body;
+    body.position = sites[g];
+    body.orientation = s.random_orientation ? random_orientation(rng) : glm::dquat(1.0, 0.0, 0.0, 0.0);
+    body.velocity = s.velocity;
+    add_grain(world, type, body);
+  }
+}
+
+}  // namespace
+
+void add_wall(World& world, const WallSettings& settings) {
+  Wall wall;
+  wall.settings = settings;
+  wall.pose = wall_pose(settings.motion, world.time);
+  wall.first_piece = static_cast<int>(world.pieces.size());
+  double thickness = settings.thickness > 0.0 ? settings.thickness : largest_grain_size(world);
+  if (settings.type == WallType::kMesh && !(thickness > 0.0)) {
+    fail("walls." + settings.name + ".thickness", "must be > 0 when the world has no grain types");
+  }
+  const int index = static_cast<int>(world.walls.size());
+  for (Polyhedron& p : wall_pieces(settings, thickness)) world.pieces.push_back({index, std::move(p)});
+  wall.piece_count = static_cast<int>(world.pieces.size()) - wall.first_piece;
+  world.walls.push_back(std::move(wall));
+}
+
+int add_grain(World& world, int type, const RigidBody& state) {
+  if (type < 0 || type >= static_cast<int>(world.types.size())) fail("grain type", "index out of range");
+  Grain g;
+  g.type = type;
+  g.body = state;
+  g.body.mass = world.types[type].mass;
+  g.body.inertia = world.types[type].inertia;
+  g.body.force = g.body.mass * world.gravity;
+  g.body.torque = dvec3(0.0);
+  if (world.started) g.gear = gear_rigid_body_start(g.body, world.dt, GearOde::kSecondOrderVelocityForces);
+  world.grains.push_back(std::move(g));
+  return static_cast<int>(world.grains.size()) - 1;
+}
+
+World make_world(const DemSettings& s, const dvec3& gravity) {
+  if (!(s.dt > 0.0) || !std::isfinite(s.dt)) fail("dt", "must be finite and > 0 [s]");
+  if (!(s.box_margin >= 0.0)) fail("box_margin", "must be >= 0 [m]");
+  validate_contact_parameters(s.contact);
+  World world;
+  world.dt = s.dt;
+  world.box_method = s.boxes;
+  world.box_margin = s.box_margin;
+  world.contact = s.contact;
+  world.gravity = gravity;
+  for (const GrainTypeSettings& g : s.grains) world.types.push_back(make_grain_type(g));
+  for (const WallSettings& w : s.walls) add_wall(world, w);
+  for (std::size_t i = 0; i < s.grains.size(); ++i) seed_type(world, s.grains[i], static_cast<int>(i), i);
+  start_world(world);
+  if (world.last.grain_contacts > 0) {
+    fail("grains", std::to_string(world.last.grain_contacts) +
+                       " pairs of grains overlap at t = 0; allowed: seeding regions that do not overlap");
+  }
+  if (world.last.wall_contacts > 0) {
+    fail("grains", std::to_string(world.last.wall_contacts) +
+                       " grains overlap a wall at t = 0; allowed: seeding regions clear of the walls");
+  }
+  return world;
+}
+
+Placement grain_placement(const World& world, int grain) {
+  const RigidBody& b = world.grains[grain].body;
+  return grain_placement(b.orientation, b.position);
+}
+
+Placement piece_placement(const World& world, int piece) {
+  const WallPose& pose = world.walls[world.pieces[piece].wall].pose;
+  return Placement{pose.rotation, pose.translation};
+}
+
+double largest_grain_size(const World& world) {
+  double r = 0.0;
+  for (const GrainType& t : world.types) r = std::max(r, grain_size(t));
+  return r;
+}
+
+double kinetic_energy(const World& world) {
+  double e = 0.0;
+  for (const Grain& g : world.grains) e += kinetic_energy(g.body);
+  return e;
+}
+
+double potential_energy(const World& world) {
+  double e = 0.0;
+  for (const Grain& g : world.grains) e -= g.body.mass * glm::dot(world.gravity, g.body.position);
+  return e;
+}
+
+}  // namespace firn::dem
