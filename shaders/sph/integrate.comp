@@ -9,27 +9,14 @@
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_PARTICLES) buffer ParticleBuffer { Particle particles[]; };
 
-// Deterministic jitter in [-0.5, 0.5]^3 from a particle id and the step (teleported particles must not coincide).
-vec3 jitter(uint id, uint n) {
-  uint h = id * 0x9e3779b9u ^ (n * 0x85ebca6bu + 0x27d4eb2fu);
-  vec3 r;
-  for (int a = 0; a < 3; ++a) {
-    h ^= h >> 15;
-    h *= 0x2c1b3c6du;
-    h ^= h >> 12;
-    h *= 0x297a2d39u;
-    h ^= h >> 15;
-    r[a] = float(h >> 8) / 16777216.0 - 0.5;
-  }
-  return r;
-}
-
-void apply_regions(uint id, inout vec3 x, inout vec3 v) {
+void apply_regions(inout vec3 x, inout vec3 v) {
   for (uint k = 0u; k < region_count(); ++k) {
     Region r = regions[k];
     uint action = uint(r.min_action.w);
     if (action == SPH_REGION_BOUNDARY || !inside_box(x, r.min_action.xyz, r.max_thickness.xyz)) continue;
-    if (action == SPH_REGION_TELEPORT) x = r.vector.xyz + 0.5 * kernel.w * jitter(id, step.x);
+    // Teleport: the box's centre goes to the target, so particles arriving together keep their spacing (the
+    // thesis's point target plus jitter piles them up, sph-water.md A.4).
+    if (action == SPH_REGION_TELEPORT) x += r.vector.xyz - 0.5 * (r.min_action.xyz + r.max_thickness.xyz);
     if (action == SPH_REGION_SHIFT) x += r.vector.xyz;
     if (action == SPH_REGION_SET_SPEED) v = r.vector.xyz;
   }
@@ -53,7 +40,7 @@ void main() {
   vec3 a = p.a_p.xyz;
   vec3 v = p.v_rho.xyz + time_step() * a;
   vec3 x = p.x_m.xyz + time_step() * v;
-  apply_regions(p.id.x, x, v);
+  apply_regions(x, v);
   apply_walls(x, v);
   p.x_m.xyz = x;
   p.v_rho.xyz = v;

@@ -1,5 +1,7 @@
 #include "app/frame_renderer.h"
 
+#include "app/grain_frame.h"
+
 #include <algorithm>
 
 namespace firn::app {
@@ -33,12 +35,30 @@ render::FrameContent frame_content(const Simulation& sim, const FrameLook& look)
     if (look.show_grid_bounds) f.grid_bounds = render::Bounds{snow->settings().grid.min, snow->settings().grid.max};
     ground = snow->settings().grid.min.y;
   }
-  const auto& colliders = snow ? snow->colliders() : sim.scene().colliders;
+  if (const sph::Solver* water = sim.water()) {
+    render::ParticleSet set;
+    set.buffer = water->particles().id();
+    set.count = water->particle_count();
+    set.layout = render::sph_particle_layout();
+    set.style.radius = 0.5f * static_cast<float>(water->settings().spacing);
+    set.style.colour = glm::vec3(0.20f, 0.45f, 0.90f);  // water blue
+    if (look.colour == render::ColourMode::kSpeed) {
+      set.style.mode = look.colour;
+      set.style.range_max = 5.0f;
+    }
+    f.particles.push_back(set);
+    if (!snow) {
+      if (look.show_grid_bounds) f.grid_bounds = render::Bounds{water->settings().domain_min, water->settings().domain_max};
+      ground = water->settings().domain_min.y;
+    }
+  }
+  const auto& colliders = snow ? snow->colliders() : sim.water() ? sim.water()->colliders() : sim.scene().colliders;
   for (const Collider& c : colliders)
     if (c.shape == ColliderShape::kPlane && c.normal.y > 0.999) ground = std::max(ground, c.point.y);
   f.ground = render::GroundPlane{};
   f.ground->height = ground;
   if (look.show_colliders) f.colliders = colliders;
+  if (const GrainSimulation* grains = sim.grains()) add_grains_to_frame(f, *grains);
   return f;
 }
 

@@ -17,8 +17,9 @@ struct FrameLook {
   glm::vec3 background{0.16f, 0.18f, 0.22f};
 };
 
-/// The render::FrameContent of a simulation's state: snow particles straight from the solver's SSBO (no copy),
-/// colliders at their current positions, the ground at the lowest upward plane collider, the grid bounds.
+/// The render::FrameContent of a simulation's state: snow and water particles straight from the solvers' SSBOs (no
+/// copy; water in blue, radius half its spacing), colliders at their current positions, the ground at the lowest
+/// upward plane collider, the grid bounds (or the water's domain when there is no snow).
 render::FrameContent frame_content(const Simulation& sim, const FrameLook& look);
 
 /// The scene's camera for an image of aspect width / height.

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "mpm/layout.h"
+#include "sph/layout.h"
 
 namespace firn::app {
 
@@ -11,5 +12,9 @@ namespace firn::app {
 /// (float32; m, m/s, kg, plastic J_P). Writes to "<path>.tmp" and renames, so no half-written file is left behind.
 /// Throws std::runtime_error naming the path on I/O failure.
 void write_ply(const std::filesystem::path& path, const std::vector<mpm::GpuParticle>& particles);
+
+/// Writes water `particles` (in id order) as a binary little-endian PLY with vertex properties
+/// x y z vx vy vz mass density (float32; m, m/s, kg, kg/m^3), via "<path>.tmp" as above.
+void write_ply(const std::filesystem::path& path, const std::vector<sph::GpuParticle>& particles);
 
 }  // namespace firn::app

@@ -1,6 +1,8 @@
 #include "app/run.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -17,17 +19,36 @@ namespace firn::app {
 namespace {
 
 nlohmann::json stats_line(const Simulation& sim, int substeps) {
-  const mpm::Diagnostics d = sim.snow_diagnostics();
-  return {{"frame", sim.frame()},
-          {"time", sim.time()},
-          {"substeps", substeps},
-          {"particles", d.particles},
-          {"total_mass", d.total_mass},
-          {"momentum", {d.momentum.x, d.momentum.y, d.momentum.z}},
-          {"kinetic_energy", d.kinetic_energy},
-          {"max_speed", d.max_speed},
-          {"nonfinite", d.nonfinite},
-          {"dt", sim.snow() ? sim.snow()->step_limits().dt : 0.0}};
+  mpm::Diagnostics d = sim.snow_diagnostics();
+  double dt = sim.snow() ? sim.snow()->step_limits().dt : 0.0;
+  std::optional<double> density_error;
+  if (sim.water()) {  // totals over snow and water; the water adds its compression error
+    const sph::Diagnostics w = sim.water_diagnostics();
+    d.particles += w.particles;
+    d.total_mass += w.total_mass;
+    d.momentum += w.momentum;
+    d.kinetic_energy += w.kinetic_energy;
+    d.max_speed = std::max(d.max_speed, w.max_speed);
+    d.nonfinite += w.nonfinite;
+    density_error = w.max_density_error;
+    if (!sim.snow()) dt = sim.water()->step_limits().dt;
+  }
+  nlohmann::json line = {{"frame", sim.frame()},
+                         {"time", sim.time()},
+                         {"substeps", substeps},
+                         {"particles", d.particles},
+                         {"total_mass", d.total_mass},
+                         {"momentum", {d.momentum.x, d.momentum.y, d.momentum.z}},
+                         {"kinetic_energy", d.kinetic_energy},
+                         {"max_speed", d.max_speed},
+                         {"nonfinite", d.nonfinite},
+                         {"dt", dt}};
+  if (density_error) line["max_density_error"] = *density_error;
+  if (const GrainSimulation* g = sim.grains()) {  // DEM-only scenes report the grains at the top level
+    if (!sim.snow() && !sim.water()) line.update(grain_stats_fields(*g));
+    else line["grains"] = grain_stats_fields(*g);
+  }
+  return line;
 }
 
 void progress(const Simulation& sim, int k, int frames, const FrameReport& r) {
@@ -47,12 +68,16 @@ int run_scene(const RunOptions& o) {
   std::filesystem::create_directories(o.out);
   std::ofstream stats;
   if (o.stats) stats.open(o.out / "stats.jsonl", std::ios::trunc);
+  std::optional<GrainRecorder> grain_recorder;  // grains.csv, grains_summary.json
+  if (sim.grains()) grain_recorder.emplace(o.out);
   for (int k = 0; k < frames; ++k) {
     FrameReport r;
     if (k > 0) r = sim.advance_frame();
     if (renderer) render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, renderer->render(sim));
     if (o.export_ply && sim.snow()) write_ply(o.out / frame_name("particles", k, ".ply"), sim.snow()->download_particles());
+    if (o.export_ply && sim.water()) write_ply(o.out / frame_name("water", k, ".ply"), sim.water()->download_particles());
     if (stats.is_open()) stats << stats_line(sim, r.substeps).dump() << "\n" << std::flush;
+    if (grain_recorder) grain_recorder->record(k, *sim.grains());
     progress(sim, k, frames, r);
   }
   std::printf("%d frames written to %s\n", frames, std::filesystem::absolute(o.out).c_str());

@@ -1,11 +1,13 @@
 #include "app/simulation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 
 #include "core/error.h"
 #include "mpm/seeding.h"
 #include "scene/mesh_body.h"
+#include "sph/seeding.h"
 
 namespace firn::app {
 namespace {
@@ -24,11 +26,27 @@ std::vector<mpm::GpuParticle> seed_snow(const scene::Scene& scene) {
   return all;
 }
 
+std::vector<sph::GpuParticle> seed_water(const scene::Scene& scene) {
+  auto all = sph::seed_bodies(*scene.sph, scene.gravity);
+  if (all.empty()) throw InputError(scene.file.string() + ": sph.bodies: the bodies contain no particles; "
+                                    "allowed: bodies larger than sph.particle_spacing");
+  return all;
+}
+
+/// True while `time` [s] has not reached `end` (the solvers' own end-of-advance test).
+bool before(double time, double end) { return end - time > 1e-12 * std::max(1.0, end); }
+
 }  // namespace
 
 Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
   if (scene_.mpm)
     snow_ = std::make_unique<mpm::Solver>(*scene_.mpm, scene_.colliders, scene_.gravity, seed_snow(scene_));
+  if (scene_.sph)
+    water_ = std::make_unique<sph::Solver>(*scene_.sph, scene_.colliders, scene_.gravity, seed_water(scene_));
+  if (scene_.dem) {
+    grains_ = std::make_unique<GrainSimulation>(scene_);
+    if (grains_->setup().camera) scene_.camera = *grains_->setup().camera;  // an environment file's GRAFIK view
+  }
 }
 
 FrameReport Simulation::advance_frame() {
@@ -39,6 +57,8 @@ FrameReport Simulation::advance_frame() {
   } else {
     const double dt = 1.0 / scene_.fps;
     if (snow_) r.substeps += snow_->advance(dt);
+    if (water_) r.substeps += water_->advance(dt);
+    if (grains_) r.substeps += grains_->advance_to((frame_ + 1) / scene_.fps).steps;
     ++frame_;
   }
   r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -50,15 +70,22 @@ SliceReport Simulation::advance_slice(int max_substeps) {
   SliceReport r;
   // The same expression as Solver::advance's end time, so that slicing changes nothing bit for bit.
   if (!frame_end_) frame_end_ = snow_ ? snow_->time() + 1.0 / scene_.fps : 0.0;
-  if (snow_) {
+  if (water_ && !water_end_) water_end_ = water_->time() + 1.0 / scene_.fps;
+  r.frame_done = true;
+  if (snow_ && before(snow_->time(), *frame_end_)) {
     const mpm::Solver::AdvanceResult a = snow_->advance_until(*frame_end_, max_substeps);
     r.substeps = a.substeps;
     r.frame_done = a.reached;
-  } else {
-    r.frame_done = true;
   }
+  if (water_ && before(water_->time(), *water_end_)) {
+    const sph::Solver::AdvanceResult a = water_->advance_until(*water_end_, max_substeps);
+    r.substeps += a.steps;
+    r.frame_done = r.frame_done && a.reached;
+  }
+  if (r.frame_done && grains_) r.substeps += grains_->advance_to((frame_ + 1) / scene_.fps).steps;
   if (r.frame_done) {
     frame_end_.reset();
+    water_end_.reset();
     ++frame_;
   }
   r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -69,6 +96,10 @@ double Simulation::time() const { return frame_ / scene_.fps; }
 
 mpm::Diagnostics Simulation::snow_diagnostics() const {
   return snow_ ? mpm::measure(snow_->download_particles()) : mpm::Diagnostics{};
+}
+
+sph::Diagnostics Simulation::water_diagnostics() const {
+  return water_ ? sph::measure(water_->download_particles(), water_->settings().rest_density) : sph::Diagnostics{};
 }
 
 }  // namespace firn::app

@@ -3,9 +3,12 @@
 #include <memory>
 #include <optional>
 
+#include "app/grain_simulation.h"
 #include "mpm/diagnostics.h"
 #include "mpm/solver.h"
 #include "scene/scene.h"
+#include "sph/diagnostics.h"
+#include "sph/solver.h"
 
 namespace firn::app {
 
@@ -32,7 +35,7 @@ class Simulation {
   /// Advances one output frame, 1 / fps simulated seconds (finishes the frame being sliced, if any). Throws firn::NumericalError on blow-up.
   FrameReport advance_frame();
   /// Advances towards the end of the current output frame by at most `max_substeps` substeps (rounded up to the
-  /// solver's status-check groups of 8) and never past the frame's end, so the viewer stays responsive. The substep
+  /// solver's status-check groups) and never past the frame's end, so the viewer stays responsive. The substep
   /// schedule is advance_frame()'s (mpm::Solver::advance_until), so frames advanced in slices are bit-identical to
   /// frames advanced whole. Throws firn::NumericalError on blow-up (the simulation is then unusable: rebuild it).
   SliceReport advance_slice(int max_substeps);
@@ -48,12 +51,23 @@ class Simulation {
   const mpm::Solver* snow() const { return snow_.get(); }
   /// Totals of the snow particles (downloads the particle buffer; for --stats and tests).
   mpm::Diagnostics snow_diagnostics() const;
+  /// The water solver, or null when the scene has no "sph" section. Snow and water do not interact.
+  sph::Solver* water() { return water_.get(); }
+  const sph::Solver* water() const { return water_.get(); }
+  /// Totals of the water particles, with the density error (downloads the particle buffer).
+  sph::Diagnostics water_diagnostics() const;
+  /// The grain (DEM, CPU) world, or null when the scene has no "dem" section. Grains do not interact with snow or
+  /// water; they advance by whole frames with their own time step.
+  const GrainSimulation* grains() const { return grains_.get(); }
 
  private:
   scene::Scene scene_;
   std::unique_ptr<mpm::Solver> snow_;
+  std::unique_ptr<sph::Solver> water_;
+  std::unique_ptr<GrainSimulation> grains_;
   int frame_ = 0;
   std::optional<double> frame_end_;  ///< solver time [s] at which the frame being sliced ends
+  std::optional<double> water_end_;  ///< water solver time [s] at which the frame being sliced ends
 };
 
 }  // namespace firn::app

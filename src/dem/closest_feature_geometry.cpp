@@ -63,10 +63,10 @@ SegmentParams closest_segment_segment(const dvec3& p0, const dvec3& p1, const dv
   return endpoint_candidates(p0, p1, q0, q1);
 }
 
-Clip clip_segment(const dvec3& a, const dvec3& b, std::span<const VoronoiPlane> planes) {
+Clip clip_segment(const dvec3& a, const dvec3& b, std::span<const VoronoiPlane> planes, double tol) {
   Clip c;
-  for (const VoronoiPlane& pl : planes) {
-    const double da = glm::dot(pl.normal, a) + pl.offset, db = glm::dot(pl.normal, b) + pl.offset;
+  for (const VoronoiPlane& pl : planes) {  // planes moved out by tol, as in most_violated()
+    const double da = glm::dot(pl.normal, a) + pl.offset + tol, db = glm::dot(pl.normal, b) + pl.offset + tol;
     if (da < 0.0 && db < 0.0) {
       c.n_lo = c.n_hi = pl.neighbour;
       c.excluded = c.simple = true;

@@ -81,7 +81,9 @@ double closest_on_segment(const glm::dvec3& x, const glm::dvec3& a, const glm::d
 
 /// Segment a + l (b - a), l in [0, 1], clipped against region planes (V-Clip's clipEdge): [lo, hi] is the part
 /// inside; n_lo / n_hi name the neighbour whose plane cut the low / high end (index -1 if uncut). `excluded` means
-/// nothing is left; `simple` then says a single plane excludes the whole segment (n_lo == n_hi is that plane).
+/// nothing is left; `simple` then says a single plane excludes the whole segment (n_lo == n_hi is that plane). The
+/// planes are moved out by `tol` [m] so that a segment lying in a region plane (a tie) counts as inside, consistently
+/// with most_violated().
 struct Clip {
   double lo = 0.0;
   double hi = 1.0;
@@ -90,7 +92,7 @@ struct Clip {
   bool excluded = false;
   bool simple = false;
 };
-Clip clip_segment(const glm::dvec3& a, const glm::dvec3& b, std::span<const VoronoiPlane> planes);
+Clip clip_segment(const glm::dvec3& a, const glm::dvec3& b, std::span<const VoronoiPlane> planes, double tol);
 
 /// Feature of face f's boundary (edge or vertex) closest to the segment [a, b] (face owner's body frame).
 FeatureRef closest_boundary_feature(const Polyhedron& p, int f, const glm::dvec3& a, const glm::dvec3& b);
@@ -99,9 +101,10 @@ FeatureRef closest_boundary_feature(const Polyhedron& p, int f, const glm::dvec3
 /// largest signed distance of x, or reports Contact if x is inside (no positive distance).
 Step local_minimum_vertex(Side& f, const glm::dvec3& x, const Tolerance& tol);
 
-/// The same for a segment [t, h] (f's frame) below a face: Contact if part of it is inside every face plane, else
-/// moves f to a face that has the whole segment outside; LocalMinimum if no single face does (needs the search).
-Step local_minimum_edge(Side& f, const glm::dvec3& t, const glm::dvec3& h, const Tolerance& tol);
+/// The same for e's current edge [t, h] (given in f's frame) below a face: Contact if part of it is inside every
+/// face plane; else moves f to a face that has the whole edge outside, or, if no single face does, moves e to the
+/// edge's tail and f to the face that has the tail highest.
+Step local_minimum_edge(Side& e, Side& f, const glm::dvec3& t, const glm::dvec3& h, const Tolerance& tol);
 
 /// Walk steps. The first Side holds the lower-dimensional feature named first (e.g. step_ve: vertex side, edge side).
 Step step_vv(Side& s, Side& o, const Tolerance& tol, Witness& w);

@@ -53,7 +53,7 @@ Step local_minimum_vertex(Side& f, const dvec3& x, const Tolerance& tol) {
   return Step::Continue;
 }
 
-Step local_minimum_edge(Side& f, const dvec3& t, const dvec3& h, const Tolerance& tol) {
+Step local_minimum_edge(Side& e, Side& f, const dvec3& t, const dvec3& h, const Tolerance& tol) {
   const Polyhedron& p = *f.poly;
   double lo = 0.0, hi = 1.0, best_margin = 0.0;
   int best = -1;
@@ -71,7 +71,11 @@ Step local_minimum_edge(Side& f, const dvec3& t, const dvec3& h, const Tolerance
     *f.feature = {FeatureType::Face, best};
     return Step::Continue;
   }
-  return lo <= hi ? Step::Contact : Step::LocalMinimum;  // part of the edge inside every face plane: it meets B
+  if (lo <= hi) return Step::Contact;  // part of the edge is inside every face plane: it meets the polyhedron
+  // No single plane has the whole edge outside, yet the edge misses the polyhedron: its tail is outside, so continue
+  // from the tail and the face that has it highest.
+  *e.feature = {FeatureType::Vertex, e.poly->edges[e.feature->index].tail};
+  return local_minimum_vertex(f, t, tol);
 }
 
 Step step_vv(Side& s, Side& o, const Tolerance& tol, Witness& w) {
@@ -103,7 +107,7 @@ Step step_ve(Side& v, Side& e, const Tolerance& tol, Witness& w) {
     }
   }
   const dvec3 t = e.to_other(e.vertex(ed.tail)), h = e.to_other(e.vertex(ed.head));  // in v's frame
-  const Clip c = clip_segment(t, h, vertex_region(*v.poly, iv));
+  const Clip c = clip_segment(t, h, vertex_region(*v.poly, iv), tol.length);
   if (c.excluded && c.simple) {
     *v.feature = c.n_lo;
     return Step::Continue;
@@ -153,25 +157,26 @@ Step step_ee(Side& s, Side& o, const Tolerance& tol, Witness& w) {
   const dvec3 a0 = s.to_other(s.vertex(es.tail)), a1 = s.to_other(s.vertex(es.head));
   const dvec3 b0 = o.vertex(eo.tail), b1 = o.vertex(eo.head);
   const SegmentParams sp = closest_segment_segment(a0, a1, b0, b1);
-  if (!sp.parallel_overlap) {  // an endpoint is closest: same distance, lower dimension
-    if (sp.t <= 0.0 || sp.t >= 1.0) {
-      *o.feature = {FeatureType::Vertex, sp.t <= 0.0 ? eo.tail : eo.head};
-      return Step::Continue;
-    }
-    if (sp.s <= 0.0 || sp.s >= 1.0) {
-      *s.feature = {FeatureType::Vertex, sp.s <= 0.0 ? es.tail : es.head};
-      return Step::Continue;
-    }
-  }
   const dvec3 p = a0 + sp.s * (a1 - a0), q = b0 + sp.t * (b1 - b0);  // o's frame
-  const auto planes_o = edge_region(*o.poly, o.feature->index).subspan(2, 2);
-  if (int k = most_violated(planes_o, p, tol.length); k >= 0) {
+  const dvec3 q_in_s = o.to_other(q);
+  // An endpoint is closest iff the other closest point lies beyond that endpoint's plane (same distance, lower
+  // dimension). Testing the region planes with the tolerance, not s or t, keeps ties consistent with step_ve.
+  const auto planes_o = edge_region(*o.poly, o.feature->index);
+  const auto planes_s = edge_region(*s.poly, s.feature->index);
+  if (int k = most_violated(planes_o.subspan(0, 2), p, tol.length); k >= 0) {
     *o.feature = planes_o[k].neighbour;
     return Step::Continue;
   }
-  const auto planes_s = edge_region(*s.poly, s.feature->index).subspan(2, 2);
-  if (int k = most_violated(planes_s, o.to_other(q), tol.length); k >= 0) {
+  if (int k = most_violated(planes_s.subspan(0, 2), q_in_s, tol.length); k >= 0) {
     *s.feature = planes_s[k].neighbour;
+    return Step::Continue;
+  }
+  if (int k = most_violated(planes_o.subspan(2, 2), p, tol.length); k >= 0) {
+    *o.feature = planes_o[2 + k].neighbour;
+    return Step::Continue;
+  }
+  if (int k = most_violated(planes_s.subspan(2, 2), q_in_s, tol.length); k >= 0) {
+    *s.feature = planes_s[2 + k].neighbour;
     return Step::Continue;
   }
   w.point[s.id] = s.vertex(es.tail) + sp.s * (s.vertex(es.head) - s.vertex(es.tail));
@@ -183,7 +188,7 @@ Step step_ef(Side& e, Side& f, const Tolerance& tol, Witness& w) {
   const Edge& ed = e.poly->edges[e.feature->index];
   const int jf = f.feature->index;
   const dvec3 t = e.to_other(e.vertex(ed.tail)), h = e.to_other(e.vertex(ed.head));  // f's frame
-  const Clip c = clip_segment(t, h, face_region(*f.poly, jf));
+  const Clip c = clip_segment(t, h, face_region(*f.poly, jf), tol.length);
   if (c.excluded) {  // no point of the edge projects into the face: a boundary feature is as close
     *f.feature = closest_boundary_feature(*f.poly, jf, t, h);
     return Step::Continue;
@@ -192,7 +197,7 @@ Step step_ef(Side& e, Side& f, const Tolerance& tol, Witness& w) {
   const double ht = height(plane, t), hh = height(plane, h);
   const double hl = ht + c.lo * (hh - ht), hu = ht + c.hi * (hh - ht);
   if (std::min(hl, hu) <= tol.length && std::max(hl, hu) >= -tol.length) return Step::Contact;  // pierces or touches
-  if (hl < 0.0) return local_minimum_edge(f, t, h, tol);  // both below the face, inside its prism
+  if (hl < 0.0) return local_minimum_edge(e, f, t, h, tol);  // both below the face, inside its prism
   const double slope = hh - ht;
   if (std::abs(slope) <= tol.length) {  // parallel edge above the face: final if -n lies in the edge's normal cone
     const double l = 0.5 * (c.lo + c.hi);

@@ -70,8 +70,8 @@ struct ContactGeometry {
   double distance = 0.0;          ///< Distance [m] when separated, else 0.
   double depth = 0.0;             ///< Penetration depth (minimum translation distance) [m] when not separated.
   glm::dvec3 normal{0.0, 0.0, 1.0};  ///< Unit contact normal, world, from A to B [-].
-  glm::dvec3 point_a{0.0};        ///< Closest point on A (separated) [m], world.
-  glm::dvec3 point_b{0.0};        ///< Closest point on B (separated) [m], world.
+  glm::dvec3 point_a{0.0};        ///< Closest point on A [m], world, when separated; else equal to `point`.
+  glm::dvec3 point_b{0.0};        ///< Closest point on B [m], world, when separated; else equal to `point`.
   glm::dvec3 point{0.0};          ///< Contact point [m], world: midpoint of the closest points when separated,
                                   ///< centroid of A ∩ B when overlapping (a witness point if the overlap volume is 0).
   double overlap_volume = 0.0;    ///< Volume of A ∩ B [m^3].

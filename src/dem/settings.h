@@ -87,6 +87,21 @@ struct WallSettings {
   WallMotion motion;                    ///< Kinematic motion; fixed by default.
 };
 
+/// What the app measures per frame besides the step counters (written as CSV/JSON next to the frames).
+struct MeasurementSettings {
+  /// Angle of repose: surface profile (highest grain point per bin) along a horizontal axis (0 = x, 2 = z) over
+  /// [repose_from, repose_to] [m] in `repose_bins` bins; the angle comes from a line fitted to the slope (notes §1.2).
+  bool repose = false;
+  int repose_axis = 0;            ///< 0 (x) or 2 (z).
+  double repose_from = 0.0;       ///< [m]
+  double repose_to = 0.0;         ///< [m], > repose_from
+  int repose_bins = 20;           ///< >= 4
+  /// Discharge: mass of the grains whose centre is below `discharge_below` [m] (y), per frame; the rate is the
+  /// slope of a line fitted to that series while it grows (Beverloo regime, anchors.md §6.2).
+  bool discharge = false;
+  double discharge_below = 0.0;   ///< [m]
+};
+
 /// Everything a grain world needs besides gravity.
 struct DemSettings {
   double dt = 1e-4;                      ///< Time step [s], > 0 (TIME_STEP).
@@ -95,6 +110,7 @@ struct DemSettings {
   ContactParameters contact;             ///< Force model parameters (contact_model.h).
   std::vector<GrainTypeSettings> grains; ///< Grain types with their counts and seeding regions.
   std::vector<WallSettings> walls;       ///< Walls.
+  MeasurementSettings measure;           ///< Scene-specific measurements (used by the app, not by the world).
 };
 
 }  // namespace firn::dem

@@ -42,9 +42,10 @@ class Solver {
     bool reached = false;  ///< simulated time reached `end` (the closing status check and timer resolve ran)
   };
   /// advance() in slices, for the interactive viewer: advances towards simulated time `end` [s] by at most
-  /// `max_substeps` substeps, rounded up to whole groups of one status check plus 8 substeps, which is advance()'s
-  /// own schedule. Calling it until `reached` with the same `end` gives bit-identical state to
-  /// advance(end - time()); edits (set_material, set_colliders, set_flip) between calls apply at the next substep.
+  /// `max_substeps` substeps, rounded up to whole groups of one status check plus kSubstepsPerCheck (solver.cpp)
+  /// substeps, which is advance()'s own schedule. Calling it until `reached` with the same `end` gives state
+  /// bit-identical to advance(end - time()); edits (set_material, set_colliders, set_flip) between calls apply at
+  /// the next substep.
   /// Do not call it again with an `end` already reached. Throws as advance().
   AdvanceResult advance_until(double end, int max_substeps);
   /// One substep of `dt` [s]: collider motion, then every pass. Errors are only checked by check_status().

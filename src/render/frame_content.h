@@ -7,6 +7,7 @@
 
 #include "core/collider.h"
 #include "render/particle_renderer.h"
+#include "render/polyhedron_renderer.h"
 #include "render/view_params.h"
 
 namespace firn::render {
@@ -46,6 +47,7 @@ struct FrameContent {
   glm::vec3 background{0.16f, 0.18f, 0.22f};   ///< clear colour, linear RGB
   Lighting lighting;
   SceneColours colours;
+  std::vector<PolyhedronSet> polyhedra;        ///< flat-shaded instanced polyhedra (DEM grains, wall meshes)
 };
 
 }  // namespace firn::render

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "mpm/layout.h"
+#include "sph/layout.h"
 
 namespace firn::render {
 namespace {
@@ -65,6 +66,15 @@ ParticleLayout mpm_particle_layout() {
   l.velocity_offset = offsetof(mpm::GpuParticle, v_vol);
   l.scalar_offset = offsetof(mpm::GpuParticle, fe) + 3 * sizeof(float);                      // fe[0].w = J_P
   l.material_offset = offsetof(mpm::GpuParticle, fe) + sizeof(glm::vec4) + 3 * sizeof(float);  // fe[1].w
+  return l;
+}
+
+ParticleLayout sph_particle_layout() {
+  ParticleLayout l;
+  l.stride_bytes = sizeof(sph::GpuParticle);
+  l.position_offset = offsetof(sph::GpuParticle, x_m);
+  l.velocity_offset = offsetof(sph::GpuParticle, v_rho);
+  l.scalar_offset = offsetof(sph::GpuParticle, v_rho) + 3 * sizeof(float);  // v_rho.w = density
   return l;
 }
 

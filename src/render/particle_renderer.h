@@ -37,6 +37,10 @@ struct ParticleLayout {
 /// the material index at fe[1].w (offsets taken from the header-only mpm/layout.h).
 ParticleLayout mpm_particle_layout();
 
+/// The layout of firn::sph::GpuParticle (64 bytes: x_m, v_rho, a_p, id) with the density rho (v_rho.w) as the
+/// scalar (offsets taken from the header-only sph/layout.h).
+ParticleLayout sph_particle_layout();
+
 /// Appearance of a particle set.
 struct ParticleStyle {
   float radius = 0.01f;                       ///< sphere radius [m] (unless the layout has radius_offset)

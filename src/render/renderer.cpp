@@ -47,6 +47,8 @@ void Renderer::draw(const Camera& camera, const FrameContent& content, int width
   const ViewParams view = make_view_params(camera, width, height, content.lighting);
   for (size_t i = 0; i < content.particles.size(); ++i)
     validate(content.particles[i], ("FrameContent.particles[" + std::to_string(i) + "]").c_str());
+  for (size_t i = 0; i < content.polyhedra.size(); ++i)
+    validate(content.polyhedra[i], ("FrameContent.polyhedra[" + std::to_string(i) + "]").c_str());
   const SceneGeometry geometry = build_scene_geometry(content, camera.target);
 
   glDisable(GL_BLEND);
@@ -61,6 +63,7 @@ void Renderer::draw(const Camera& camera, const FrameContent& content, int width
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   scene_.draw(geometry, content, view, particles_);
   for (const ParticleSet& set : content.particles) particles_.draw(set, view);
+  for (const PolyhedronSet& set : content.polyhedra) polyhedra_.draw(set, view);
 }
 
 }  // namespace firn::render

@@ -8,6 +8,7 @@
 #include "render/frame_content.h"
 #include "render/offscreen.h"
 #include "render/particle_renderer.h"
+#include "render/polyhedron_renderer.h"
 #include "render/scene_renderer.h"
 
 namespace firn::render {
@@ -41,6 +42,7 @@ class Renderer {
   int width_, height_;
   ParticleRenderer particles_;
   SceneRenderer scene_;
+  PolyhedronRenderer polyhedra_;
   std::optional<Offscreen> capture_target_;
 };
 

@@ -7,6 +7,7 @@
 #include "scene/json_node.h"
 #include "scene/parse_colliders.h"
 #include "scene/parse_mpm.h"
+#include "scene/parse_sph.h"
 
 namespace firn::scene {
 
@@ -14,9 +15,10 @@ namespace {
 
 constexpr std::string_view kPosition = "[x, y, z] [m]";
 
-/// Box the default camera frames: the MPM grid, or the unit cube when the scene has no grid.
+/// Box the default camera frames: the MPM grid, else the SPH domain, else the unit cube.
 std::pair<glm::dvec3, glm::dvec3> framed_box(const Scene& scene) {
   if (scene.mpm) return {scene.mpm->grid.min, grid_last_node(scene.mpm->grid)};
+  if (scene.sph) return {scene.sph->domain_min, scene.sph->domain_max};
   return {glm::dvec3(0.0), glm::dvec3(1.0)};
 }
 
@@ -49,7 +51,7 @@ void parse_timing(const Node& root, Scene& scene) {
   }
 }
 
-/// Stores a reserved solver section ("sph", "dem") as raw JSON for its solver to parse.
+/// Stores a reserved solver section ("dem") as raw JSON for its solver to parse.
 std::optional<nlohmann::json> raw_section(const Node& root, std::string_view key) {
   const auto node = root.find(key);
   if (!node) return std::nullopt;
@@ -71,7 +73,7 @@ Scene parse_scene(const nlohmann::json& document, const std::filesystem::path& f
   parse_timing(root, scene);
   scene.gravity = root.vec3("gravity", "[gx, gy, gz] [m/s^2]", scene.gravity);
   if (auto mpm = root.find("mpm")) scene.mpm = parse_mpm(*mpm, file_for_messages.parent_path());
-  scene.sph = raw_section(root, "sph");
+  if (auto sph = root.find("sph")) scene.sph = parse_sph(*sph);
   scene.dem = raw_section(root, "dem");
   if (!scene.mpm && !scene.sph && !scene.dem) {
     root.fail("no solver section", "at least one of \"mpm\", \"sph\", \"dem\"");

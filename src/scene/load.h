@@ -19,7 +19,7 @@ Scene load_scene(const std::filesystem::path& file);
 
 /// Validates an already parsed document. `file_for_messages` is stored in Scene::file, prefixes every error
 /// message and its folder resolves relative mesh paths. Throws firn::InputError as `load_scene`.
-/// The reserved "sph" and "dem" sections must be objects and are stored unvalidated as raw JSON.
+/// The reserved "dem" section must be an object and is stored unvalidated as raw JSON.
 Scene parse_scene(const nlohmann::json& document, const std::filesystem::path& file_for_messages);
 
 }  // namespace firn::scene

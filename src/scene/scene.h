@@ -11,6 +11,7 @@
 
 #include "core/collider.h"
 #include "mpm/settings.h"
+#include "sph/settings.h"
 
 namespace firn::scene {
 
@@ -30,11 +31,10 @@ struct Scene {
   double duration = 1.0;             ///< simulated time span [s], > 0
   double fps = 30.0;                 ///< output frames per simulated second [1/s], > 0
   glm::dvec3 gravity{0.0, -9.81, 0.0};  ///< gravitational acceleration [m/s^2]
-  Camera camera;                     ///< default: framing the MPM grid box (see `framing_camera`)
+  Camera camera;                     ///< default: framing the MPM grid box, else the SPH domain (`framing_camera`)
   std::optional<mpm::MpmSettings> mpm;  ///< snow (MPM) section, if the scene has one
   std::vector<firn::Collider> colliders;  ///< kinematic colliders shared by every solver
-  /// Reserved "sph" section, kept as raw JSON until the SPH solver parses it itself (not validated here).
-  std::optional<nlohmann::json> sph;
+  std::optional<firn::sph::SphSettings> sph;  ///< water (SPH) section, if the scene has one
   /// Reserved "dem" section, kept as raw JSON until the DEM solver parses it itself (not validated here).
   std::optional<nlohmann::json> dem;
 

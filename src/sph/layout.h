@@ -36,7 +36,7 @@ static_assert(offsetof(GpuCollider, boundary) == 48);
 struct GpuRegion {
   glm::vec4 min_action;      ///< box min [m]; w = SPH_REGION_* action code
   glm::vec4 max_thickness;   ///< box max [m]; w = boundary slab depth [m]
-  glm::vec4 vector;          ///< teleport target [m], shift [m], velocity [m/s] or boundary plane normal
+  glm::vec4 vector;          ///< teleport target of the box centre [m], shift [m], velocity [m/s] or boundary normal
   glm::vec4 point;           ///< boundary plane point [m]
 };
 static_assert(sizeof(GpuRegion) == 64);

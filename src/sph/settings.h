@@ -39,7 +39,7 @@ struct Body {
 /// axis-aligned boxes).
 enum class RegionAction {
   kBoundary,  ///< a solid slab: the half-space behind a plane, `thickness` deep, clipped to the box
-  kTeleport,  ///< particles entering the box jump to `vector` plus a small jitter, keeping their velocity
+  kTeleport,  ///< particles entering the box jump by (`vector` - box centre), keeping velocity and spacing
   kShift,     ///< particles entering the box are moved by `vector`
   kSetSpeed,  ///< particles inside the box get velocity `vector`
 };
@@ -48,7 +48,7 @@ enum class RegionAction {
 struct Region {
   RegionAction action = RegionAction::kSetSpeed;
   glm::dvec3 min{0.0}, max{0.0};  ///< [m]
-  glm::dvec3 vector{0.0};         ///< teleport target [m], shift [m] or velocity [m/s]
+  glm::dvec3 vector{0.0};         ///< teleport target of the box centre [m], shift [m] or velocity [m/s]
   glm::dvec3 point{0.0};          ///< boundary: a point on the wall plane [m]
   glm::dvec3 normal{0, 1, 0};     ///< boundary: unit normal pointing into the fluid side
   double thickness = 0.0;         ///< boundary: slab depth behind the plane [m]; 0 = 2 kernel radii

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -133,19 +134,26 @@ void Solver::step(double dt) {
 }
 
 int Solver::advance(double seconds) {
-  const double end = time_ + seconds;
-  int taken = 0;
+  return advance_until(time_ + seconds, std::numeric_limits<int>::max()).steps;
+}
+
+Solver::AdvanceResult Solver::advance_until(double end, int max_steps) {
+  const auto before_end = [&] { return end - time_ > 1e-12 * std::max(1.0, end); };
+  AdvanceResult r;
+  // The status (errors, and the speed and acceleration of the adaptive step) is read after every step: a weakly
+  // compressible fluid can accelerate within a few steps, and the read is a 32-byte download.
   check_status();
-  while (end - time_ > 1e-12 * std::max(1.0, end)) {
+  while (before_end() && r.steps < std::max(1, max_steps)) {
     const double left = end - time_;
     // Spread the remaining time evenly rather than leaving a sliver of a step at the end of the frame.
     const double n = std::ceil(left / limits_.dt - 1e-9);
     step(left / std::max(1.0, n));
-    ++taken;
+    ++r.steps;
     check_status();
   }
-  timer_.resolve();
-  return taken;
+  r.reached = !before_end();
+  if (r.reached) timer_.resolve();
+  return r;
 }
 
 std::vector<std::vector<uint32_t>> Solver::neighbour_ids(uint32_t max_per_particle) {

@@ -39,6 +39,15 @@ class Solver {
   /// Advances simulated time by `seconds` [s] in steps of the adaptive time step. Throws firn::NumericalError
   /// naming the step, the quantity and the particle on a non-finite state or a CFL violation. Returns the steps.
   int advance(double seconds);
+  /// What one advance_until() call did.
+  struct AdvanceResult {
+    int steps = 0;         ///< steps taken
+    bool reached = false;  ///< simulated time reached `end`
+  };
+  /// advance() in slices (for the interactive viewer): advances towards simulated time `end` [s] by at most
+  /// `max_steps` steps (at least one), on advance()'s own schedule, so calling it until `reached` with the same
+  /// `end` gives bit-identical state to advance(end - time()). Throws as advance().
+  AdvanceResult advance_until(double end, int max_steps);
   /// One step of `dt` [s]: collider motion, then every pass. Errors are only checked by check_status().
   void step(double dt);
   /// Reads the status buffer, throws firn::NumericalError on a reported error, updates step_limits() and resets
@@ -101,6 +110,7 @@ class Solver {
   uint32_t current_ = 0;
   double dt_ = 0, time_ = 0;
   uint64_t step_ = 0;
+  uint64_t checked_step_ = 0;  ///< step_ at the last status read
   StepLimits limits_;
   gl::Buffer particles_[2];
   HashSort sort_;

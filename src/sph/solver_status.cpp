@@ -51,10 +51,12 @@ void Solver::check_status() {
     msg += "; try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity";
     throw NumericalError(msg);
   }
-  if (step_ > 0) {
+  // Only steps since the last read have reduced into the status: without any, keep the limits as they are.
+  if (step_ > checked_step_) {
     choose_time_step(bits_to_float(s.max_speed_bits), bits_to_float(s.max_accel_bits));
     limits_.max_density = bits_to_float(s.max_density_bits);
   }
+  checked_step_ = step_;
   GpuStatus reset{};
   status_.upload(0, sizeof reset, &reset);
 }

@@ -69,7 +69,7 @@ void pacing(PanelContext& c) {
                    if (v != static_cast<int>(v)) return "K must be a whole number; allowed: " + substeps_range().text();
                    return set_substeps_per_frame(c.settings, static_cast<int>(v));
                  });
-  ImGui::TextDisabled("(in groups of 8; a displayed frame also stops simulating after %.0f ms)",
+  ImGui::TextDisabled("(a displayed frame also stops simulating after %.0f ms)",
                       c.settings.slice_budget_ms);
   ImGui::Checkbox("play no faster than real time", &c.settings.real_time);
 }

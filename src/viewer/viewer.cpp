@@ -139,10 +139,11 @@ void Viewer::advance() {
 }
 
 void Viewer::slice(int max_substeps) {
-  // Groups of 8 substeps (the solver's own schedule) until K substeps, the wall-time budget or the frame's end.
+  // One status-check group at a time (the solver's own schedule) until K substeps, the wall-time budget or the
+  // frame's end.
   const auto t0 = std::chrono::steady_clock::now();
   for (int taken = 0; taken < max_substeps;) {
-    const app::SliceReport s = sim_->advance_slice(8);
+    const app::SliceReport s = sim_->advance_slice(1);
     frame_ms_ += s.wall_ms;
     frame_substeps_ += s.substeps;
     taken += std::max(1, s.substeps);

@@ -22,7 +22,7 @@
 namespace firn::viewer {
 
 /// One viewer window and its simulation. Each displayed frame: input, requests (keys, and the buttons of the
-/// previous frame's UI), at most K substeps of the simulation in groups of 8 (stopping early after
+/// previous frame's UI), at most K substeps of the simulation in status-check groups (stopping early after
 /// ViewerSettings::slice_budget_ms and never past an output frame's end), the UI, drawing, then the recording and
 /// screenshot read-backs.
 class Viewer {

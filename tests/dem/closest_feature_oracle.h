@@ -129,12 +129,15 @@ inline bool segment_hits_triangle(const dvec3& p, const dvec3& q, const dvec3& a
   auto vol = [](const dvec3& x, const dvec3& y, const dvec3& z, const dvec3& t) {
     return glm::dot(x - t, glm::cross(y - t, z - t));
   };
+  const double area2 = glm::length(glm::cross(b - a, c - a));
   const double sp = vol(a, b, c, p), sq = vol(a, b, c, q);
-  if ((sp > 0 && sq > 0) || (sp < 0 && sq < 0)) return false;
-  if (sp == 0 && sq == 0) {  // coplanar: meet iff an endpoint is in the triangle or the segment crosses an edge
-    return point_triangle(p, a, b, c) == 0 || point_triangle(q, a, b, c) == 0 || segment_segment(p, q, a, b) == 0 ||
-           segment_segment(p, q, b, c) == 0 || segment_segment(p, q, c, a) == 0;
+  if (std::abs(sp) <= 1e-13 * area2 && std::abs(sq) <= 1e-13 * area2) {
+    // Coplanar (heights below 1e-13 m, where the orientation signs below are rounding noise): they meet iff an
+    // endpoint is in the triangle or the segment crosses an edge.
+    return std::min({point_triangle(p, a, b, c), point_triangle(q, a, b, c), segment_segment(p, q, a, b),
+                     segment_segment(p, q, b, c), segment_segment(p, q, c, a)}) <= 1e-13;
   }
+  if ((sp > 0 && sq > 0) || (sp < 0 && sq < 0)) return false;
   const double s1 = vol(p, q, a, b), s2 = vol(p, q, b, c), s3 = vol(p, q, c, a);
   return (s1 >= 0 && s2 >= 0 && s3 >= 0) || (s1 <= 0 && s2 <= 0 && s3 <= 0);
 }

@@ -102,14 +102,26 @@ TEST(SceneDefaults, ReservedSectionsAreKeptRaw) {
   json j = minimal_scene();
   j.erase("mpm");
   j["dem"] = {{"grains", {{"count", 1000}}}, {"typo_is_not_checked_here", true}};
-  j["sph"] = {{"particles", json::array({1, 2, 3})}};
   const Scene s = parse_scene(j, "raw.json");
   EXPECT_FALSE(s.mpm.has_value());
+  EXPECT_FALSE(s.sph.has_value());
   ASSERT_TRUE(s.dem.has_value());
-  ASSERT_TRUE(s.sph.has_value());
   EXPECT_EQ(*s.dem, j["dem"]);
-  EXPECT_EQ(*s.sph, j["sph"]);
   EXPECT_EQ(s.camera.target, glm::dvec3(0.5));  // no grid: frames the unit cube
+}
+
+TEST(SceneDefaults, SphSectionIsParsedAndFramed) {
+  json j = minimal_scene();
+  j.erase("mpm");
+  j["sph"] = {{"particle_spacing", 0.02},
+              {"domain", {{"min", {0, 0, 0}}, {"max", {2, 1, 0.5}}}},
+              {"bodies", json::array({{{"shape", "box"}, {"min", {0, 0, 0}}, {"max", {0.4, 0.8, 0.5}}}})}};
+  const Scene s = parse_scene(j, "water.json");
+  ASSERT_TRUE(s.sph.has_value());
+  EXPECT_EQ(s.sph->spacing, 0.02);
+  EXPECT_EQ(s.sph->h(), 0.04);  // default kernel radius 2 s
+  EXPECT_EQ(s.sph->bodies.size(), 1u);
+  EXPECT_EQ(s.camera.target, glm::dvec3(1.0, 0.5, 0.25));  // no grid: frames the SPH domain
 }
 
 TEST(SceneDefaults, MeshPathIsRelativeToTheSceneFile) {

@@ -223,8 +223,7 @@ std::vector<GpuParticle> integrate(const Setup& s, const std::vector<GpuParticle
       if (r.action == sph::RegionAction::kBoundary || !inside_box(x, r.min, r.max)) continue;
       if (r.action == sph::RegionAction::kShift) x += r.vector;
       if (r.action == sph::RegionAction::kSetSpeed) v = r.vector;
-      // Teleport jitter is a hash of the id; the tests check teleported particles by their distance to the target.
-      if (r.action == sph::RegionAction::kTeleport) x = r.vector;
+      if (r.action == sph::RegionAction::kTeleport) x += r.vector - 0.5 * (r.min + r.max);
     }
     // Walls one after another, each evaluated at the position the previous ones left (as the shader does).
     for (size_t k = 0; k < wall_count(s); ++k) {

@@ -184,7 +184,7 @@ TEST_F(SettingsModel, InvalidCollidersAreRefused) {
 }
 
 // Frames advanced in slices of at most K substeps are bit-identical to frames advanced whole (the viewer's
-// recordings rely on it), for K below, at and above the solver's check group of 8.
+// recordings rely on it), for K = 1, 8 and 20 (a slice rounds K up to whole status-check groups of at most 8 substeps).
 TEST_F(SettingsModel, SlicedFramesAreBitIdentical) {
   app::Simulation whole(tiny());
   whole.advance_frame();

@@ -1,0 +1,322 @@
+#include "scene/parse_dem.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "core/error.h"
+#include "dem/contact_model.h"
+#include "dem/grain_type.h"
+#include "dem/wall_meshes.h"
+#include "scene/environment_file.h"
+
+namespace firn::scene {
+namespace {
+
+using glm::dvec3;
+
+constexpr std::string_view kPosition = "[x, y, z] [m]";
+constexpr std::string_view kDirection = "a non-zero direction [x, y, z] (normalised on load)";
+constexpr double kDeg = std::numbers::pi / 180.0;
+
+dvec3 direction(const Node& node) {
+  const dvec3 v = node.vec3(kDirection);
+  if (!(glm::length(v) > 1e-12)) node.fail(format_vec3(v) + " has no direction", kDirection);
+  return glm::normalize(v);
+}
+
+dvec3 positive_vec3(const Node& node, std::string_view allowed) {
+  const dvec3 v = node.vec3(allowed);
+  if (!(v.x > 0 && v.y > 0 && v.z > 0)) node.fail(format_vec3(v) + " has a component <= 0", allowed);
+  return v;
+}
+
+/// [a, b] with both > 0 (the hopper's half widths along x and z).
+glm::dvec2 half_widths(const Node& node) {
+  constexpr std::string_view kAllowed = "an array of 2 numbers [half width x, half width z] > 0 [m]";
+  if (node.array_size() != 2) node.fail(std::to_string(node.array_size()) + " elements", kAllowed);
+  return {node.element(0).number({.text = "> 0 [m]", .lo = 0, .lo_open = true}),
+          node.element(1).number({.text = "> 0 [m]", .lo = 0, .lo_open = true})};
+}
+
+void expect_ordered(const dvec3& lo, const dvec3& hi, const Node& hi_node) {
+  for (int a = 0; a < 3; ++a) {
+    if (!(lo[a] < hi[a])) {
+      hi_node.fail(format_vec3(hi) + " is not above min " + format_vec3(lo) + " on axis " + "xyz"[a],
+                   "min < max on every axis");
+    }
+  }
+}
+
+void parse_contact(const Node& node, dem::ContactParameters& c, bool have_base) {
+  node.expect_object({"stiffness", "restitution", "friction", "tangential_stiffness_ratio", "no_tension"});
+  const Range stiffness{.text = "E > 0 [N/m^3] (force per overlap volume)", .lo = 0, .lo_open = true};
+  c.stiffness = have_base ? node.number("stiffness", stiffness, c.stiffness) : node.number("stiffness", stiffness);
+  c.restitution = node.number("restitution", {.text = "0 < e <= 1", .lo = 0, .lo_open = true, .hi = 1}, c.restitution);
+  c.friction = node.number("friction", {.text = "mu >= 0", .lo = 0}, c.friction);
+  c.tangential_stiffness_ratio =
+      node.number("tangential_stiffness_ratio", {.text = "k_t / k_n > 0", .lo = 0, .lo_open = true},
+                  c.tangential_stiffness_ratio);
+  if (auto n = node.find("no_tension")) c.no_tension = n->boolean();
+}
+
+dem::GrainTypeSettings parse_grain(const Node& node) {
+  dem::GrainTypeSettings g;
+  const std::string shape = node.string("shape", "ellipsoid, box", "ellipsoid");
+  if (shape == "ellipsoid") {
+    node.expect_object({"name", "shape", "semi_axes", "vertices", "density", "count", "region", "spacing",
+                        "velocity", "random_orientation", "seed"});
+    g.shape = dem::GrainShape::kEllipsoid;
+    g.size = positive_vec3(node.at("semi_axes", "[a, b, c] > 0 [m]"), "[a, b, c] > 0 [m]");
+    if (auto v = node.find("vertices")) g.vertices = static_cast<int>(v->integer(4, 10000, "4 <= vertices <= 10000"));
+  } else if (shape == "box") {
+    node.expect_object({"name", "shape", "half_extents", "density", "count", "region", "spacing", "velocity",
+                        "random_orientation", "seed"});
+    g.shape = dem::GrainShape::kBox;
+    g.size = positive_vec3(node.at("half_extents", "[hx, hy, hz] > 0 [m]"), "[hx, hy, hz] > 0 [m]");
+  } else {
+    node.at("shape", "").fail("unknown grain shape \"" + shape + "\"", "ellipsoid, box");
+  }
+  g.name = node.string("name", "free text", "");
+  g.density = node.number("density", {.text = "rho > 0 [kg/m^3]", .lo = 0, .lo_open = true}, g.density);
+  g.count = static_cast<int>(node.at("count", "an integer 0..10^7").integer(0, 10000000, "0 <= count <= 10^7"));
+  const Node region = node.at("region", "an object { \"min\": [x, y, z], \"max\": [x, y, z] } [m]");
+  region.expect_object({"min", "max"});
+  g.region_min = region.vec3("min", kPosition);
+  g.region_max = region.vec3("max", kPosition);
+  expect_ordered(g.region_min, g.region_max, region.at("max", ""));
+  g.spacing = node.number("spacing", {.text = "spacing >= 0 [m] (0: 2.2 x the largest semi-axis)", .lo = 0}, 0.0);
+  g.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", g.velocity);
+  if (auto r = node.find("random_orientation")) g.random_orientation = r->boolean();
+  if (auto s = node.find("seed")) g.seed = s->unsigned_integer();
+  return g;
+}
+
+void parse_motion(const Node& node, dem::WallMotion& m) {
+  const std::string type = node.string("type", "rotation, sinusoidal");
+  if (type == "rotation") {
+    node.expect_object({"type", "axis", "point", "angular_speed"});
+    m.type = dem::WallMotionType::kRotation;
+    m.axis = direction(node.at("axis", kDirection));
+    m.pivot = node.vec3("point", kPosition, dvec3(0.0));
+    m.angular_speed = node.number("angular_speed", {.text = "any [degrees/s] (right-hand rule about axis)"}) * kDeg;
+  } else if (type == "sinusoidal") {
+    node.expect_object({"type", "direction", "amplitude", "frequency"});
+    m.type = dem::WallMotionType::kSinusoidal;
+    m.direction = node.find("direction") ? direction(*node.find("direction")) : dvec3(0, 1, 0);
+    m.amplitude = node.number("amplitude", {.text = "A >= 0 [m]", .lo = 0});
+    m.frequency = node.number("frequency", {.text = "f >= 0 [Hz]", .lo = 0});
+  } else {
+    node.at("type", "").fail("unknown motion \"" + type + "\"", "rotation, sinusoidal");
+  }
+}
+
+void parse_mesh_arrays(const Node& node, dem::WallSettings& w) {
+  const Node verts = node.at("vertices", "an array of [x, y, z] [m]");
+  const std::size_t nv = verts.array_size();
+  if (nv < 3) verts.fail(std::to_string(nv) + " vertices", "at least 3");
+  for (std::size_t i = 0; i < nv; ++i) w.vertices.push_back(verts.element(i).vec3(kPosition));
+  const Node tris = node.at("triangles", "an array of [i, j, k] vertex indices");
+  if (tris.array_size() < 1) tris.fail("no triangles", "at least 1 triangle [i, j, k]");
+  const std::string allowed = "0 <= index < " + std::to_string(nv);
+  for (std::size_t t = 0; t < tris.array_size(); ++t) {
+    const Node tri = tris.element(t);
+    if (tri.array_size() != 3) tri.fail(std::to_string(tri.array_size()) + " indices", "[i, j, k]");
+    std::array<int, 3> idx;
+    for (int k = 0; k < 3; ++k) idx[k] = static_cast<int>(tri.element(k).integer(0, static_cast<int64_t>(nv) - 1, allowed));
+    const dvec3 n = glm::cross(w.vertices[idx[1]] - w.vertices[idx[0]], w.vertices[idx[2]] - w.vertices[idx[0]]);
+    if (!(glm::length(n) > 0.0)) tri.fail("the triangle has no area", "three vertices not on one line");
+    w.triangles.push_back(idx);
+  }
+}
+
+void append_mesh(dem::WallSettings& w, const dem::TriangleMesh& m) {
+  w.vertices = m.vertices;
+  w.triangles = m.triangles;
+}
+
+dem::WallSettings parse_wall(const Node& node) {
+  dem::WallSettings w;
+  const std::string type = node.string("type", "plane, box, mesh, cylinder, hopper");
+  const std::initializer_list<std::string_view> common = {"name", "type", "friction", "motion", "removed_at"};
+  auto keys = [&](std::initializer_list<std::string_view> extra) {
+    std::vector<std::string_view> all(common);
+    all.insert(all.end(), extra);
+    return all;
+  };
+  const Range length{.text = "> 0 [m]", .lo = 0, .lo_open = true};
+  const Range thickness{.text = "> 0 [m] (default: the largest grain semi-axis)", .lo = 0, .lo_open = true};
+  std::vector<std::string_view> allowed;
+  if (type == "plane") {
+    allowed = keys({"point", "normal"});
+    w.type = dem::WallType::kPlane;
+  } else if (type == "box") {
+    allowed = keys({"min", "max"});
+    w.type = dem::WallType::kBox;
+  } else if (type == "mesh") {
+    allowed = keys({"vertices", "triangles", "thickness"});
+    w.type = dem::WallType::kMesh;
+  } else if (type == "cylinder") {
+    allowed = keys({"center", "axis", "radius", "length", "segments", "caps", "thickness"});
+    w.type = dem::WallType::kMesh;
+  } else if (type == "hopper") {
+    allowed = keys({"center", "outlet_half_width", "top_half_width", "funnel_height", "bin_height", "thickness"});
+    w.type = dem::WallType::kMesh;
+  } else {
+    node.at("type", "").fail("unknown wall type \"" + type + "\"", "plane, box, mesh, cylinder, hopper");
+  }
+  // expect_object takes an initializer_list; check the keys by hand against the vector.
+  for (const auto& [key, value] : node.expect_object().json().items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      std::string list;
+      for (std::string_view k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
+      node.find(key)->fail("unknown key \"" + key + "\" for a " + type + " wall", list);
+    }
+  }
+  w.name = node.string("name", "free text", "");
+  if (type == "plane") {
+    w.point = node.vec3("point", kPosition);
+    w.normal = direction(node.at("normal", kDirection));
+  } else if (type == "box") {
+    w.box_min = node.vec3("min", kPosition);
+    w.box_max = node.vec3("max", kPosition);
+    expect_ordered(w.box_min, w.box_max, node.at("max", ""));
+  } else if (type == "mesh") {
+    parse_mesh_arrays(node, w);
+  } else if (type == "cylinder") {
+    const int segments = node.find("segments") ? static_cast<int>(node.find("segments")->integer(3, 10000, "3..10000")) : 32;
+    const bool caps = node.find("caps") ? node.find("caps")->boolean() : true;
+    append_mesh(w, dem::make_cylinder_mesh(node.vec3("center", kPosition), direction(node.at("axis", kDirection)),
+                                           node.number("radius", length), node.number("length", length), segments,
+                                           caps));
+  } else if (type == "hopper") {
+    const glm::dvec2 outlet = half_widths(node.at("outlet_half_width", "[x, z] [m]"));
+    const glm::dvec2 top = half_widths(node.at("top_half_width", "[x, z] [m]"));
+    if (outlet.x > top.x || outlet.y > top.y) {
+      node.at("outlet_half_width", "").fail("wider than top_half_width", "outlet_half_width <= top_half_width");
+    }
+    append_mesh(w, dem::make_hopper_mesh(node.vec3("center", kPosition), outlet, top,
+                                         node.number("funnel_height", length),
+                                         node.number("bin_height", {.text = ">= 0 [m]", .lo = 0}, 0.0)));
+  }
+  if (w.type == dem::WallType::kMesh) w.thickness = node.number("thickness", thickness, 0.0);
+  if (auto f = node.find("friction")) w.friction = f->number({.text = "mu >= 0", .lo = 0});
+  if (auto m = node.find("motion")) parse_motion(*m, w.motion);
+  w.motion.removed_at = node.number("removed_at", {.text = ">= 0 [s]", .lo = 0}, w.motion.removed_at);
+  return w;
+}
+
+void parse_measure(const Node& node, dem::MeasurementSettings& m) {
+  node.expect_object({"repose", "discharge"});
+  if (auto r = node.find("repose")) {
+    r->expect_object({"axis", "from", "to", "bins"});
+    m.repose = true;
+    const std::string axis = r->string("axis", "x, z", "x");
+    if (axis != "x" && axis != "z") r->at("axis", "").fail("\"" + axis + "\"", "x, z (horizontal axes)");
+    m.repose_axis = axis == "x" ? 0 : 2;
+    m.repose_from = r->number("from", {.text = "[m]"});
+    m.repose_to = r->number("to", {.text = "> from [m]"});
+    if (!(m.repose_to > m.repose_from)) r->at("to", "").fail("not above from", "to > from");
+    if (auto b = r->find("bins")) m.repose_bins = static_cast<int>(b->integer(4, 10000, "4 <= bins <= 10000"));
+  }
+  if (auto d = node.find("discharge")) {
+    d->expect_object({"below"});
+    m.discharge = true;
+    m.discharge_below = d->number("below", {.text = "height y [m] below which a grain counts as discharged"});
+  }
+}
+
+/// Time step against the fastest contact oscillation of each grain type: two grains pressed together along their
+/// largest face (k = E A_face, effective mass m / 2), and the rocking of a grain about that contact, whose
+/// stiffness k r^2 (r: bounding radius) acts on the smallest principal moment (effective I_min / 2). Rocking is the
+/// binding one for flat grains: with 12-vertex grains, dt = t_rock / 7 blew up, t_rock / 13 did not (measured).
+void check_time_step(const Node& node, const dem::DemSettings& s) {
+  for (std::size_t i = 0; i < s.grains.size(); ++i) {
+    dem::GrainType t;
+    try {
+      t = dem::make_grain_type(s.grains[i]);
+    } catch (const std::runtime_error& e) {
+      node.at("grains", "").element(i).fail(e.what(), "a grain shape that can be generated");
+    }
+    double area = 0.0;
+    const dem::Polyhedron& p = t.shape;
+    for (int f = 0; f < p.face_count(); ++f) {
+      dvec3 twice(0.0);
+      const dvec3& o = p.vertices[p.face_vertices[p.face_start[f]]];
+      for (int k = p.face_start[f] + 1; k + 1 < p.face_start[f + 1]; ++k) {
+        twice += glm::cross(p.vertices[p.face_vertices[k]] - o, p.vertices[p.face_vertices[k + 1]] - o);
+      }
+      area = std::max(area, 0.5 * glm::length(twice));
+    }
+    const double tc = dem::contact_duration(s.contact, 0.5 * t.mass, area);
+    const double i_min = std::min({t.inertia.x, t.inertia.y, t.inertia.z});
+    const double r = p.bounding_radius;
+    const double t_rock = std::numbers::pi / std::sqrt(s.contact.stiffness * area * r * r / (0.5 * i_min));
+    const double limit = std::min(tc, t_rock) / 10.0;
+    if (s.dt > limit) {
+      const Node where = node.has("dt") ? node.at("dt", "") : node.at("environment_file", "");
+      where.fail(format_number(s.dt) + " s is too coarse for grains[" + std::to_string(i) + "] at contact.stiffness " +
+                     format_number(s.contact.stiffness) + " N/m^3: a face contact lasts " + format_number(tc) +
+                     " s, a rocking period is " + format_number(t_rock) + " s",
+                 "dt <= min(contact, rocking) / 10 = " + format_number(limit) + " s (or a lower stiffness)");
+    }
+  }
+}
+
+}  // namespace
+
+DemScene parse_dem(const Node& node, const std::filesystem::path& scene_dir) {
+  node.expect_object({"environment_file", "dt", "integrator", "bounding_boxes", "box_margin", "contact", "grains",
+                      "walls", "measure"});
+  DemScene out;
+  dem::DemSettings& s = out.settings;
+  const bool have_base = node.has("environment_file");
+  if (have_base) {
+    const Node f = node.at("environment_file", "");
+    const std::filesystem::path path = scene_dir / f.string("the path of an App. D environment file");
+    const EnvironmentFile env = read_environment_file(path);
+    s = environment_dem_settings(env);
+    out.camera = environment_camera(env);
+    out.notes = env.notes;
+  }
+  const Range dt{.text = "dt > 0 [s]", .lo = 0, .lo_open = true};
+  s.dt = have_base ? node.number("dt", dt, s.dt) : node.number("dt", dt);
+  const std::string integrator = node.string("integrator", "gear6", "gear6");
+  if (integrator != "gear6") node.at("integrator", "").fail("\"" + integrator + "\"", "gear6 (6-value Gear, §3.7)");
+  const std::string boxes = node.string("bounding_boxes", "ellipsoid, vertices",
+                                        s.boxes == dem::BoxMethod::kEllipsoid ? "ellipsoid" : "vertices");
+  if (boxes != "ellipsoid" && boxes != "vertices") {
+    node.at("bounding_boxes", "").fail("\"" + boxes + "\"", "ellipsoid (BBOX 1), vertices (BBOX 0)");
+  }
+  s.boxes = boxes == "ellipsoid" ? dem::BoxMethod::kEllipsoid : dem::BoxMethod::kVertices;
+  s.box_margin = node.number("box_margin", {.text = ">= 0 [m]", .lo = 0}, s.box_margin);
+  if (auto c = node.find("contact")) {
+    parse_contact(*c, s.contact, have_base);
+  } else if (!have_base) {
+    node.at("contact", "an object with at least \"stiffness\" [N/m^3]");
+  }
+  if (auto g = node.find("grains")) {
+    s.grains.clear();
+    const std::size_t n = g->array_size();
+    if (n == 0) g->fail("no grain types", "at least one grain type object");
+    for (std::size_t i = 0; i < n; ++i) s.grains.push_back(parse_grain(g->element(i)));
+  } else if (!have_base) {
+    node.at("grains", "an array of grain type objects");
+  }
+  if (auto w = node.find("walls")) {
+    s.walls.clear();
+    for (std::size_t i = 0; i < w->array_size(); ++i) s.walls.push_back(parse_wall(w->element(i)));
+  }
+  if (auto m = node.find("measure")) parse_measure(*m, s.measure);
+  check_time_step(node, s);
+  return out;
+}
+
+DemScene parse_dem_section(const Scene& scene) {
+  const nlohmann::json wrapper = {{"dem", scene.dem.value()}};
+  const Node root(wrapper, scene.file.string());
+  return parse_dem(root.at("dem", ""), scene.file.parent_path());
+}
+
+}  // namespace firn::scene

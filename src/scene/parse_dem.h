@@ -1,0 +1,32 @@
+#pragma once
+/// Reading and validating the "dem" section of a scene file (docs/scene-format.md, section "dem") into the plain
+/// dem::DemSettings (src/dem/settings.h). The Scene keeps the section as raw JSON; the app calls parse_dem_section
+/// when it builds the grain world.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dem/settings.h"
+#include "scene/json_node.h"
+#include "scene/scene.h"
+
+namespace firn::scene {
+
+/// A parsed "dem" section.
+struct DemScene {
+  dem::DemSettings settings;             ///< World settings (angles converted to radians).
+  std::optional<Camera> camera;          ///< Camera from an environment file's GRAFIK keys, if one was given.
+  std::vector<std::string> notes;        ///< Environment-file keys accepted without effect, with the reason.
+};
+
+/// Parses the "dem" object at `node`; an "environment_file" is resolved against `scene_dir` and supplies the
+/// defaults that the other keys override. Throws firn::InputError "<file>: dem.<field>: <what>; allowed: <what>"
+/// on any violation of the schema, including a time step too coarse for the contact stiffness (dt must resolve a
+/// face-contact collision: dt <= t_c / 10, see dem/contact_model.h).
+DemScene parse_dem(const Node& node, const std::filesystem::path& scene_dir);
+
+/// parse_dem on scene.dem (messages name scene.file and the path "dem..."). Requires scene.dem.
+DemScene parse_dem_section(const Scene& scene);
+
+}  // namespace firn::scene

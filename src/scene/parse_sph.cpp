@@ -1,0 +1,179 @@
+#include "scene/parse_sph.h"
+
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "sph/gpu_upload.h"
+
+namespace firn::scene {
+
+namespace {
+
+constexpr std::string_view kPosition = "[x, y, z] [m]";
+constexpr std::string_view kShapes = "box, sphere";
+constexpr std::string_view kActions = "boundary, teleport, shift, set_speed";
+
+void expect_ordered(const glm::dvec3& lo, const glm::dvec3& hi, const Node& hi_node) {
+  for (int a = 0; a < 3; ++a) {
+    if (!(lo[a] < hi[a])) {
+      hi_node.fail(format_vec3(hi) + " is not above min " + format_vec3(lo) + " on axis " + "xyz"[a],
+                   "min < max on every axis");
+    }
+  }
+}
+
+glm::dvec3 parse_direction(const Node& node) {
+  constexpr std::string_view kAllowed = "a non-zero direction [x, y, z] (normalised on load)";
+  const glm::dvec3 n = node.vec3(kAllowed);
+  const double length = glm::length(n);
+  if (!(length > 1e-12)) node.fail(format_vec3(n) + " has no direction", kAllowed);
+  return n / length;
+}
+
+/// The domain: min < max, every extent at least 2 h (the mirror images need a face on one side only), and the
+/// half extent at most sph::kMaxCellsFromOrigin hash cells (float32 cell coordinates, see sph/gpu_upload.h).
+void parse_domain(const Node& node, sph::SphSettings& s) {
+  node.expect_object({"min", "max"});
+  s.domain_min = node.vec3("min", kPosition);
+  s.domain_max = node.vec3("max", kPosition);
+  const Node max = node.at("max", kPosition);
+  expect_ordered(s.domain_min, s.domain_max, max);
+  const glm::dvec3 extent = s.domain_max - s.domain_min;
+  const double cell = sph::hash_cell_size(s);
+  for (int a = 0; a < 3; ++a) {
+    if (extent[a] < 2 * s.h()) {
+      max.fail("extent " + format_number(extent[a]) + " m on axis " + "xyz"[a] + " is below 2 kernel radii",
+               "max - min >= 2 h = " + format_number(2 * s.h()) + " m on every axis");
+    }
+    if (0.5 * extent[a] / cell > sph::kMaxCellsFromOrigin) {
+      max.fail("half extent " + format_number(0.5 * extent[a]) + " m on axis " + "xyz"[a] + " spans " +
+                   format_number(std::round(0.5 * extent[a] / cell)) + " hash cells",
+               "at most 65536 cells of " + format_number(cell) +
+                   " m from the domain centre (float32 positions; use a larger particle_spacing)");
+    }
+  }
+}
+
+sph::Body parse_body(const Node& node, const sph::SphSettings& s, double& lattice_points) {
+  node.expect_object();
+  sph::Body b;
+  const std::string shape = node.string("shape", kShapes);
+  if (shape == "box") {
+    node.expect_object({"shape", "min", "max", "velocity", "hydrostatic", "description"});
+    b.shape = sph::BodyShape::kBox;
+    b.min = node.vec3("min", kPosition);
+    b.max = node.vec3("max", kPosition);
+    expect_ordered(b.min, b.max, node.at("max", kPosition));
+    const glm::dvec3 e = b.max - b.min;
+    lattice_points += e.x * e.y * e.z / std::pow(s.spacing, 3);
+  } else if (shape == "sphere") {
+    node.expect_object({"shape", "center", "radius", "velocity", "hydrostatic", "description"});
+    b.shape = sph::BodyShape::kSphere;
+    b.center = node.vec3("center", kPosition);
+    b.radius = node.number("radius", {.text = "r > 0 [m]", .lo = 0, .lo_open = true});
+    b.min = b.center - b.radius;
+    b.max = b.center + b.radius;
+    lattice_points += 4.0 / 3.0 * std::numbers::pi * std::pow(b.radius / s.spacing, 3);
+  } else {
+    node.at("shape", kShapes).fail("unknown shape \"" + shape + "\"", kShapes);
+  }
+  if (node.has("description")) node.at("description", "").string("free text");
+  b.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
+  if (auto h = node.find("hydrostatic")) b.hydrostatic = h->boolean();
+  for (int a = 0; a < 3; ++a) {
+    if (b.min[a] < s.domain_min[a] || b.max[a] > s.domain_max[a]) {
+      node.fail("the body spans " + format_vec3(b.min) + " to " + format_vec3(b.max) + ", outside the domain on axis " +
+                    "xyz"[a],
+                "inside sph.domain " + format_vec3(s.domain_min) + " to " + format_vec3(s.domain_max));
+    }
+  }
+  return b;
+}
+
+sph::Region parse_region(const Node& node) {
+  node.expect_object();
+  sph::Region r;
+  const std::string action = node.string("action", kActions);
+  if (action == "boundary") {
+    node.expect_object({"action", "min", "max", "point", "normal", "thickness", "description"});
+    r.action = sph::RegionAction::kBoundary;
+    r.point = node.vec3("point", kPosition);
+    r.normal = parse_direction(node.at("normal", "a non-zero direction [x, y, z] into the fluid side"));
+    r.thickness = node.number("thickness", {.text = "thickness >= 0 [m] (0 = 2 kernel radii)", .lo = 0}, 0.0);
+  } else if (action == "teleport") {
+    node.expect_object({"action", "min", "max", "to", "description"});
+    r.action = sph::RegionAction::kTeleport;
+    r.vector = node.vec3("to", kPosition);
+  } else if (action == "shift") {
+    node.expect_object({"action", "min", "max", "by", "description"});
+    r.action = sph::RegionAction::kShift;
+    r.vector = node.vec3("by", "[dx, dy, dz] [m]");
+  } else if (action == "set_speed") {
+    node.expect_object({"action", "min", "max", "velocity", "description"});
+    r.action = sph::RegionAction::kSetSpeed;
+    r.vector = node.vec3("velocity", "[vx, vy, vz] [m/s]");
+  } else {
+    node.at("action", kActions).fail("unknown action \"" + action + "\"", kActions);
+  }
+  if (node.has("description")) node.at("description", "").string("free text");
+  r.min = node.vec3("min", kPosition);
+  r.max = node.vec3("max", kPosition);
+  expect_ordered(r.min, r.max, node.at("max", kPosition));
+  return r;
+}
+
+sph::EquationOfState parse_eos(const Node& node) {
+  constexpr std::string_view kAllowed = "tait, linear";
+  const std::string name = node.string(kAllowed);
+  if (name == "tait") return sph::EquationOfState::kTait;
+  if (name == "linear") return sph::EquationOfState::kLinear;
+  node.fail("unknown equation of state \"" + name + "\"", kAllowed);
+}
+
+sph::SortMethod parse_sort(const Node& node) {
+  constexpr std::string_view kAllowed = "counting, radix";
+  const std::string name = node.string(kAllowed);
+  if (name == "counting") return sph::SortMethod::kCounting;
+  if (name == "radix") return sph::SortMethod::kRadix;
+  node.fail("unknown sort \"" + name + "\"", kAllowed);
+}
+
+}  // namespace
+
+sph::SphSettings parse_sph(const Node& node) {
+  node.expect_object({"particle_spacing", "kernel_radius", "rest_density", "viscosity", "surface_tension",
+                      "surface_threshold", "sound_speed", "equation_of_state", "sort", "cfl", "dt_max", "domain",
+                      "bodies", "regions"});
+  sph::SphSettings s;
+  s.spacing = node.number("particle_spacing", {.text = "s > 0 [m]", .lo = 0, .lo_open = true});
+  s.kernel_radius = node.number(
+      "kernel_radius", {.text = "s < h <= 4 s [m] (default 2 s)", .lo = s.spacing, .lo_open = true, .hi = 4 * s.spacing},
+      2 * s.spacing);
+  s.rest_density = node.number("rest_density", {.text = "rho0 > 0 [kg/m^3]", .lo = 0, .lo_open = true}, s.rest_density);
+  s.viscosity = node.number("viscosity", {.text = "mu >= 0 [Pa s]", .lo = 0}, s.viscosity);
+  s.surface_tension = node.number("surface_tension", {.text = "sigma >= 0 [N/m]", .lo = 0}, s.surface_tension);
+  s.surface_threshold = node.number("surface_threshold", {.text = "l > 0 [1/m]", .lo = 0, .lo_open = true},
+                                    s.surface_threshold);
+  s.sound_speed = node.number("sound_speed", {.text = "c > 0 [m/s]", .lo = 0, .lo_open = true}, s.sound_speed);
+  if (auto eos = node.find("equation_of_state")) s.eos = parse_eos(*eos);
+  if (auto sort = node.find("sort")) s.sort = parse_sort(*sort);
+  s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);
+  s.dt_max = node.number("dt_max", {.text = "dt_max > 0 [s]", .lo = 0, .lo_open = true}, s.dt_max);
+  parse_domain(node.at("domain", "an object {\"min\", \"max\"} [m]"), s);
+  const Node bodies = node.at("bodies", "an array of bodies [{\"shape\": ...}]");
+  const std::size_t count = bodies.array_size();
+  if (count == 0) bodies.fail("no bodies", "at least one body {\"shape\": \"box\" or \"sphere\", ...}");
+  double lattice_points = 0;
+  for (std::size_t i = 0; i < count; ++i) s.bodies.push_back(parse_body(bodies.element(i), s, lattice_points));
+  if (lattice_points > kMaxSphParticles) {
+    bodies.fail("the bodies hold about " + format_number(std::round(lattice_points)) + " particles at spacing " +
+                    format_number(s.spacing) + " m",
+                "at most 2^22 = 4194304 particles");
+  }
+  if (auto regions = node.find("regions"))
+    for (std::size_t i = 0; i < regions->array_size(); ++i) s.regions.push_back(parse_region(regions->element(i)));
+  return s;
+}
+
+}  // namespace firn::scene

@@ -1,0 +1,241 @@
+// The "dem" section of a scene (parse_dem.h) and the App. D environment file (environment_file.h): valid input
+// gives the plain settings, every broken field gives an InputError that names the file and the field.
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "scene/environment_file.h"
+#include "scene/load.h"
+#include "scene/parse_dem.h"
+#include "scene/scene_test_util.h"
+
+namespace firn::scene {
+namespace {
+
+using glm::dvec3;
+using nlohmann::json;
+
+json valid_scene() {
+  return json::parse(R"json(
+{ "name": "grains", "duration": 1, "fps": 30,
+  "dem": {
+    "dt": 1e-4, "integrator": "gear6", "bounding_boxes": "vertices",
+    "contact": { "stiffness": 1e8, "restitution": 0.4, "friction": 0.6 },
+    "grains": [ { "semi_axes": [0.02, 0.016, 0.012], "vertices": 16, "count": 50, "density": 2500,
+                  "region": { "min": [0, 0.05, 0], "max": [0.3, 0.5, 0.3] }, "seed": 7 },
+                { "shape": "box", "half_extents": [0.01, 0.01, 0.01], "count": 2, "density": 1000,
+                  "region": { "min": [0, 0.6, 0], "max": [0.3, 0.7, 0.3] }, "random_orientation": false } ],
+    "walls": [ { "type": "plane", "point": [0, 0, 0], "normal": [0, 2, 0], "name": "floor" },
+               { "type": "box", "min": [0.3, 0, 0], "max": [0.4, 0.5, 0.3], "removed_at": 0.5 },
+               { "type": "cylinder", "center": [0, 0.5, 0], "axis": [0, 0, 1], "radius": 0.4, "length": 0.1,
+                 "segments": 12, "motion": { "type": "rotation", "axis": [0, 0, 1], "angular_speed": 90 } },
+               { "type": "hopper", "center": [0, 1, 0], "outlet_half_width": [0.02, 0.05],
+                 "top_half_width": [0.2, 0.05], "funnel_height": 0.2, "bin_height": 0.3, "friction": 0.3 },
+               { "type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [0, 0, 1]], "triangles": [[0, 2, 1]],
+                 "thickness": 0.05,
+                 "motion": { "type": "sinusoidal", "amplitude": 0.002, "frequency": 30 } } ],
+    "measure": { "repose": { "axis": "z", "from": 0, "to": 0.3, "bins": 12 }, "discharge": { "below": -0.1 } } } }
+)json");
+}
+
+DemScene parse(const json& scene) { return parse_dem_section(parse_scene(scene, "scenes/grains.json")); }
+
+TEST(ParseDem, ValidSectionGivesTheSettings) {
+  const DemScene d = parse(valid_scene());
+  const dem::DemSettings& s = d.settings;
+  EXPECT_EQ(s.dt, 1e-4);
+  EXPECT_EQ(s.boxes, dem::BoxMethod::kVertices);
+  EXPECT_EQ(s.contact.stiffness, 1e8);
+  EXPECT_EQ(s.contact.restitution, 0.4);
+  EXPECT_EQ(s.contact.friction, 0.6);
+  ASSERT_EQ(s.grains.size(), 2u);
+  EXPECT_EQ(s.grains[0].vertices, 16);
+  EXPECT_EQ(s.grains[0].count, 50);
+  EXPECT_EQ(s.grains[0].seed, 7u);
+  EXPECT_EQ(s.grains[1].shape, dem::GrainShape::kBox);
+  EXPECT_FALSE(s.grains[1].random_orientation);
+  ASSERT_EQ(s.walls.size(), 5u);
+  EXPECT_EQ(s.walls[0].name, "floor");
+  EXPECT_EQ(s.walls[0].normal, dvec3(0, 1, 0));
+  EXPECT_EQ(s.walls[1].motion.removed_at, 0.5);
+  EXPECT_EQ(s.walls[2].type, dem::WallType::kMesh);
+  EXPECT_EQ(s.walls[2].triangles.size(), 12u * 2 + 12u * 2);
+  EXPECT_NEAR(s.walls[2].motion.angular_speed, std::numbers::pi / 2, 1e-15);  // 90 degrees/s
+  EXPECT_EQ(s.walls[3].triangles.size(), 16u);
+  EXPECT_EQ(*s.walls[3].friction, 0.3);
+  EXPECT_EQ(s.walls[4].motion.type, dem::WallMotionType::kSinusoidal);
+  EXPECT_EQ(s.walls[4].motion.direction, dvec3(0, 1, 0));
+  EXPECT_EQ(s.walls[4].thickness, 0.05);
+  EXPECT_TRUE(s.measure.repose);
+  EXPECT_EQ(s.measure.repose_axis, 2);
+  EXPECT_EQ(s.measure.repose_bins, 12);
+  EXPECT_TRUE(s.measure.discharge);
+  EXPECT_FALSE(d.camera.has_value());
+}
+
+TEST(ParseDem, BrokenFieldsNameFileAndField) {
+  struct Case {
+    const char* pointer;  // JSON pointer into the scene
+    json value;           // new value (null: remove the key)
+    const char* field;    // expected in the message
+  };
+  const Case cases[] = {
+      {"/dem/contact/restitution", 1.5, "dem.contact.restitution"},
+      {"/dem/contact/stiffness", nullptr, "dem.contact.stiffness"},
+      {"/dem/contact/stifness", 1e8, "dem.contact.stifness"},
+      {"/dem/dt", 0.01, "dem.dt"},  // far too coarse for E = 1e8 N/m^3
+      {"/dem/dt", nullptr, "dem.dt"},
+      {"/dem/integrator", "rk4", "dem.integrator"},
+      {"/dem/bounding_boxes", "spheres", "dem.bounding_boxes"},
+      {"/dem/grains", json::array(), "dem.grains"},
+      {"/dem/grains/0/semi_axes", json::array({0.02, 0, 0.01}), "dem.grains[0].semi_axes"},
+      {"/dem/grains/0/vertices", 3, "dem.grains[0].vertices"},
+      {"/dem/grains/0/count", -1, "dem.grains[0].count"},
+      {"/dem/grains/0/region/max", json::array({0.3, 0.01, 0.3}), "dem.grains[0].region.max"},
+      {"/dem/grains/0/colour", "red", "dem.grains[0].colour"},
+      {"/dem/grains/1/shape", "sphere", "dem.grains[1].shape"},
+      {"/dem/walls/0/normal", json::array({0, 0, 0}), "dem.walls[0].normal"},
+      {"/dem/walls/0/radius", 1, "dem.walls[0].radius"},
+      {"/dem/walls/1/type", "cone", "dem.walls[1].type"},
+      {"/dem/walls/2/motion/type", "wobble", "dem.walls[2].motion.type"},
+      {"/dem/walls/2/segments", 2, "dem.walls[2].segments"},
+      {"/dem/walls/3/outlet_half_width", json::array({0.5, 0.05}), "dem.walls[3].outlet_half_width"},
+      {"/dem/walls/4/triangles/0", json::array({0, 1, 7}), "dem.walls[4].triangles[0][2]"},
+      {"/dem/walls/4/motion/amplitude", -1, "dem.walls[4].motion.amplitude"},
+      {"/dem/measure/repose/axis", "y", "dem.measure.repose.axis"},
+  };
+  for (const Case& c : cases) {
+    json scene = valid_scene();
+    const json::json_pointer ptr(c.pointer);
+    if (c.value.is_null()) {
+      scene[ptr.parent_pointer()].erase(ptr.back());
+    } else {
+      scene[ptr] = c.value;
+    }
+    try {
+      parse(scene);
+      ADD_FAILURE() << c.pointer << ": no InputError";
+    } catch (const InputError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("scenes/grains.json: "), std::string::npos) << msg;
+      EXPECT_NE(msg.find(c.field), std::string::npos) << c.pointer << " -> " << msg;
+      EXPECT_NE(msg.find("allowed"), std::string::npos) << msg;
+    }
+  }
+}
+
+constexpr std::string_view kEnvironment = R"(# Schinner 1995 App. D style input
+[GRAFIK]
+V_COLOR 2
+X_ANGLE 0.3
+AXS_XMIN 0
+AXS_XMAX 200
+X_ROTSPPEED 0.1   ! the thesis's spelling
+[GLOBAL]
+BBOX 0
+RAND_SEED 42
+TIME_STEP 1e-4
+TIME_ENDE 2
+MESS_TIMES 10
+MESS_TIMES 5
+SAND_XO 0
+SAND_YO 0
+SAND_ZO 20
+SAND_XSIZE 100
+SAND_YSIZE 100
+SAND_ZSIZE 60
+SAND_A_LEN 10
+SAND_B_LEN 8
+SAND_C_LEN 6
+SAND_DIST 25
+VERTICES 14
+STIFFNESS 1e8
+[GEOMETRY]
+RHO 0.002
+PLANE 0 0 0  0 0 1
+TRIANGLE 0 0 0  100 0 0  0 100 0
+)";
+
+TEST(EnvironmentFile, KeywordsDefaultsAndUnits) {
+  const EnvironmentFile env = parse_environment_text(std::string(kEnvironment), "heap.env");
+  EXPECT_EQ(env.bbox, 0);
+  EXPECT_EQ(env.rand_seed, 42u);
+  EXPECT_EQ(env.time_step, 1e-4);
+  EXPECT_EQ(env.time_end, 2.0);
+  EXPECT_EQ(env.mess_times, 10);
+  EXPECT_EQ(env.screen_times, 5);
+  EXPECT_EQ(env.graphics.at("X_ROTSPEED"), 0.1);
+  EXPECT_EQ(env.graphics.at("STD_SIZE"), 4.0);  // default of Table D.1
+  EXPECT_EQ(env.graphics.at("AXS_ZMAX"), 20.0);
+  EXPECT_FALSE(env.notes.empty());
+  const dem::DemSettings s = environment_dem_settings(env);
+  EXPECT_EQ(s.boxes, dem::BoxMethod::kVertices);
+  EXPECT_EQ(s.dt, 1e-4);
+  ASSERT_EQ(s.grains.size(), 1u);
+  // LE = mm; thesis (x, y, z) -> firn (x, z, -y); semi-axes a, b, c along thesis x, y, z -> firn x, z, y.
+  EXPECT_NEAR(s.grains[0].size.x, 0.010, 1e-15);
+  EXPECT_NEAR(s.grains[0].size.y, 0.006, 1e-15);
+  EXPECT_NEAR(s.grains[0].size.z, 0.008, 1e-15);
+  EXPECT_NEAR(s.grains[0].region_min.y, 0.020, 1e-15);
+  EXPECT_NEAR(s.grains[0].region_max.y, 0.080, 1e-15);
+  EXPECT_NEAR(s.grains[0].region_min.z, -0.100, 1e-15);
+  EXPECT_EQ(s.grains[0].count, 4 * 4 * 2);  // lattice sites of spacing 25 mm in the block
+  EXPECT_EQ(s.grains[0].vertices, 14);
+  ASSERT_EQ(s.walls.size(), 2u);
+  EXPECT_EQ(s.walls[0].type, dem::WallType::kMesh);
+  EXPECT_EQ(s.walls[1].normal, dvec3(0, 1, 0));
+  const Camera c = environment_camera(env);
+  EXPECT_GT(glm::length(c.eye - c.target), 0.0);
+}
+
+TEST(EnvironmentFile, ErrorsNameFileLineAndKeyword) {
+  struct Case {
+    std::string text;
+    std::string expected;
+  };
+  const Case cases[] = {
+      {"BBOX 1\n", "x.env:1: BBOX: keyword before any section"},
+      {"[GLOBAL]\nBBOX 2\n", "x.env:2: BBOX: 2 is out of range"},
+      {"[GLOBAL]\nTIME_STEP -1\n", "x.env:2: TIME_STEP"},
+      {"[GLOBAL]\n\n# c\nSAND_DIST abc\n", "x.env:4: SAND_DIST: \"abc\" is not a finite number"},
+      {"[GLOBAL]\nFOO 1\n", "x.env:2: FOO: unknown keyword in [GLOBAL]"},
+      {"[GRAFIK]\nSTD_FONT -12\n", "x.env:2: STD_FONT"},
+      {"[GRAFIK]\nV_COLOR 8\n", "x.env:2: V_COLOR"},
+      {"[GEOMETRY]\nTRIANGLE 0 0 0 1 0 0\n", "x.env:2: TRIANGLE: 6 values"},
+      {"[GLOBAL]\nRAND_SEED 1\nRAND_SEED 2\n", "x.env:3: RAND_SEED: given twice"},
+      {"[GRAFIK]\nAXS_XMIN 5\nAXS_XMAX 1\n", "x.env: AXS_XMIN"},
+      {"[GEOMETRY]\nVIS_TRIS 3\n", "x.env: VIS_TRIS"},
+  };
+  for (const Case& c : cases) {
+    try {
+      parse_environment_text(c.text, "x.env");
+      ADD_FAILURE() << c.expected << ": no InputError";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("allowed"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(ParseDem, EnvironmentFileSuppliesDefaults) {
+  test::ScratchDir dir;
+  dir.write("heap.env", kEnvironment);
+  json scene = json::parse(R"({ "name": "env", "duration": 1, "fps": 30,
+    "dem": { "environment_file": "heap.env", "contact": { "friction": 0.9 } } })");
+  const std::filesystem::path file = dir.write("scene.json", scene.dump());
+  const DemScene d = parse_dem_section(load_scene(file));
+  EXPECT_EQ(d.settings.contact.friction, 0.9);       // the JSON overrides
+  EXPECT_EQ(d.settings.contact.stiffness, 1e8);      // from STIFFNESS
+  EXPECT_EQ(d.settings.grains[0].seed, 42u);         // from RAND_SEED
+  EXPECT_TRUE(d.camera.has_value());
+  scene["dem"]["environment_file"] = "missing.env";
+  const std::filesystem::path bad = dir.write("bad.json", scene.dump());
+  EXPECT_THROW(parse_dem_section(load_scene(bad)), InputError);
+}
+
+}  // namespace
+}  // namespace firn::scene
