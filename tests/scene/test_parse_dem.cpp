@@ -23,7 +23,7 @@ json valid_scene() {
   return json::parse(R"json(
 { "name": "grains", "duration": 1, "fps": 30,
   "dem": {
-    "dt": 1e-4, "integrator": "gear6", "bounding_boxes": "vertices",
+    "dt": 5e-5, "integrator": "gear6", "bounding_boxes": "vertices",
     "contact": { "stiffness": 1e8, "restitution": 0.4, "friction": 0.6 },
     "grains": [ { "semi_axes": [0.02, 0.016, 0.012], "vertices": 16, "count": 50, "density": 2500,
                   "region": { "min": [0, 0.05, 0], "max": [0.3, 0.5, 0.3] }, "seed": 7 },
@@ -47,7 +47,7 @@ DemScene parse(const json& scene) { return parse_dem_section(parse_scene(scene, 
 TEST(ParseDem, ValidSectionGivesTheSettings) {
   const DemScene d = parse(valid_scene());
   const dem::DemSettings& s = d.settings;
-  EXPECT_EQ(s.dt, 1e-4);
+  EXPECT_EQ(s.dt, 5e-5);
   EXPECT_EQ(s.boxes, dem::BoxMethod::kVertices);
   EXPECT_EQ(s.contact.stiffness, 1e8);
   EXPECT_EQ(s.contact.restitution, 0.4);
@@ -138,7 +138,7 @@ X_ROTSPPEED 0.1   ! the thesis's spelling
 [GLOBAL]
 BBOX 0
 RAND_SEED 42
-TIME_STEP 1e-4
+TIME_STEP 2e-5
 TIME_ENDE 2
 MESS_TIMES 10
 MESS_TIMES 5
@@ -153,7 +153,7 @@ SAND_B_LEN 8
 SAND_C_LEN 6
 SAND_DIST 25
 VERTICES 14
-STIFFNESS 1e8
+STIFFNESS 5e7
 [GEOMETRY]
 RHO 0.002
 PLANE 0 0 0  0 0 1
@@ -164,7 +164,7 @@ TEST(EnvironmentFile, KeywordsDefaultsAndUnits) {
   const EnvironmentFile env = parse_environment_text(std::string(kEnvironment), "heap.env");
   EXPECT_EQ(env.bbox, 0);
   EXPECT_EQ(env.rand_seed, 42u);
-  EXPECT_EQ(env.time_step, 1e-4);
+  EXPECT_EQ(env.time_step, 2e-5);
   EXPECT_EQ(env.time_end, 2.0);
   EXPECT_EQ(env.mess_times, 10);
   EXPECT_EQ(env.screen_times, 5);
@@ -174,7 +174,7 @@ TEST(EnvironmentFile, KeywordsDefaultsAndUnits) {
   EXPECT_FALSE(env.notes.empty());
   const dem::DemSettings s = environment_dem_settings(env);
   EXPECT_EQ(s.boxes, dem::BoxMethod::kVertices);
-  EXPECT_EQ(s.dt, 1e-4);
+  EXPECT_EQ(s.dt, 2e-5);
   ASSERT_EQ(s.grains.size(), 1u);
   // LE = mm; thesis (x, y, z) -> firn (x, z, -y); semi-axes a, b, c along thesis x, y, z -> firn x, z, y.
   EXPECT_NEAR(s.grains[0].size.x, 0.010, 1e-15);
@@ -229,7 +229,7 @@ TEST(ParseDem, EnvironmentFileSuppliesDefaults) {
   const std::filesystem::path file = dir.write("scene.json", scene.dump());
   const DemScene d = parse_dem_section(load_scene(file));
   EXPECT_EQ(d.settings.contact.friction, 0.9);       // the JSON overrides
-  EXPECT_EQ(d.settings.contact.stiffness, 1e8);      // from STIFFNESS
+  EXPECT_EQ(d.settings.contact.stiffness, 5e7);      // from STIFFNESS
   EXPECT_EQ(d.settings.grains[0].seed, 42u);         // from RAND_SEED
   EXPECT_TRUE(d.camera.has_value());
   scene["dem"]["environment_file"] = "missing.env";
