@@ -58,6 +58,11 @@
 #define SPH_RADIX_ITEMS 8   /* a radix tile is 256 * 8 = 2048 keys */
 #define SPH_RADIX_BITS 4    /* bits per LSD radix pass */
 #define SPH_RADIX_BUCKETS 16
+/* Hash cells per kernel radius: cell edge h / SPH_CELL_REACH (times 1 + 1/64); the neighbour loop visits
+   (2 SPH_CELL_REACH + 1)^2 rows of 2 SPH_CELL_REACH + 1 cells. */
+#ifndef SPH_CELL_REACH
+#define SPH_CELL_REACH 2
+#endif
 
 /* SPH shader storage buffers (std430); distinct from the MPM and render binding points. */
 #define SPH_BIND_PARTICLES 8       /* Particle[] in sorted order (read/write) */
@@ -77,6 +82,7 @@
 #define SPH_BIND_RADIX_VALS_OUT 22
 #define SPH_BIND_RADIX_HIST 23     /* uint[16 * tiles], digit-major */
 #define SPH_BIND_NEIGHBOURS 24     /* uint[]: neighbour lists (tests and diagnostics only) */
+#define SPH_BIND_POSITIONS 25      /* vec4[]: position and mass in sorted order, packed for the neighbour loops */
 
 /* SPH uniform buffer (std140). */
 #define SPH_BIND_PARAMS 1

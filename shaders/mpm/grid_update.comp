@@ -1,18 +1,21 @@
 #version 430
 // Grid update: v_i^n = p_i / m_i, v_i^{n+1} = v_i^n + dt (f_i / m_i + g), then colliders and the grid's walls
 // (Stomakhin et al. 2013 Sec. 4 steps 4-5; Meyer 2015 Sec. 4.6). One thread per node.
+// The node's fixed-point accumulators are zeroed once read, so the next particle-to-grid starts from zero without
+// a separate clear pass (a clear is a full extra write of the grid, and glClearBufferData is slow on llvmpipe).
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
 #include "mpm/collide.glsl"
 
 layout(local_size_x = MPM_LOCAL_SIZE) in;
-layout(std430, binding = MPM_BIND_GRID) readonly buffer GridBuffer { GridNode nodes[]; };
+layout(std430, binding = MPM_BIND_GRID) buffer GridBuffer { GridNode nodes[]; };
 layout(std430, binding = MPM_BIND_GRID_VEL) writeonly buffer GridVelBuffer { GridVelocity velocities[]; };
 
 void main() {
   int k = int(gl_GlobalInvocationID.x);
   if (k >= grid_dims.w) return;
   GridNode node = nodes[k];
+  nodes[k] = GridNode(ivec4(0), ivec4(0));
   if (node.mass_momentum.x <= 0) {
     velocities[k] = GridVelocity(vec4(0.0), vec4(0.0));
     return;

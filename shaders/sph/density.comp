@@ -16,7 +16,7 @@ float g_sum = 0.0;
 
 void add(uint j, float r2) {
   float q = kernel.y - r2;
-  g_sum += particles[j].x_m.w * q * q * q;
+  g_sum += positions[j].w * q * q * q;
 }
 
 void main() {

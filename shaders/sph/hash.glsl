@@ -1,8 +1,8 @@
-// Spatial hashing of the cell grid (cell edge = kernel radius h times 1 + 1/64, origin at the domain centre) into
-// a table of T = counts.y entries, T a power of two that depends on the particle count only. The key of cell
-// (x, y, z) is hash(y, z) + x mod T, so the three cells x - 1, x, x + 1 of a row have consecutive keys and their
-// particles one contiguous run of the sorted order (the thesis's x-contiguous key, sph-water.md A.3): the
-// neighbour loop makes 9 range lookups instead of 27. Distinct cells may share a key: the neighbour loop
+// Spatial hashing of the cell grid (cell edge = h / SPH_CELL_REACH times 1 + 1/64, origin at the domain centre)
+// into a table of T = counts.y entries, T a power of two that depends on the particle count only. The key of cell
+// (x, y, z) is hash(y, z) + x mod T, so the cells x - R .. x + R of a row have consecutive keys and their particles
+// one contiguous run of the sorted order (the thesis's x-contiguous key, sph-water.md A.3): one range lookup per
+// row instead of one per cell. Distinct cells may share a key: the neighbour loop
 // (neighbours.glsl) compares the actual cell of every candidate, so collisions cost time but never create or
 // lose neighbours.
 

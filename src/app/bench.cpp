@@ -26,10 +26,67 @@ void print_table(const mpm::Solver& s, const gl::ContextInfo& info, int substeps
   std::printf("\nParticle substeps per second: %.3g\n", s.particle_count() * substeps / (wall_ms * 1e-3));
 }
 
+void print_sph_table(const sph::Solver& s, const gl::ContextInfo& info, int steps, double wall_ms,
+                     const std::vector<gl::PassTime>& passes) {
+  double gpu_ms = 0, sort_ms = 0;
+  for (const auto& p : passes) {
+    gpu_ms += p.total_ms;
+    if (p.name == "sort" || p.name == "reorder") sort_ms += p.total_ms;
+  }
+  std::printf("GPU:        %s\nDriver:     %s\n", info.renderer.c_str(), info.version.c_str());
+  std::printf("Particles:  %u (hash table %u entries, %.2f MB of GPU buffers)\n", s.particle_count(), s.table_size(),
+              s.gpu_bytes() / 1e6);
+  std::printf("Sort:       %s\nSteps:      %d (dt = %.3g s)\n",
+              s.settings().sort == sph::SortMethod::kRadix ? "radix" : "counting", steps, s.step_limits().dt);
+  std::printf("\n| pass | ms/step | share |\n|---|---:|---:|\n");
+  for (const auto& p : passes)
+    std::printf("| %s | %.3f | %.1f%% |\n", p.name.c_str(), p.total_ms / steps, 100.0 * p.total_ms / gpu_ms);
+  std::printf("| **GPU total** | %.3f | 100%% |\n| wall clock | %.3f | |\n", gpu_ms / steps, wall_ms / steps);
+  std::printf("\nNeighbour structure (sort + reorder): %.1f%% of GPU time\n", 100.0 * sort_ms / gpu_ms);
+  std::printf("Particle steps per second: %.3g\n", s.particle_count() * steps / (wall_ms * 1e-3));
+}
+
+int run_sph_bench(const scene::Scene& scene, int steps, const std::string& egl, const std::string& sort) {
+  gl::HeadlessContext context(gl::parse_egl_platform(egl, "--egl"));
+  scene::Scene water_only = scene;
+  water_only.mpm.reset();  // time the water alone
+  if (sort == "radix") water_only.sph->sort = sph::SortMethod::kRadix;
+  if (sort == "counting") water_only.sph->sort = sph::SortMethod::kCounting;
+  Simulation sim(water_only);
+  sph::Solver& s = *sim.water();
+  for (int k = 0; k < 3; ++k) {  // warm-up: shader compilation, first-use costs
+    s.step(s.step_limits().dt);
+    s.check_status();
+  }
+  glFinish();
+  s.timer().set_enabled(true);
+  s.timer().clear();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int k = 0; k < steps; ++k) {
+    s.step(s.step_limits().dt);
+    s.check_status();  // as advance() does: the adaptive step needs the status of every step
+  }
+  glFinish();
+  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  s.timer().resolve();
+  print_sph_table(s, context.info(), steps, wall_ms, s.timer().passes());
+  return 0;
+}
+
 }  // namespace
 
 int run_bench(const std::filesystem::path& scene_file, int substeps, const std::string& egl) {
+  return run_bench(scene_file, substeps, egl, "auto", "");
+}
+
+int run_bench(const std::filesystem::path& scene_file, int substeps, const std::string& egl, const std::string& solver,
+              const std::string& sort) {
   const scene::Scene scene = scene::load_scene(scene_file);
+  const bool water = solver == "sph" || (solver == "auto" && !scene.mpm && scene.sph);
+  if (water) {
+    if (!scene.sph) throw InputError(scene_file.string() + ": sph: missing; allowed: firn bench --solver sph needs a water scene");
+    return run_sph_bench(scene, substeps, egl, sort);
+  }
   if (!scene.mpm) throw InputError(scene_file.string() + ": mpm: missing; allowed: firn bench needs a snow scene");
   gl::HeadlessContext context(gl::parse_egl_platform(egl, "--egl"));
   Simulation sim(scene);

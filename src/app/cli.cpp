@@ -23,6 +23,8 @@ struct Commands {
   std::string egl = "auto";
   std::filesystem::path bench_scene;
   int bench_substeps = 100;
+  std::string bench_solver = "auto";
+  std::string bench_sort;
 };
 
 void add_run(CLI::App& app, Commands& c) {
@@ -40,9 +42,13 @@ void add_run(CLI::App& app, Commands& c) {
 }
 
 void add_bench(CLI::App& app, Commands& c) {
-  c.bench = app.add_subcommand("bench", "time the snow solver's passes on a scene");
+  c.bench = app.add_subcommand("bench", "time a solver's passes on a scene (snow by default, water with --solver sph)");
   c.bench->add_option("scene", c.bench_scene, "scene file (JSON)")->required()->check(CLI::ExistingFile);
-  c.bench->add_option("--substeps", c.bench_substeps, "substeps to time")->check(CLI::Range(1, 10000000));
+  c.bench->add_option("--substeps", c.bench_substeps, "substeps (SPH: steps) to time")->check(CLI::Range(1, 10000000));
+  c.bench->add_option("--solver", c.bench_solver, "mpm, sph or auto (mpm if the scene has snow)")
+      ->check(CLI::IsMember({"auto", "mpm", "sph"}));
+  c.bench->add_option("--sort", c.bench_sort, "SPH neighbour sort: counting or radix (default: the scene's)")
+      ->check(CLI::IsMember({"counting", "radix"}));
   c.bench->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");
 }
 
@@ -50,7 +56,7 @@ int dispatch(Commands& c, const std::vector<Command>& extra) {
   for (const Command& e : extra)
     if (*e.sub) return e.run();
   if (*c.info) return run_info(c.egl);
-  if (*c.bench) return run_bench(c.bench_scene, c.bench_substeps, c.egl);
+  if (*c.bench) return run_bench(c.bench_scene, c.bench_substeps, c.egl, c.bench_solver, c.bench_sort);
   c.run_options.export_ply = c.export_format == "ply";
   c.run_options.egl = c.egl;
   return run_scene(c.run_options);

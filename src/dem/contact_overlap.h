@@ -3,13 +3,12 @@
 /// convex polyhedra (or of a polyhedron with a half-space), and the per-pair contact query built on the closest-
 /// feature walk and the separating-axis depth (closest_feature.h, penetration.h).
 ///
-/// Why a projected area: the normal force uses the mean depth V / A of the overlap (contact_model.h). For two flat
-/// faces pressed together that is exactly a Winkler foundation (a bed of independent springs, force = k' V, torque
-/// from the overlap centroid), which is conservative in the rocking mode; a force from the deepest point alone is
-/// not, and self-excites a cube that rests on an incline with friction (measured while building this model).
-/// penetration.h's overlap_volume() gives volume and centroid but not the area, so the intersection is clipped
-/// here once more with the area vectors kept (same algorithm: faces of each body clipped by the other's planes,
-/// Sutherland-Hodgman, tetrahedra to a common apex).
+/// Why a projected area: the normal force is E V (contact_model.h), and the contact's secant stiffness E A, with A
+/// the overlap's shadow on the plane normal to the contact normal, sets the dashpot and the tangential spring (for a
+/// face contact A is the contact area). penetration.h's overlap_volume() gives volume and centroid but not the
+/// area, so the intersection is clipped here once more with the area vectors kept (same idea: faces of each body
+/// clipped by the other's planes, Sutherland-Hodgman, tetrahedra to a common apex; here restricted to the faces and
+/// planes that reach into the slab where the two bodies overlap along the normal, see contact_overlap.cpp).
 #include <glm/glm.hpp>
 
 #include "dem/closest_feature.h"

@@ -28,7 +28,8 @@ enum class GrainShape : std::uint8_t {
 };
 
 /// One kind of grain and where its grains start: `count` grains on a cubic lattice of spacing `spacing` inside
-/// [region_min, region_max], filled from the bottom (lowest y first), each with a random orientation.
+/// [region_min, region_max], filled from the bottom (lowest y first), each with a random orientation (each grain
+/// then needs its enclosing sphere), or all unrotated (each then needs its own extent along each axis).
 struct GrainTypeSettings {
   std::string name;                      ///< Label for output [-]; may be empty.
   GrainShape shape = GrainShape::kEllipsoid;
@@ -38,7 +39,7 @@ struct GrainTypeSettings {
   int count = 0;                         ///< Number of grains, >= 0.
   glm::dvec3 region_min{0.0};            ///< Lower corner of the seeding region [m].
   glm::dvec3 region_max{0.0};            ///< Upper corner of the seeding region [m].
-  double spacing = 0.0;                  ///< Lattice spacing [m]; 0 = 2.2 x the largest semi-axis (SAND_DIST).
+  double spacing = 0.0;                  ///< Lattice spacing [m]; 0 = 2.2 x the room a grain needs (SAND_DIST).
   glm::dvec3 velocity{0.0};              ///< Initial velocity of every grain [m/s].
   bool random_orientation = true;        ///< Random initial orientations (uniform on SO(3)); else identity.
   std::uint64_t seed = 4711;             ///< Seed of shape and orientations (RAND_SEED).

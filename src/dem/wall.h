@@ -7,9 +7,10 @@
 /// phase and closest-feature/penetration code as grain-grain pairs, with a persistent feature cache per pair. The
 /// prism must be thicker than any penetration (a grain pushed deeper than half the thickness would be pushed out
 /// through the back); the default is the largest grain semi-axis. A grain touching several triangles of one mesh
-/// at once (straddling an edge of a flat or gently curved surface) would get the depth force once per triangle, so
-/// the world merges the contacts of one grain with one wall whose normals agree within kMergeAngle into one contact
-/// (deepest depth, volume-weighted normal and point): a grain on a floor of two triangles feels one spring, not two.
+/// at once (straddling an edge of a flat or gently curved surface) would otherwise get one spring per triangle, so
+/// the world merges the contacts of one grain with one wall whose normals agree within kMergeAngle into one contact:
+/// overlap volumes and projected areas add (a Winkler bed split over two triangles is the same bed), the normal and
+/// the point are volume-weighted means, and one tangential spring is kept, matched from step to step by normal.
 #include <array>
 #include <vector>
 

@@ -27,12 +27,12 @@ glm::dquat random_orientation(std::mt19937_64& rng) {
                                    b * std::sin(tau * u3)));
 }
 
-/// Lattice centres inside [lo + r, hi - r] with spacing s, lowest layer (y) first, then x, then z.
-std::vector<dvec3> lattice(const dvec3& lo, const dvec3& hi, double r, double s) {
+/// Lattice centres inside [lo + half, hi - half] with spacing s per axis, lowest layer (y) first, then x, then z.
+std::vector<dvec3> lattice(const dvec3& lo, const dvec3& hi, const dvec3& half, const dvec3& s) {
   int n[3];
   for (int i = 0; i < 3; ++i) {
-    const double free = hi[i] - lo[i] - 2.0 * r;
-    n[i] = free < 0.0 ? 0 : static_cast<int>(std::floor(free / s + 1e-9)) + 1;
+    const double free = hi[i] - lo[i] - 2.0 * half[i];
+    n[i] = free < 0.0 ? 0 : static_cast<int>(std::floor(free / s[i] + 1e-9)) + 1;
   }
   std::vector<dvec3> out;
   for (int j = 0; j < n[1]; ++j) {
@@ -42,8 +42,8 @@ std::vector<dvec3> lattice(const dvec3& lo, const dvec3& hi, double r, double s)
         dvec3 c;
         const int idx[3] = {i, j, k};
         for (int a = 0; a < 3; ++a) {
-          const double used = (n[a] - 1) * s;
-          c[a] = 0.5 * (lo[a] + hi[a]) - 0.5 * used + idx[a] * s;
+          const double used = (n[a] - 1) * s[a];
+          c[a] = 0.5 * (lo[a] + hi[a]) - 0.5 * used + idx[a] * s[a];
         }
         out.push_back(c);
       }
@@ -57,16 +57,22 @@ void seed_type(World& world, const GrainTypeSettings& s, int type, std::size_t i
   if (s.count < 0) fail(field + ".count", "must be >= 0");
   if (s.count == 0) return;
   const GrainType& t = world.types[type];
-  const double r = grain_size(t);
-  const double spacing = s.spacing > 0.0 ? s.spacing : 2.2 * r;
-  if (spacing < 2.0 * r) {
-    fail(field + ".spacing", std::to_string(spacing) + " m is below the grain diameter " + std::to_string(2.0 * r) +
-                                 " m; allowed: >= 2 x the largest semi-axis");
+  // Room a grain needs per axis: its enclosing sphere when turned at random, else its own extent (unrotated).
+  dvec3 half(grain_size(t));
+  if (!s.random_orientation) {
+    half = dvec3(0.0);
+    for (const dvec3& v : t.shape.vertices) half = glm::max(half, glm::abs(v));
   }
-  const std::vector<dvec3> sites = lattice(s.region_min, s.region_max, r, spacing);
+  const double largest = std::max({half.x, half.y, half.z});
+  const dvec3 spacing = s.spacing > 0.0 ? dvec3(s.spacing) : 2.2 * half;
+  if (s.spacing > 0.0 && s.spacing < 2.0 * largest) {
+    fail(field + ".spacing", std::to_string(s.spacing) + " m is below the grain diameter " +
+                                 std::to_string(2.0 * largest) + " m; allowed: >= 2 x the largest semi-axis");
+  }
+  const std::vector<dvec3> sites = lattice(s.region_min, s.region_max, half, spacing);
   if (static_cast<int>(sites.size()) < s.count) {
     fail(field + ".count", std::to_string(s.count) + " grains do not fit the region (room for " +
-                               std::to_string(sites.size()) + " at spacing " + std::to_string(spacing) + " m)");
+                               std::to_string(sites.size()) + " at spacing " + std::to_string(spacing.x) + " m)");
   }
   std::mt19937_64 rng(s.seed ^ 0x9E3779B97F4A7C15ull);
   for (int g = 0; g < s.count; ++g) {

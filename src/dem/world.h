@@ -6,7 +6,8 @@
 /// One step (step()):
 ///   predict (Gear, every grain) -> walls to the new time -> boxes (ellipsoid O(1) or vertex min-max) ->
 ///   sweep and prune (insertion sort, swap-driven pair updates) -> narrow phase per box pair with the pair's
-///   persistent feature cache (contact_geometry) -> contact forces (+ plane walls, + gravity) -> correct (Gear).
+///   persistent feature cache (pair_contact: closest features, separating-axis depth, overlap volume) -> contact
+///   forces (+ plane walls, + gravity) -> correct (Gear).
 /// Forces are evaluated once per step, at the predicted state, as the thesis's Gear scheme requires; since the
 /// contact force depends on velocity, translation uses c0 = 3/16 (notes §4.2).
 ///

@@ -131,14 +131,15 @@ void Solver::estimate_volumes() {
   barrier();
   init_volume_.dispatch_1d(count_, MPM_LOCAL_SIZE);
   barrier();
+  grid_.clear();  // substeps expect zeroed accumulators
+  barrier();
 }
 
 void Solver::substep(double dt) {
   for (Collider& c : colliders_) c.point += dt * c.velocity;
   upload_colliders();
   set_time_step(dt);
-  clear_grid();
-  particle_to_grid();
+  particle_to_grid();  // the accumulators are zero: grid_update (or estimate_volumes) left them so
   grid_update();
   grid_to_particle();
   particle_update();

@@ -57,6 +57,8 @@ class Solver {
   void check_status();
 
   // The individual passes, in substep order (public so tests can check each against a CPU reference).
+  // particle_to_grid expects zeroed grid accumulators; grid_update zeroes them after reading them, so a substep
+  // needs no clear pass. clear_grid zeroes them explicitly (tests, and after the volume estimate).
   void clear_grid();
   void particle_to_grid();
   void grid_update();

@@ -160,9 +160,6 @@ std::map<std::string, Handler> global_keys() {
     k[std::string("SAND_") + "ABC"[i] + "_LEN"] = [=](const Line& l, EnvironmentFile& e) {
       e.sand_semi_axes[i] = l.real("> 0 [LE]", positive);
     };
-    k[std::string("GRAVITY_") + axes[i]] = [i](const Line& l, EnvironmentFile& e) {
-      e.gravity[i] = l.real("any [m/s^2]", [](double) { return true; });
-    };
   }
   k["SAND_DIST"] = [=](const Line& l, EnvironmentFile& e) { e.sand_dist = l.real("> 0 [LE]", positive); };
   k["LENGTH_UNIT"] = [=](const Line& l, EnvironmentFile& e) { e.length_unit = l.real("> 0 [m per LE]", positive); };

@@ -1,8 +1,8 @@
 #pragma once
 /// Reader for the environment (input) file of Schinner 1995, App. D (notes dem-polyhedra.md §8): the GRAFIK, GLOBAL
 /// and GEOMETRY keywords with the documented defaults and ranges, plus documented extensions for what a runnable
-/// simulation needs and the thesis does not list (grain vertex count and density, contact parameters, gravity,
-/// grain count, wall triangles and planes).
+/// simulation needs and the thesis does not list (grain vertex count and density, contact parameters, grain count,
+/// wall triangles and planes). Gravity comes from the scene file's top-level "gravity".
 ///
 /// Syntax (the thesis gives none, notes §8 [T-gap]; this is the project's): one `KEYWORD value...` per line (an
 /// optional `=` after the keyword is accepted), sections opened by a line `[GRAFIK]`, `[GLOBAL]` or `[GEOMETRY]`
@@ -57,7 +57,6 @@ struct EnvironmentFile {
   double stiffness = 1e9;                   ///< STIFFNESS E [N/m^3].
   double restitution = 0.5;                 ///< RESTITUTION e.
   double friction = 0.5;                    ///< FRICTION mu.
-  glm::dvec3 gravity{0.0, 0.0, -9.81};      ///< GRAVITY_X/Y/Z in thesis axes [m/s^2].
   std::vector<std::string> notes;           ///< Keys accepted but without effect here, with the reason.
 };
 

@@ -151,11 +151,13 @@ sph::SphSettings parse_sph(const Node& node) {
       "kernel_radius", {.text = "s < h <= 4 s [m] (default 2 s)", .lo = s.spacing, .lo_open = true, .hi = 4 * s.spacing},
       2 * s.spacing);
   s.rest_density = node.number("rest_density", {.text = "rho0 > 0 [kg/m^3]", .lo = 0, .lo_open = true}, s.rest_density);
+  const bool auto_viscosity = !node.has("viscosity");
   s.viscosity = node.number("viscosity", {.text = "mu >= 0 [Pa s]", .lo = 0}, s.viscosity);
   s.surface_tension = node.number("surface_tension", {.text = "sigma >= 0 [N/m]", .lo = 0}, s.surface_tension);
   s.surface_threshold = node.number("surface_threshold", {.text = "l > 0 [1/m]", .lo = 0, .lo_open = true},
                                     s.surface_threshold);
   s.sound_speed = node.number("sound_speed", {.text = "c > 0 [m/s]", .lo = 0, .lo_open = true}, s.sound_speed);
+  if (auto_viscosity) s.viscosity = sph::default_viscosity(s);
   if (auto eos = node.find("equation_of_state")) s.eos = parse_eos(*eos);
   if (auto sort = node.find("sort")) s.sort = parse_sort(*sort);
   s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);

@@ -39,7 +39,7 @@ uint32_t action_code(RegionAction a) {
 
 }  // namespace
 
-double hash_cell_size(const SphSettings& s) { return s.h() * (1.0 + 1.0 / 64.0); }
+double hash_cell_size(const SphSettings& s) { return s.h() / SPH_CELL_REACH * (1.0 + 1.0 / 64.0); }
 
 std::vector<GpuCollider> to_gpu(const std::vector<Collider>& colliders) {
   std::vector<GpuCollider> out;

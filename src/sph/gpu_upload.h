@@ -8,9 +8,9 @@
 
 namespace firn::sph {
 
-/// Edge of a hash cell [m]: h (1 + 1/64). The margin keeps every pair closer than h inside the 27 cells around
-/// either particle despite float32 rounding of the cell coordinates, for positions up to kMaxCellsFromOrigin
-/// cells from the hash origin.
+/// Edge of a hash cell [m]: h / SPH_CELL_REACH (1 + 1/64). The margin keeps every pair closer than h within
+/// SPH_CELL_REACH cells of each other on every axis despite float32 rounding of the cell coordinates, for positions
+/// up to kMaxCellsFromOrigin cells from the hash origin.
 double hash_cell_size(const SphSettings& s);
 
 /// Largest distance from the hash origin (the domain centre) in hash cells for which the margin above holds:

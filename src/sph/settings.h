@@ -59,7 +59,7 @@ struct SphSettings {
   double spacing = 0.02;          ///< lattice spacing of the initial particles s [m], > 0
   double kernel_radius = 0.0;     ///< smoothing length h (support of every kernel) [m]; 0 = 2 s
   double rest_density = 1000.0;   ///< rho0 [kg/m^3]
-  double viscosity = 0.05;        ///< dynamic viscosity mu [Pa s] (Mueller 2003 viscosity kernel)
+  double viscosity = 1.0;         ///< dynamic viscosity mu [Pa s] (Mueller 2003 viscosity kernel); see default_viscosity
   double surface_tension = 0.0;   ///< sigma [N/m] (Mueller 2003 colour field); 0 disables it
   double surface_threshold = 7.065;  ///< |grad c| above which surface tension acts [1/m] (Kelager 2006)
   double sound_speed = 30.0;      ///< numerical speed of sound c [m/s]
@@ -74,5 +74,11 @@ struct SphSettings {
   /// The kernel radius h [m] actually used.
   double h() const { return kernel_radius > 0 ? kernel_radius : 2.0 * spacing; }
 };
+
+/// The viscosity that stabilises weakly compressible SPH at the settings' resolution [Pa s]: Monaghan's
+/// artificial viscosity alpha = 0.1 expressed as a physical one, nu = alpha h_s c / 10 with the smoothing length
+/// h_s = h / 2 (Monaghan 2005, Sec. 4.4), so mu = 0.1 rho0 h c / 20. Less than about half of it lets the acoustic
+/// noise of a splashing flow grow.
+inline double default_viscosity(const SphSettings& s) { return 0.1 * s.rest_density * s.h() * s.sound_speed / 20.0; }
 
 }  // namespace firn::sph

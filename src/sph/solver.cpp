@@ -31,6 +31,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       gravity_(gravity),
       count_(checked_count(particles)),
       particles_{gl::Buffer::from(particles), gl::Buffer(particles.size() * sizeof(GpuParticle))},
+      positions_(particles.size() * sizeof(glm::vec4)),
       sort_(count_),
       colliders_buf_(sizeof(GpuCollider) * std::max<size_t>(1, colliders_.size())),
       regions_(sizeof(GpuRegion) * std::max<size_t>(1, settings.regions.size())),
@@ -51,13 +52,14 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
 }
 
 size_t Solver::gpu_bytes() const {
-  return particles_[0].size() + particles_[1].size() + sort_.gpu_bytes() + colliders_buf_.size() + regions_.size() +
+  return particles_[0].size() + particles_[1].size() + positions_.size() + sort_.gpu_bytes() + colliders_buf_.size() + regions_.size() +
          status_.size() + params_.size();
 }
 
 void Solver::bind() const {
   particles().bind_storage(SPH_BIND_PARTICLES);
   particles_[1 - current_].bind_storage(SPH_BIND_PARTICLES_OUT);
+  positions_.bind_storage(SPH_BIND_POSITIONS);
   sort_.cell_start().bind_storage(SPH_BIND_CELL_START);
   sort_.order().bind_storage(SPH_BIND_ORDER);
   colliders_buf_.bind_storage(SPH_BIND_COLLIDERS);

@@ -113,6 +113,7 @@ class Solver {
   uint64_t checked_step_ = 0;  ///< step_ at the last status read
   StepLimits limits_;
   gl::Buffer particles_[2];
+  gl::Buffer positions_;  ///< vec4 (position, mass) per sorted slot, written by the reorder pass
   HashSort sort_;
   gl::Buffer colliders_buf_, regions_, status_, params_;
   gl::Program reorder_, density_, forces_, integrate_, neighbour_list_;

@@ -8,6 +8,7 @@
 
 #include "dem/closest_feature_oracle.h"
 #include "dem/mass_properties.h"
+#include "dem/measurements.h"
 #include "dem/wall_meshes.h"
 #include "dem/world_test_util.h"
 
@@ -205,6 +206,31 @@ TEST(World, GrainTypeIsInItsPrincipalFrame) {
       EXPECT_GE(box.max[a], tight.max[a] - 1e-15);
     }
   }
+}
+
+TEST(Measurements, ReposeAngleOfAStaircaseAndDischargedMass) {
+  // Cubes (side 2 cm) whose tops follow h = 0.3 - x tan(30 deg) over x in [0, 0.3], on a flat 2 cm layer beyond.
+  World w = testing::empty_world({0, -9.81, 0}, 1e-4, ContactParameters{});
+  const int t = testing::add_box_type(w, dvec3(0.01), 1000.0);
+  const double slope = std::tan(30.0 * std::numbers::pi / 180.0);
+  for (int i = 0; i < 30; ++i) {
+    const double x = 0.005 + 0.01 * i;
+    const double top = i < 15 ? 0.2 - x * slope : 0.02;
+    add_grain(w, t, testing::body_at({x, top - 0.01, 0.0}));
+  }
+  const SurfaceProfile p = surface_profile(w, 0, 0.0, 0.3, 30);
+  EXPECT_NEAR(p.height[0], 0.2 - 0.005 * slope, 1e-12);
+  const ReposeAngle a = repose_angle(p);
+  std::printf("[ repose   ] staircase: fit %.3f deg, steepest %.3f deg, %d bins\n", a.fit_deg, a.steepest_deg, a.bins);
+  EXPECT_NEAR(a.fit_deg, 30.0, 1e-9);
+  EXPECT_NEAR(a.steepest_deg, 30.0, 1e-9);
+  EXPECT_GE(a.bins, 8);
+  EXPECT_NEAR(mass_below(w, 0.05), 15 * 8e-3, 1e-12) << "the flat layer: 15 cubes of 8 g";
+  const double xs[] = {0, 1, 2, 3}, ys[] = {1, 3, 5, 7};
+  const LineFit f = fit_line(xs, ys);
+  EXPECT_NEAR(f.slope, 2.0, 1e-14);
+  EXPECT_NEAR(f.intercept, 1.0, 1e-14);
+  EXPECT_NEAR(f.r2, 1.0, 1e-14);
 }
 
 }  // namespace

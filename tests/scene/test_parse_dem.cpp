@@ -24,7 +24,7 @@ json valid_scene() {
 { "name": "grains", "duration": 1, "fps": 30,
   "dem": {
     "dt": 5e-5, "integrator": "gear6", "bounding_boxes": "vertices",
-    "contact": { "stiffness": 1e8, "restitution": 0.4, "friction": 0.6 },
+    "contact": { "stiffness": 2e7, "restitution": 0.4, "friction": 0.6 },
     "grains": [ { "semi_axes": [0.02, 0.016, 0.012], "vertices": 16, "count": 50, "density": 2500,
                   "region": { "min": [0, 0.05, 0], "max": [0.3, 0.5, 0.3] }, "seed": 7 },
                 { "shape": "box", "half_extents": [0.01, 0.01, 0.01], "count": 2, "density": 1000,
@@ -49,7 +49,7 @@ TEST(ParseDem, ValidSectionGivesTheSettings) {
   const dem::DemSettings& s = d.settings;
   EXPECT_EQ(s.dt, 5e-5);
   EXPECT_EQ(s.boxes, dem::BoxMethod::kVertices);
-  EXPECT_EQ(s.contact.stiffness, 1e8);
+  EXPECT_EQ(s.contact.stiffness, 2e7);
   EXPECT_EQ(s.contact.restitution, 0.4);
   EXPECT_EQ(s.contact.friction, 0.6);
   ASSERT_EQ(s.grains.size(), 2u);
@@ -87,7 +87,7 @@ TEST(ParseDem, BrokenFieldsNameFileAndField) {
       {"/dem/contact/restitution", 1.5, "dem.contact.restitution"},
       {"/dem/contact/stiffness", nullptr, "dem.contact.stiffness"},
       {"/dem/contact/stifness", 1e8, "dem.contact.stifness"},
-      {"/dem/dt", 0.01, "dem.dt"},  // far too coarse for E = 1e8 N/m^3
+      {"/dem/dt", 0.01, "dem.dt"},  // far too coarse for E = 2e7 N/m^3
       {"/dem/dt", nullptr, "dem.dt"},
       {"/dem/integrator", "rk4", "dem.integrator"},
       {"/dem/bounding_boxes", "spheres", "dem.bounding_boxes"},

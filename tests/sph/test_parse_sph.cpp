@@ -1,0 +1,134 @@
+// The "sph" scene section: defaults, every field read, and error messages of the form
+// "<file>: sph.<field>: <problem>; allowed: <what>".
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/error.h"
+#include "scene/load.h"
+#include "sph/settings.h"
+
+using namespace firn;
+using json = nlohmann::json;
+
+namespace {
+
+json water_scene() {
+  return {{"name", "w"},
+          {"duration", 0.1},
+          {"fps", 30},
+          {"sph",
+           {{"particle_spacing", 0.02},
+            {"domain", {{"min", {0, 0, 0}}, {"max", {1, 0.5, 0.3}}}},
+            {"bodies", json::array({{{"shape", "box"}, {"min", {0, 0, 0}}, {"max", {0.2, 0.4, 0.3}}}})}}}};
+}
+
+/// The InputError message parse_scene throws for `j` (empty when it does not throw).
+std::string error_of(const json& j) {
+  try {
+    scene::parse_scene(j, "s.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(SphScene, DefaultsAndAutomaticViscosity) {
+  const auto s = scene::parse_scene(water_scene(), "s.json");
+  ASSERT_TRUE(s.sph);
+  const sph::SphSettings& w = *s.sph;
+  EXPECT_EQ(w.h(), 0.04);
+  EXPECT_EQ(w.rest_density, 1000);
+  EXPECT_EQ(w.sound_speed, 30);
+  EXPECT_EQ(w.eos, sph::EquationOfState::kTait);
+  EXPECT_EQ(w.sort, sph::SortMethod::kCounting);
+  EXPECT_DOUBLE_EQ(w.viscosity, 0.1 * 1000 * 0.04 * 30 / 20);  // Monaghan alpha = 0.1 at this resolution
+  EXPECT_EQ(w.surface_tension, 0);
+  EXPECT_TRUE(w.regions.empty());
+}
+
+TEST(SphScene, EveryFieldIsRead) {
+  json j = water_scene();
+  auto& s = j["sph"];
+  s["kernel_radius"] = 0.05;
+  s["rest_density"] = 998.29;
+  s["viscosity"] = 0.05;
+  s["surface_tension"] = 0.07;
+  s["surface_threshold"] = 10;
+  s["sound_speed"] = 20;
+  s["equation_of_state"] = "linear";
+  s["sort"] = "radix";
+  s["cfl"] = 0.3;
+  s["dt_max"] = 5e-4;
+  s["bodies"].push_back({{"shape", "sphere"}, {"center", {0.6, 0.2, 0.15}}, {"radius", 0.1}, {"velocity", {1, 0, 0}},
+                         {"hydrostatic", true}});
+  s["regions"] = json::array({{{"action", "teleport"}, {"min", {0.8, 0, 0}}, {"max", {1, 0.1, 0.3}}, {"to", {0.5, 0.4, 0.15}}},
+                              {{"action", "shift"}, {"min", {0, 0, 0}}, {"max", {0.1, 0.1, 0.1}}, {"by", {0, 0.2, 0}}},
+                              {{"action", "set_speed"}, {"min", {0, 0, 0}}, {"max", {0.1, 0.1, 0.1}}, {"velocity", {1, 2, 3}}},
+                              {{"action", "boundary"}, {"min", {0, 0, 0}}, {"max", {0.5, 0.2, 0.3}}, {"point", {0, 0.1, 0}},
+                               {"normal", {0, 2, 0}}, {"thickness", 0.05}}});
+  const sph::SphSettings w = *scene::parse_scene(j, "s.json").sph;
+  EXPECT_EQ(w.h(), 0.05);
+  EXPECT_EQ(w.rest_density, 998.29);
+  EXPECT_EQ(w.viscosity, 0.05);
+  EXPECT_EQ(w.surface_tension, 0.07);
+  EXPECT_EQ(w.surface_threshold, 10);
+  EXPECT_EQ(w.sound_speed, 20);
+  EXPECT_EQ(w.eos, sph::EquationOfState::kLinear);
+  EXPECT_EQ(w.sort, sph::SortMethod::kRadix);
+  EXPECT_EQ(w.cfl, 0.3);
+  EXPECT_EQ(w.dt_max, 5e-4);
+  ASSERT_EQ(w.bodies.size(), 2u);
+  EXPECT_EQ(w.bodies[1].shape, sph::BodyShape::kSphere);
+  EXPECT_TRUE(w.bodies[1].hydrostatic);
+  EXPECT_EQ(w.bodies[1].velocity, glm::dvec3(1, 0, 0));
+  ASSERT_EQ(w.regions.size(), 4u);
+  EXPECT_EQ(w.regions[0].action, sph::RegionAction::kTeleport);
+  EXPECT_EQ(w.regions[0].vector, glm::dvec3(0.5, 0.4, 0.15));
+  EXPECT_EQ(w.regions[1].vector, glm::dvec3(0, 0.2, 0));
+  EXPECT_EQ(w.regions[2].vector, glm::dvec3(1, 2, 3));
+  EXPECT_EQ(w.regions[3].action, sph::RegionAction::kBoundary);
+  EXPECT_EQ(w.regions[3].normal, glm::dvec3(0, 1, 0));  // normalised
+  EXPECT_EQ(w.regions[3].thickness, 0.05);
+}
+
+TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
+  struct Case {
+    const char* pointer;
+    json value;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"/sph/particle_spacing", -1, "s.json: sph.particle_spacing: -1 is out of range; allowed: s > 0 [m]"},
+      {"/sph/kernel_radius", 0.1, "s.json: sph.kernel_radius: 0.1 is out of range; allowed: s < h <= 4 s [m]"},
+      {"/sph/equation_of_state", "ideal", "s.json: sph.equation_of_state: unknown equation of state \"ideal\"; allowed: tait, linear"},
+      {"/sph/sort", "bitonic", "s.json: sph.sort: unknown sort \"bitonic\"; allowed: counting, radix"},
+      {"/sph/viscosity", "a lot", "s.json: sph.viscosity: wrong type: got string \"a lot\"; allowed: a number with mu >= 0 [Pa s]"},
+      {"/sph/typo", 1, "s.json: sph.typo: unknown key; allowed: particle_spacing, kernel_radius"},
+      {"/sph/bodies/0/shape", "cone", "s.json: sph.bodies[0].shape: unknown shape \"cone\"; allowed: box, sphere"},
+      {"/sph/bodies/0/max", json::array({2, 0.4, 0.3}), "s.json: sph.bodies[0]: the body spans [0, 0, 0] to [2, 0.4, 0.3], outside the domain on axis x"},
+      {"/sph/domain/max", json::array({1, 0.05, 0.3}), "s.json: sph.domain.max: extent 0.05 m on axis y is below 2 kernel radii"},
+      {"/sph/domain/max", json::array({6000, 0.5, 0.3}), "s.json: sph.domain.max: half extent 3000 m on axis x spans"},
+      {"/sph/regions", json::array({{{"action", "spin"}, {"min", {0, 0, 0}}, {"max", {1, 1, 1}}}}),
+       "s.json: sph.regions[0].action: unknown action \"spin\"; allowed: boundary, teleport, shift, set_speed"},
+      {"/sph/regions", json::array({{{"action", "teleport"}, {"min", {0, 0, 0}}, {"max", {1, 1, 1}}, {"by", {0, 0, 0}}}}),
+       "s.json: sph.regions[0].by: unknown key; allowed: action, min, max, to, description"},
+      {"/sph/regions", json::array({{{"action", "boundary"}, {"min", {0, 0, 0}}, {"max", {1, 1, 1}}, {"point", {0, 0, 0}},
+                                      {"normal", {0, 0, 0}}}}),
+       "s.json: sph.regions[0].normal: [0, 0, 0] has no direction"},
+      {"/sph/particle_spacing", 0.0005, "s.json: sph.bodies: the bodies hold about"},
+  };
+  for (const Case& c : cases) {
+    json j = water_scene();
+    j[json::json_pointer(c.pointer)] = c.value;
+    const std::string message = error_of(j);
+    EXPECT_EQ(message.rfind(c.expected, 0), 0u) << c.pointer << "\n  got:      " << message << "\n  expected: " << c.expected;
+  }
+  json missing = water_scene();
+  missing["sph"].erase("domain");
+  EXPECT_EQ(error_of(missing).rfind("s.json: sph.domain: missing required field; allowed: an object", 0), 0u)
+      << error_of(missing);
+}
