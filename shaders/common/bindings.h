@@ -59,9 +59,10 @@
 #define SPH_RADIX_BITS 4    /* bits per LSD radix pass */
 #define SPH_RADIX_BUCKETS 16
 /* Hash cells per kernel radius: cell edge h / SPH_CELL_REACH (times 1 + 1/64); the neighbour loop visits
-   (2 SPH_CELL_REACH + 1)^2 rows of 2 SPH_CELL_REACH + 1 cells. */
+   (2 SPH_CELL_REACH + 1)^2 rows of 2 SPH_CELL_REACH + 1 cells. 1 is faster on llvmpipe (28 against 40 ms per step
+   at 6,859 particles): 2 scans 42 % fewer candidates but pays for 25 row lookups instead of 9. */
 #ifndef SPH_CELL_REACH
-#define SPH_CELL_REACH 2
+#define SPH_CELL_REACH 1
 #endif
 
 /* SPH shader storage buffers (std430); distinct from the MPM and render binding points. */

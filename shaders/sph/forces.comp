@@ -28,13 +28,14 @@ void add(uint j, vec3 r, float r2, vec3 v_j, bool self) {
   Particle pj = particles[j];
   float m_rho = pj.x_m.w / pj.v_rho.w;
   float q = kernel.y - r2;
-  g_lap_c += m_rho * q * (3.0 * kernel.y - 7.0 * r2);  // self term included, as in c's definition
+  bool tension = material.z > 0.0;  // uniform: the colour field is only summed when surface tension is on
+  if (tension) g_lap_c += m_rho * q * (3.0 * kernel.y - 7.0 * r2);  // self term included, as in c's definition
   if (self) return;
   float rl = sqrt(r2);
   float hr = kernel_radius() - rl;
   if (rl > 0.0) g_pressure += (pj.x_m.w * (g_p_over_rho2 + pj.a_p.w / (pj.v_rho.w * pj.v_rho.w)) * hr * hr / rl) * r;
   g_viscous += (m_rho * hr) * (v_j - g_vi);
-  g_grad_c += (m_rho * q * q) * r;
+  if (tension) g_grad_c += (m_rho * q * q) * r;
 }
 
 void main() {

@@ -60,7 +60,8 @@ void progress(const Simulation& sim, int k, int frames, const FrameReport& r) {
 
 int run_scene(const RunOptions& o) {
   const scene::Scene scene = scene::load_scene(o.scene);
-  const int frames = o.frames > 0 ? o.frames : scene.frame_count();
+  // Frames at t = 0, 1/fps, ..., duration: the whole duration is simulated and shown.
+  const int frames = o.frames > 0 ? o.frames : scene.frame_count() + 1;
   gl::HeadlessContext context(gl::parse_egl_platform(o.egl, "--egl"));
   Simulation sim(scene);
   std::unique_ptr<FrameRenderer> renderer;

@@ -9,7 +9,7 @@ namespace firn::app {
 struct RunOptions {
   std::filesystem::path scene;    ///< scene file (JSON)
   std::filesystem::path out;      ///< output folder, created when the scene is valid
-  int frames = 0;                 ///< frames to write; 0 = the scene's duration * fps
+  int frames = 0;                 ///< frames to write; 0 = duration * fps + 1 (t = 0 ... duration)
   int width = 1280, height = 720; ///< image size [pixels]
   bool render = true;             ///< write frame_NNNNN.png
   bool export_ply = false;        ///< write particles_NNNNN.ply

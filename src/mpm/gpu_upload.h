@@ -3,14 +3,13 @@
 #include <vector>
 
 #include "core/collider.h"
+#include "core/gpu_collider.h"
 #include "mpm/fixed_point.h"
 #include "mpm/layout.h"
 #include "mpm/settings.h"
 
 namespace firn::mpm {
 
-/// Colliders in the shaders' layout (shape and boundary codes of shaders/common/bindings.h).
-std::vector<GpuCollider> to_gpu(const std::vector<Collider>& colliders);
 /// Materials with their Lame parameters (Stomakhin 2013 Eq. 31) in the shaders' layout.
 std::vector<GpuMaterial> to_gpu(const std::vector<Material>& materials);
 /// The uniform block of one substep: grid, gravity, dt [s], fixed-point scales, counts and flags. The CFL speed

@@ -6,6 +6,8 @@
 
 #include <glm/glm.hpp>
 
+#include "core/gpu_collider.h"
+
 namespace firn::mpm {
 
 /// One material point (std430, 128 bytes). F_E and F_P are 3x3, stored as three columns in vec4s.
@@ -41,15 +43,7 @@ struct GpuVelocityGradient {
 };
 static_assert(sizeof(GpuVelocityGradient) == 48);
 
-/// A collider as the shaders see it (std430, 64 bytes). Shapes and boundaries: shaders/common/bindings.h.
-struct GpuCollider {
-  glm::vec4 point_shape;     ///< plane point / sphere or box centre [m]; w = COLLIDER_* shape code
-  glm::vec4 normal_radius;   ///< plane normal, or box half extents [m]; w = sphere radius [m]
-  glm::vec4 velocity_friction;  ///< velocity [m/s]; w = Coulomb friction mu
-  glm::uvec4 boundary;       ///< x = BOUNDARY_* code
-};
-static_assert(sizeof(GpuCollider) == 64);
-static_assert(offsetof(GpuCollider, boundary) == 48);
+// GpuCollider (shared by every solver) lives in core/gpu_collider.h.
 
 /// Material constants (std430, 32 bytes).
 struct GpuMaterial {

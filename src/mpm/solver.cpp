@@ -77,7 +77,7 @@ void Solver::upload_params() {
 }
 
 void Solver::upload_colliders() {
-  const auto gpu = to_gpu(colliders_);
+  const auto gpu = to_gpu_colliders(colliders_);
   if (gpu.size() * sizeof(GpuCollider) > colliders_buf_.size()) colliders_buf_ = gl::Buffer(gpu.size() * sizeof(GpuCollider));
   if (!gpu.empty()) colliders_buf_.write(gpu);
 }

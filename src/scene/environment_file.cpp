@@ -356,7 +356,8 @@ Camera environment_camera(const EnvironmentFile& env) {
   Camera c = framing_camera(glm::min(lo, hi), glm::max(lo, hi));
   const double distance = glm::length(c.eye - c.target);
   // View direction for zero angles: from the viewer along the thesis's +y (into the screen), i.e. the eye sits at
-  // -y; rotated by X, Y, Z angles about the thesis axes, then mapped into firn's frame.
+  // -y. X/Y/Z_ANGLE turn the coordinate system (App. D, notes §8: "view rotation of the coordinate system"), so the eye turns by the
+  // opposite angles about the thesis axes; a positive X_ANGLE tips the scene towards the viewer (eye above).
   auto rot = [](int axis, double angle, const dvec3& v) {
     const double cs = std::cos(angle), sn = std::sin(angle);
     dvec3 r = v;
@@ -366,9 +367,9 @@ Camera environment_camera(const EnvironmentFile& env) {
     return r;
   };
   dvec3 offset(0.0, -1.0, 0.0);
-  offset = rot(0, g.at("X_ANGLE"), offset);
-  offset = rot(1, g.at("Y_ANGLE"), offset);
-  offset = rot(2, g.at("Z_ANGLE"), offset);
+  offset = rot(0, -g.at("X_ANGLE"), offset);
+  offset = rot(1, -g.at("Y_ANGLE"), offset);
+  offset = rot(2, -g.at("Z_ANGLE"), offset);
   c.eye = c.target + distance * dvec3(offset.x, offset.z, -offset.y);
   return c;
 }

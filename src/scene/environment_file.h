@@ -75,8 +75,9 @@ glm::dvec3 environment_to_world(const EnvironmentFile& env, const glm::dvec3& p)
 dem::DemSettings environment_dem_settings(const EnvironmentFile& env);
 
 /// Camera from the GRAFIK keys: it looks at the centre of the AXS_* box from outside it, along the thesis's +y
-/// (horizontal) turned by X_ANGLE, Y_ANGLE, Z_ANGLE [rad] about the thesis axes; the distance fits the box into
-/// the 45 degree field of view.
+/// (horizontal), with the coordinate system turned by X_ANGLE, Y_ANGLE, Z_ANGLE [rad] about the thesis axes (the
+/// eye turns the opposite way; positive X_ANGLE shows the scene from above); the distance fits the box into the
+/// 45 degree field of view.
 Camera environment_camera(const EnvironmentFile& env);
 
 }  // namespace firn::scene

@@ -9,24 +9,6 @@
 namespace firn::sph {
 namespace {
 
-uint32_t shape_code(ColliderShape s) {
-  switch (s) {
-    case ColliderShape::kPlane: return COLLIDER_PLANE;
-    case ColliderShape::kSphere: return COLLIDER_SPHERE;
-    case ColliderShape::kBox: return COLLIDER_BOX;
-  }
-  return COLLIDER_PLANE;
-}
-
-uint32_t boundary_code(Boundary b) {
-  switch (b) {
-    case Boundary::kSticky: return BOUNDARY_STICKY;
-    case Boundary::kSlip: return BOUNDARY_SLIP;
-    case Boundary::kSeparate: return BOUNDARY_SEPARATE;
-  }
-  return BOUNDARY_SEPARATE;
-}
-
 uint32_t action_code(RegionAction a) {
   switch (a) {
     case RegionAction::kBoundary: return SPH_REGION_BOUNDARY;
@@ -40,20 +22,6 @@ uint32_t action_code(RegionAction a) {
 }  // namespace
 
 double hash_cell_size(const SphSettings& s) { return s.h() / SPH_CELL_REACH * (1.0 + 1.0 / 64.0); }
-
-std::vector<GpuCollider> to_gpu(const std::vector<Collider>& colliders) {
-  std::vector<GpuCollider> out;
-  for (const Collider& c : colliders) {
-    GpuCollider g{};
-    g.point_shape = glm::vec4(glm::vec3(c.point), static_cast<float>(shape_code(c.shape)));
-    const glm::dvec3 n = c.shape == ColliderShape::kBox ? c.half_extent : c.normal;
-    g.normal_radius = glm::vec4(glm::vec3(n), static_cast<float>(c.radius));
-    g.velocity_friction = glm::vec4(glm::vec3(c.velocity), static_cast<float>(c.friction));
-    g.boundary = glm::uvec4(boundary_code(c.boundary), 0, 0, 0);
-    out.push_back(g);
-  }
-  return out;
-}
 
 std::vector<GpuRegion> to_gpu(const std::vector<Region>& regions, double h) {
   std::vector<GpuRegion> out;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/collider.h"
+#include "core/gpu_collider.h"
 #include "sph/layout.h"
 #include "sph/settings.h"
 
@@ -17,8 +18,6 @@ double hash_cell_size(const SphSettings& s);
 /// the rounding of floor((x - origin) / cell) is below 2.4e-7 times this, well under the 1/64 margin.
 inline constexpr double kMaxCellsFromOrigin = 65536.0;
 
-/// Colliders in the shaders' layout (shape and boundary codes of shaders/common/bindings.h).
-std::vector<GpuCollider> to_gpu(const std::vector<Collider>& colliders);
 /// Control regions in the shaders' layout; a boundary slab of thickness 0 gets 2 h.
 std::vector<GpuRegion> to_gpu(const std::vector<Region>& regions, double h);
 

@@ -6,6 +6,8 @@
 
 #include <glm/glm.hpp>
 
+#include "core/gpu_collider.h"
+
 namespace firn::sph {
 
 /// One water particle (std430, 64 bytes). The solver keeps the particle buffer sorted by hash key, so the slot of
@@ -21,16 +23,7 @@ static_assert(offsetof(GpuParticle, v_rho) == 16);
 static_assert(offsetof(GpuParticle, a_p) == 32);
 static_assert(offsetof(GpuParticle, id) == 48);
 
-/// A collider as the shaders see it (std430, 64 bytes); same layout as mpm::GpuCollider and the GLSL struct in
-/// shaders/common/collider_sdf.glsl.
-struct GpuCollider {
-  glm::vec4 point_shape;        ///< plane point / sphere or box centre [m]; w = COLLIDER_* shape code
-  glm::vec4 normal_radius;      ///< plane normal, or box half extents [m]; w = sphere radius [m]
-  glm::vec4 velocity_friction;  ///< velocity [m/s]; w = Coulomb friction mu
-  glm::uvec4 boundary;          ///< x = BOUNDARY_* code
-};
-static_assert(sizeof(GpuCollider) == 64);
-static_assert(offsetof(GpuCollider, boundary) == 48);
+// GpuCollider (shared by every solver) lives in core/gpu_collider.h.
 
 /// A control region (std430, 64 bytes).
 struct GpuRegion {

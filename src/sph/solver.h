@@ -55,8 +55,9 @@ class Solver {
   void check_status();
   StepLimits step_limits() const { return limits_; }
 
-  // The passes, in step order (public so that tests can check each against a CPU reference).
-  /// Sorts by hash key and gathers the particles into sorted order.
+  // The passes, in step order (public so that tests can check each against a CPU reference). density(),
+  // forces() and neighbour_ids() read the packed positions that sort() writes: call sort() first.
+  /// Sorts by hash key and gathers the particles (and their packed positions) into sorted order.
   void sort();
   /// Density and pressure of every particle.
   void density();

@@ -33,7 +33,9 @@ TEST(FirnRunGrains, StatsAndMeasurementsPerFrame) {
     }
     EXPECT_EQ(j["grains"], 12);
     EXPECT_LT(j["max_penetration"].get<double>(), 0.01);
-    if (lines > 0) EXPECT_EQ(j["steps"], 1250) << "0.1 s frames at dt = 8e-5 s";
+    if (lines > 0) {
+      EXPECT_EQ(j["steps"], 2000) << "0.1 s frames at dt = 5e-5 s";
+    }
     max_contacts = std::max(max_contacts, j["contacts"].get<double>());
   }
   EXPECT_EQ(lines, 3);

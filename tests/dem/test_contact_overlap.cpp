@@ -81,7 +81,9 @@ TEST(ContactOverlap, PlaneOverlapMatchesALargeBoxAsHalfSpace) {
     const OverlapMeasures m = plane_overlap_measures(p, x, point, n, depth, deepest);
     const OverlapVolume ref = overlap_volume(p, x, ground, g);
     EXPECT_NEAR(m.volume, ref.volume, 1e-12) << "trial " << trial;
-    if (ref.volume > 1e-9) EXPECT_LT(glm::length(m.centroid - ref.centroid), 1e-9) << "trial " << trial;
+    if (ref.volume > 1e-9) {
+      EXPECT_LT(glm::length(m.centroid - ref.centroid), 1e-9) << "trial " << trial;
+    }
     EXPECT_NEAR(depth, -separating_axis(p, x, ground, g).separation, 1e-9) << "trial " << trial;
   }
   // Half of a unit cube below the plane y = 0: volume 1/2, shadow 1, centroid 1/4 below.

@@ -192,7 +192,9 @@ TEST(World, GrainTypeIsInItsPrincipalFrame) {
   for (int i = 0; i < 3; ++i) {
     EXPECT_NEAR(mp.inertia[i][i], t.inertia[i], 1e-12 * t.inertia[i]);
     for (int j = 0; j < 3; ++j) {
-      if (i != j) EXPECT_LT(std::abs(mp.inertia[i][j]), 1e-12 * t.inertia.x);
+      if (i != j) {
+        EXPECT_LT(std::abs(mp.inertia[i][j]), 1e-12 * t.inertia.x);
+      }
     }
   }
   // The O(1) ellipsoid box contains every vertex (the generating ellipsoid maps into the body frame correctly).

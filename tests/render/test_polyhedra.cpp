@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numbers>
 
+#include <glm/gtc/quaternion.hpp>
+
 #include "render/renderer.h"
 #include "render_test_util.h"
 
@@ -29,7 +31,7 @@ std::vector<PolyhedronVertex> cube_mesh(float h) {
   return out;
 }
 
-PolyhedronInstance at(const glm::vec3& x, const glm::quat& q = {1, 0, 0, 0}) {
+PolyhedronInstance at(const glm::vec3& x, const glm::quat& q = glm::quat(1, 0, 0, 0)) {
   return {glm::vec4(x, 0.0f), glm::vec4(q.x, q.y, q.z, q.w)};
 }
 

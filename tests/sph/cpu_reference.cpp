@@ -191,7 +191,8 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
       }
     const double n_len = glm::length(grad_c);
     out[i].near_threshold = st.surface_tension > 0 && std::abs(n_len - st.surface_threshold) < 1e-3 * st.surface_threshold;
-    if (st.surface_tension > 0 && n_len > st.surface_threshold) {
+    out[i].tension = st.surface_tension > 0 && n_len > st.surface_threshold;
+    if (out[i].tension) {
       const glm::dvec3 f = -st.surface_tension * lap_c * grad_c / (n_len * rho_i);
       a += f;
       magnitude += glm::length(f) * 8.0;  // lap c cancels between the self term and the neighbours

@@ -30,6 +30,7 @@ struct Acceleration {
   glm::dvec3 a{0.0};
   double bound = 0;              ///< bound on each component of |a_gpu - a| [m/s^2]
   bool near_threshold = false;   ///< |grad c| within 1e-3 of the surface threshold: the branch may differ
+  bool tension = false;          ///< surface tension acts (|grad c| above the threshold)
 };
 
 /// Kernel mass beyond a plane at distance d [m] (d >= 0): integral of W over the half-space, by quadrature.

@@ -1,0 +1,78 @@
+// End-to-end tests of `firn run` on a water (SPH) scene: frames with water in them, PLY export of the water
+// particles, stats with the density error, and the exit code of a bad "sph" section.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
+
+#include "app/cli_util.h"
+
+namespace fs = std::filesystem;
+using firn::test::fresh_dir;
+using firn::test::run_firn;
+
+namespace {
+
+const std::string kTinyWater = std::string(FIRN_TEST_DIR) + "/data/tiny-water.json";
+
+/// Fraction of clearly blue pixels (the water colour): blue well above red and green.
+double water_fraction(const fs::path& png) {
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
+  if (!px) return 0;
+  int blue = 0;
+  for (int i = 0; i < w * h; ++i) blue += px[3 * i + 2] > 100 && px[3 * i + 2] > px[3 * i] + 50 && px[3 * i + 2] > px[3 * i + 1] + 20;
+  stbi_image_free(px);
+  return static_cast<double>(blue) / (w * h);
+}
+
+}  // namespace
+
+TEST(FirnRunWater, FramesStatsAndPly) {
+  const fs::path out = fresh_dir("run-water") / "out";
+  const auto r = run_firn("run " + kTinyWater + " --out " + out.string() + " --width 160 --height 120 --stats --export ply");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_GT(water_fraction(out / "frame_00000.png"), 0.01);
+  EXPECT_GT(water_fraction(out / "frame_00002.png"), 0.01);
+  std::ifstream stats(out / "stats.jsonl");
+  std::string line;
+  double mass0 = -1;
+  int frames = 0;
+  while (std::getline(stats, line)) {
+    const auto j = nlohmann::json::parse(line);
+    ASSERT_TRUE(j.contains("max_density_error")) << line;
+    EXPECT_EQ(j["particles"], 250);  // 5 x 10 x 5 lattice points
+    EXPECT_EQ(j["nonfinite"], 0);
+    EXPECT_LT(j["max_density_error"].get<double>(), 0.05);
+    if (mass0 < 0) mass0 = j["total_mass"];
+    EXPECT_DOUBLE_EQ(j["total_mass"].get<double>(), mass0);
+    EXPECT_GT(j["dt"].get<double>(), 0.0);
+    ++frames;
+  }
+  EXPECT_EQ(frames, 3);
+  // The water PLY: header with the SPH properties, 250 vertices of 8 float32 each.
+  std::ifstream ply(out / "water_00002.ply", std::ios::binary);
+  ASSERT_TRUE(ply) << "water_00002.ply missing";
+  std::string text((std::istreambuf_iterator<char>(ply)), std::istreambuf_iterator<char>());
+  const auto end = text.find("end_header\n");
+  ASSERT_NE(end, std::string::npos);
+  const std::string header = text.substr(0, end);
+  EXPECT_NE(header.find("element vertex 250"), std::string::npos) << header;
+  EXPECT_NE(header.find("property float density"), std::string::npos) << header;
+  EXPECT_EQ(text.size() - (end + 11), 250u * 8 * 4);
+  EXPECT_FALSE(fs::exists(out / "particles_00000.ply"));  // no snow in this scene
+}
+
+TEST(FirnRunWater, BadSphSectionExitsWithCode2) {
+  const fs::path dir = fresh_dir("run-water-bad");
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(kTinyWater));
+  j["sph"]["equation_of_state"] = "ideal gas";
+  std::ofstream(dir / "bad.json") << j.dump();
+  const auto r = run_firn("run " + (dir / "bad.json").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("sph.equation_of_state: unknown equation of state \"ideal gas\"; allowed: tait, linear"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
