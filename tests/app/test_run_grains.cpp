@@ -38,7 +38,7 @@ TEST(FirnRunGrains, StatsAndMeasurementsPerFrame) {
     }
     max_contacts = std::max(max_contacts, j["contacts"].get<double>());
   }
-  EXPECT_EQ(lines, 3);
+  EXPECT_EQ(lines, 4);  // duration * fps + 1 frames: t = 0 ... duration
   EXPECT_GT(max_contacts, 5);
   std::ifstream csv(out / "grains.csv");
   std::string header;
@@ -49,7 +49,7 @@ TEST(FirnRunGrains, StatsAndMeasurementsPerFrame) {
   }
   std::ifstream summary_file(out / "grains_summary.json");
   const nlohmann::json summary = nlohmann::json::parse(summary_file);
-  EXPECT_EQ(summary["frames"], 3);
+  EXPECT_EQ(summary["frames"], 4);
   EXPECT_TRUE(summary.contains("repose"));
   EXPECT_EQ(summary["repose"]["profile_height"].size(), 10u);
   EXPECT_LT(summary["wall_force"]["floor"]["mean_force"][1].get<double>(), 0.0);  // the grains press down

@@ -50,7 +50,7 @@ TEST(FirnRunWater, FramesStatsAndPly) {
     EXPECT_GT(j["dt"].get<double>(), 0.0);
     ++frames;
   }
-  EXPECT_EQ(frames, 3);
+  EXPECT_EQ(frames, 4);  // duration * fps + 1 frames: t = 0 ... duration
   // The water PLY: header with the SPH properties, 250 vertices of 8 float32 each.
   std::ifstream ply(out / "water_00002.ply", std::ios::binary);
   ASSERT_TRUE(ply) << "water_00002.ply missing";
