@@ -1,5 +1,6 @@
 // Status checks, CFL time step and live parameter edits of mpm::Solver.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -21,12 +22,6 @@ std::string quantity_name(uint32_t bit) {
     case MPM_ERROR_CFL: return "particle speed (CFL violation: more than one cell per substep)";
   }
   return "unknown";
-}
-
-float bits_to_float(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return f;
 }
 
 }  // namespace
@@ -56,8 +51,8 @@ void Solver::check_status() {
       msg += "; the speed bound is " + std::to_string(scales_.speed_bound) + " m/s (raise mpm.max_speed)";
     throw NumericalError(msg);
   }
-  const double speed = bits_to_float(s.max_speed_bits);
-  const double harden = std::max(1.0f, bits_to_float(s.max_hardening_bits));
+  const double speed = std::bit_cast<float>(s.max_speed_bits);
+  const double harden = std::max(1.0f, std::bit_cast<float>(s.max_hardening_bits));
   if (substep_ > 0) cfl_time_step(speed, harden);
   GpuStatus reset{};
   status_.upload(0, sizeof reset, &reset);

@@ -1,5 +1,6 @@
 // Status checks and the adaptive time step of sph::Solver.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -18,12 +19,6 @@ std::string quantity_name(uint32_t bit) {
     case SPH_ERROR_CFL: return "particle speed (CFL violation: more than one kernel radius per step)";
   }
   return "unknown";
-}
-
-float bits_to_float(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return f;
 }
 
 }  // namespace
@@ -53,8 +48,8 @@ void Solver::check_status() {
   }
   // Only steps since the last read have reduced into the status: without any, keep the limits as they are.
   if (step_ > checked_step_) {
-    choose_time_step(bits_to_float(s.max_speed_bits), bits_to_float(s.max_accel_bits));
-    limits_.max_density = bits_to_float(s.max_density_bits);
+    choose_time_step(std::bit_cast<float>(s.max_speed_bits), std::bit_cast<float>(s.max_accel_bits));
+    limits_.max_density = std::bit_cast<float>(s.max_density_bits);
   }
   checked_step_ = step_;
   GpuStatus reset{};
