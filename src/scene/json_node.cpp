@@ -40,6 +40,23 @@ std::string format_vec3(const glm::dvec3& v) {
   return out;
 }
 
+void expect_ordered(const glm::dvec3& lo, const glm::dvec3& hi, const Node& hi_node) {
+  for (int a = 0; a < 3; ++a) {
+    if (!(lo[a] < hi[a])) {
+      hi_node.fail(format_vec3(hi) + " is not above min " + format_vec3(lo) + " on axis " + "xyz"[a],
+                   "min < max on every axis");
+    }
+  }
+}
+
+glm::dvec3 parse_direction(const Node& node) {
+  constexpr std::string_view kAllowed = "a non-zero direction [x, y, z] (normalised on load)";
+  const glm::dvec3 n = node.vec3(kAllowed);
+  const double length = glm::length(n);
+  if (!(length > 1e-12)) node.fail(format_vec3(n) + " has no direction", kAllowed);
+  return n / length;
+}
+
 std::string join(std::initializer_list<std::string_view> items) {
   std::string out;
   for (std::string_view item : items) {

@@ -99,4 +99,10 @@ class Node {
   std::shared_ptr<const std::string> file_;
 };
 
+/// Fails on `hi_node` (the "max" field) unless lo < hi on every axis [m].
+void expect_ordered(const glm::dvec3& lo, const glm::dvec3& hi, const Node& hi_node);
+
+/// A non-zero vector read from `node`, normalised; fails naming the field when it has no direction.
+glm::dvec3 parse_direction(const Node& node);
+
 }  // namespace firn::scene

@@ -26,21 +26,13 @@ Boundary parse_boundary(const Node& node) {
   node.fail("unknown boundary \"" + name + "\"", kBoundaries);
 }
 
-glm::dvec3 parse_normal(const Node& node) {
-  constexpr std::string_view kAllowed = "a non-zero direction [x, y, z] (normalised on load)";
-  const glm::dvec3 n = node.vec3(kAllowed);
-  const double length = glm::length(n);
-  if (!(length > 1e-12)) node.fail(format_vec3(n) + " has no direction", kAllowed);
-  return n / length;
-}
-
 /// Reads the shape-specific fields and rejects keys that belong to other shapes.
 void parse_geometry(const Node& node, Collider& c) {
   switch (c.shape) {
     case ColliderShape::kPlane:
       node.expect_object({"type", "point", "normal", "velocity", "friction", "boundary"});
       c.point = node.vec3("point", kPosition);
-      c.normal = parse_normal(node.at("normal", "a non-zero direction [x, y, z]"));
+      c.normal = parse_direction(node.at("normal", "a non-zero direction [x, y, z]"));
       return;
     case ColliderShape::kSphere:
       node.expect_object({"type", "center", "radius", "velocity", "friction", "boundary"});
@@ -51,13 +43,7 @@ void parse_geometry(const Node& node, Collider& c) {
       node.expect_object({"type", "min", "max", "velocity", "friction", "boundary"});
       const glm::dvec3 lo = node.vec3("min", kPosition);
       const glm::dvec3 hi = node.vec3("max", kPosition);
-      for (int a = 0; a < 3; ++a) {
-        if (!(lo[a] < hi[a])) {
-          node.at("max", kPosition)
-              .fail(format_vec3(hi) + " is not above min " + format_vec3(lo) + " on axis " + "xyz"[a],
-                    "min < max on every axis");
-        }
-      }
+      expect_ordered(lo, hi, node.at("max", kPosition));
       c.point = 0.5 * (lo + hi);
       c.half_extent = 0.5 * (hi - lo);
       return;

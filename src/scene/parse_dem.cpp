@@ -20,12 +20,6 @@ constexpr std::string_view kPosition = "[x, y, z] [m]";
 constexpr std::string_view kDirection = "a non-zero direction [x, y, z] (normalised on load)";
 constexpr double kDeg = std::numbers::pi / 180.0;
 
-dvec3 direction(const Node& node) {
-  const dvec3 v = node.vec3(kDirection);
-  if (!(glm::length(v) > 1e-12)) node.fail(format_vec3(v) + " has no direction", kDirection);
-  return glm::normalize(v);
-}
-
 dvec3 positive_vec3(const Node& node, std::string_view allowed) {
   const dvec3 v = node.vec3(allowed);
   if (!(v.x > 0 && v.y > 0 && v.z > 0)) node.fail(format_vec3(v) + " has a component <= 0", allowed);
@@ -38,15 +32,6 @@ glm::dvec2 half_widths(const Node& node) {
   if (node.array_size() != 2) node.fail(std::to_string(node.array_size()) + " elements", kAllowed);
   return {node.element(0).number({.text = "> 0 [m]", .lo = 0, .lo_open = true}),
           node.element(1).number({.text = "> 0 [m]", .lo = 0, .lo_open = true})};
-}
-
-void expect_ordered(const dvec3& lo, const dvec3& hi, const Node& hi_node) {
-  for (int a = 0; a < 3; ++a) {
-    if (!(lo[a] < hi[a])) {
-      hi_node.fail(format_vec3(hi) + " is not above min " + format_vec3(lo) + " on axis " + "xyz"[a],
-                   "min < max on every axis");
-    }
-  }
 }
 
 void parse_contact(const Node& node, dem::ContactParameters& c, bool have_base) {
@@ -98,13 +83,13 @@ void parse_motion(const Node& node, dem::WallMotion& m) {
   if (type == "rotation") {
     node.expect_object({"type", "axis", "point", "angular_speed"});
     m.type = dem::WallMotionType::kRotation;
-    m.axis = direction(node.at("axis", kDirection));
+    m.axis = parse_direction(node.at("axis", kDirection));
     m.pivot = node.vec3("point", kPosition, dvec3(0.0));
     m.angular_speed = node.number("angular_speed", {.text = "any [degrees/s] (right-hand rule about axis)"}) * kDeg;
   } else if (type == "sinusoidal") {
     node.expect_object({"type", "direction", "amplitude", "frequency"});
     m.type = dem::WallMotionType::kSinusoidal;
-    m.direction = node.find("direction") ? direction(*node.find("direction")) : dvec3(0, 1, 0);
+    m.direction = node.find("direction") ? parse_direction(*node.find("direction")) : dvec3(0, 1, 0);
     m.amplitude = node.number("amplitude", {.text = "A >= 0 [m]", .lo = 0});
     m.frequency = node.number("frequency", {.text = "f >= 0 [Hz]", .lo = 0});
   } else {
@@ -177,7 +162,7 @@ dem::WallSettings parse_wall(const Node& node) {
   w.name = node.string("name", "free text", "");
   if (type == "plane") {
     w.point = node.vec3("point", kPosition);
-    w.normal = direction(node.at("normal", kDirection));
+    w.normal = parse_direction(node.at("normal", kDirection));
   } else if (type == "box") {
     w.box_min = node.vec3("min", kPosition);
     w.box_max = node.vec3("max", kPosition);
@@ -187,7 +172,7 @@ dem::WallSettings parse_wall(const Node& node) {
   } else if (type == "cylinder") {
     const int segments = node.find("segments") ? static_cast<int>(node.find("segments")->integer(3, 10000, "3..10000")) : 32;
     const bool caps = node.find("caps") ? node.find("caps")->boolean() : true;
-    append_mesh(w, dem::make_cylinder_mesh(node.vec3("center", kPosition), direction(node.at("axis", kDirection)),
+    append_mesh(w, dem::make_cylinder_mesh(node.vec3("center", kPosition), parse_direction(node.at("axis", kDirection)),
                                            node.number("radius", length), node.number("length", length), segments,
                                            caps));
   } else if (type == "hopper") {

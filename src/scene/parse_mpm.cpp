@@ -12,15 +12,6 @@ constexpr std::string_view kPosition = "[x, y, z] [m]";
 constexpr std::string_view kAxes = "xyz";
 
 /// Checks lo < hi on every axis; `hi_node` is the field blamed.
-void expect_ordered(const glm::dvec3& lo, const glm::dvec3& hi, const Node& hi_node) {
-  for (int a = 0; a < 3; ++a) {
-    if (!(lo[a] < hi[a])) {
-      hi_node.fail(format_vec3(hi) + " is not above min " + format_vec3(lo) + " on axis " + kAxes[a],
-                   "min < max on every axis");
-    }
-  }
-}
-
 mpm::Material parse_material(const Node& node, const std::string& name) {
   node.expect_object({"youngs_modulus", "poisson_ratio", "density", "critical_compression", "critical_stretch",
                       "hardening"});

@@ -14,23 +14,6 @@ constexpr std::string_view kPosition = "[x, y, z] [m]";
 constexpr std::string_view kShapes = "box, sphere";
 constexpr std::string_view kActions = "boundary, teleport, shift, set_speed";
 
-void expect_ordered(const glm::dvec3& lo, const glm::dvec3& hi, const Node& hi_node) {
-  for (int a = 0; a < 3; ++a) {
-    if (!(lo[a] < hi[a])) {
-      hi_node.fail(format_vec3(hi) + " is not above min " + format_vec3(lo) + " on axis " + "xyz"[a],
-                   "min < max on every axis");
-    }
-  }
-}
-
-glm::dvec3 parse_direction(const Node& node) {
-  constexpr std::string_view kAllowed = "a non-zero direction [x, y, z] (normalised on load)";
-  const glm::dvec3 n = node.vec3(kAllowed);
-  const double length = glm::length(n);
-  if (!(length > 1e-12)) node.fail(format_vec3(n) + " has no direction", kAllowed);
-  return n / length;
-}
-
 /// The domain: min < max, every extent at least 2 h (the mirror images need a face on one side only), and the
 /// half extent at most sph::kMaxCellsFromOrigin hash cells (float32 cell coordinates, see sph/gpu_upload.h).
 void parse_domain(const Node& node, sph::SphSettings& s) {
