@@ -48,6 +48,15 @@
 #define RENDER_SURFACE_LIT 1u       /* SurfaceVertex.flags bits */
 #define RENDER_SURFACE_CHECKER 2u
 #define RENDER_SURFACE_ONE_SIDED 4u
+/* Screen-space fluid surface (src/render/fluid_surface.h, shaders/render/fluid_*). Depth images hold the eye depth
+   -z_view [m] of the nearest splat; RENDER_FLUID_NO_DEPTH marks pixels without fluid. */
+#define RENDER_FLUID_NO_DEPTH 0.0
+#define RENDER_FLUID_MAX_FILTER_PX 32 /* largest support of the bilateral depth filter [pixels each side] */
+#define RENDER_FLUID_UNIT_DEPTH 0     /* texture units of the fluid passes */
+#define RENDER_FLUID_UNIT_THICKNESS 1
+#define RENDER_FLUID_UNIT_SCENE 2
+#define RENDER_FLUID_OUTPUT_SHADED 0  /* FluidSurfaceOutput codes */
+#define RENDER_FLUID_OUTPUT_NORMALS 1
 
 /* ---- SPH water (src/sph, shaders/sph) ---- */
 /* Work-group sizes: particle passes; scans and radix passes (SPH_*_ITEMS consecutive items per invocation). */

@@ -20,6 +20,7 @@ struct Commands {
   CLI::App* bench = nullptr;
   RunOptions run_options;
   std::string export_format;
+  std::string water = water_mode_name(WaterMode::kSurface);
   std::string egl = "auto";
   std::filesystem::path bench_scene;
   int bench_substeps = 100;
@@ -38,6 +39,8 @@ void add_run(CLI::App& app, Commands& c) {
   c.run->add_flag("--no-render", [&o](int64_t) { o.render = false; }, "do not write PNG frames");
   c.run->add_option("--export", c.export_format, "also write particles per frame")->check(CLI::IsMember({"ply"}));
   c.run->add_flag("--stats", o.stats, "write stats.jsonl (one JSON object per frame)");
+  c.run->add_option("--water", c.water, "draw water as a surface (screen-space fluid rendering, the default) or as "
+                    "particles")->check(CLI::IsMember(water_mode_names()));
   c.run->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");
 }
 
@@ -58,6 +61,7 @@ int dispatch(Commands& c, const std::vector<Command>& extra) {
   if (*c.info) return run_info(c.egl);
   if (*c.bench) return run_bench(c.bench_scene, c.bench_substeps, c.egl, c.bench_solver, c.bench_sort);
   c.run_options.export_ply = c.export_format == "ply";
+  c.run_options.water = parse_water_mode(c.water, "--water");
   c.run_options.egl = c.egl;
   return run_scene(c.run_options);
 }

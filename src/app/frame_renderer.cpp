@@ -6,6 +6,31 @@
 
 namespace firn::app {
 
+namespace {
+
+/// The water particles as a surface or as spheres (look.water).
+void add_water(render::FrameContent& f, const sph::Solver& water, const FrameLook& look) {
+  render::ParticleSet set;
+  set.buffer = water.particles().id();
+  set.count = water.particle_count();
+  set.layout = render::sph_particle_layout();
+  set.style.radius = 0.5f * static_cast<float>(water.settings().spacing);
+  if (look.water == WaterMode::kSurface) {
+    render::FluidSurfaceSet& surface = f.fluid_surfaces.emplace_back();
+    surface.particles = set;
+    surface.style.horizon_colour = look.background;
+    return;
+  }
+  set.style.colour = glm::vec3(0.20f, 0.45f, 0.90f);  // water blue
+  if (look.colour == render::ColourMode::kSpeed) {
+    set.style.mode = look.colour;
+    set.style.range_max = 5.0f;
+  }
+  f.particles.push_back(set);
+}
+
+}  // namespace
+
 render::Camera scene_camera(const scene::Scene& scene) {
   render::Camera c;
   c.eye = scene.camera.eye;
@@ -36,17 +61,7 @@ render::FrameContent frame_content(const Simulation& sim, const FrameLook& look)
     ground = snow->settings().grid.min.y;
   }
   if (const sph::Solver* water = sim.water()) {
-    render::ParticleSet set;
-    set.buffer = water->particles().id();
-    set.count = water->particle_count();
-    set.layout = render::sph_particle_layout();
-    set.style.radius = 0.5f * static_cast<float>(water->settings().spacing);
-    set.style.colour = glm::vec3(0.20f, 0.45f, 0.90f);  // water blue
-    if (look.colour == render::ColourMode::kSpeed) {
-      set.style.mode = look.colour;
-      set.style.range_max = 5.0f;
-    }
-    f.particles.push_back(set);
+    add_water(f, *water, look);
     if (!snow) {
       if (look.show_grid_bounds) f.grid_bounds = render::Bounds{water->settings().domain_min, water->settings().domain_max};
       ground = water->settings().domain_min.y;

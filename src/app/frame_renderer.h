@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/simulation.h"
+#include "app/water_mode.h"
 #include "render/renderer.h"
 
 namespace firn::app {
@@ -12,14 +13,16 @@ namespace firn::app {
 struct FrameLook {
   float particle_radius_cells = 0.45f;  ///< impostor radius as a fraction of the MPM grid spacing
   render::ColourMode colour = render::ColourMode::kUniform;
+  WaterMode water = WaterMode::kSurface;  ///< `firn run --water`, the viewer's W key
   bool show_colliders = true;
   bool show_grid_bounds = true;
   glm::vec3 background{0.16f, 0.18f, 0.22f};
 };
 
 /// The render::FrameContent of a simulation's state: snow and water particles straight from the solvers' SSBOs (no
-/// copy; water in blue, radius half its spacing), colliders at their current positions, the ground at the lowest
-/// upward plane collider, the grid bounds (or the water's domain when there is no snow).
+/// copy; water of radius half its spacing, drawn per look.water as a surface or as blue spheres, which colour by
+/// speed also colours), colliders at their current positions, the ground at the lowest upward plane collider, the
+/// grid bounds (or the water's domain when there is no snow).
 render::FrameContent frame_content(const Simulation& sim, const FrameLook& look);
 
 /// The scene's camera for an image of aspect width / height.

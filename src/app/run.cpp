@@ -66,6 +66,8 @@ int run_scene(const RunOptions& o) {
   Simulation sim(scene);
   std::unique_ptr<FrameRenderer> renderer;
   if (o.render) renderer = std::make_unique<FrameRenderer>(o.width, o.height);
+  FrameLook look;
+  look.water = o.water;
   std::filesystem::create_directories(o.out);
   std::ofstream stats;
   if (o.stats) stats.open(o.out / "stats.jsonl", std::ios::trunc);
@@ -74,7 +76,8 @@ int run_scene(const RunOptions& o) {
   for (int k = 0; k < frames; ++k) {
     FrameReport r;
     if (k > 0) r = sim.advance_frame();
-    if (renderer) render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, renderer->render(sim));
+    if (renderer)
+      render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, renderer->render(sim, look));
     if (o.export_ply && sim.snow()) write_ply(o.out / frame_name("particles", k, ".ply"), sim.snow()->download_particles());
     if (o.export_ply && sim.water()) write_ply(o.out / frame_name("water", k, ".ply"), sim.water()->download_particles());
     if (stats.is_open()) stats << stats_line(sim, r.substeps).dump() << "\n" << std::flush;

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <string>
 
+#include "app/water_mode.h"
+
 namespace firn::app {
 
 /// Options of `firn run` (see README).
@@ -14,6 +16,7 @@ struct RunOptions {
   bool render = true;             ///< write frame_NNNNN.png
   bool export_ply = false;        ///< write particles_NNNNN.ply
   bool stats = false;             ///< write stats.jsonl
+  WaterMode water = WaterMode::kSurface;  ///< how water particles are drawn (--water)
   std::string egl = "auto";       ///< EGL platform: auto, device, surfaceless
 };
 

@@ -1,11 +1,13 @@
 #pragma once
-/// What one rendered frame shows (plain data): particle sets, colliders, the ground, the grid bounds and the look.
+/// What one rendered frame shows (plain data): particle sets, fluid surfaces, colliders, the ground, the grid bounds
+/// and the look.
 #include <optional>
 #include <vector>
 
 #include <glm/glm.hpp>
 
 #include "core/collider.h"
+#include "render/fluid_style.h"
 #include "render/particle_renderer.h"
 #include "render/polyhedron_renderer.h"
 #include "render/view_params.h"
@@ -48,6 +50,9 @@ struct FrameContent {
   Lighting lighting;
   SceneColours colours;
   std::vector<PolyhedronSet> polyhedra;        ///< flat-shaded instanced polyhedra (DEM grains, wall meshes)
+  /// Particle sets drawn as water surfaces (screen-space fluid rendering), after everything opaque above and in
+  /// order, each refracting what was drawn before it and hidden behind nearer opaque geometry.
+  std::vector<FluidSurfaceSet> fluid_surfaces;
 };
 
 }  // namespace firn::render

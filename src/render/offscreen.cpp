@@ -1,24 +1,10 @@
 #include "render/offscreen.h"
 
-#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
 namespace firn::render {
-namespace {
-
-Renderbuffer make_renderbuffer(GLenum format, int width, int height) {
-  GLuint id = 0;
-  glGenRenderbuffers(1, &id);
-  Renderbuffer rb(id);
-  glBindRenderbuffer(GL_RENDERBUFFER, id);
-  glRenderbufferStorage(GL_RENDERBUFFER, format, width, height);
-  glBindRenderbuffer(GL_RENDERBUFFER, 0);
-  return rb;
-}
-
-}  // namespace
 
 Offscreen::Offscreen(int width, int height) : width_(width), height_(height) {
   GLint max_size = 0;
@@ -28,19 +14,8 @@ Offscreen::Offscreen(int width, int height) : width_(width), height_(height) {
                              "; allowed: 1.." + std::to_string(max_size) + " pixels per side");
   colour_ = make_renderbuffer(GL_RGBA8, width, height);
   depth_ = make_renderbuffer(GL_DEPTH_COMPONENT24, width, height);
-  GLuint id = 0;
-  glGenFramebuffers(1, &id);
-  fbo_ = Framebuffer(id);
-  glBindFramebuffer(GL_FRAMEBUFFER, id);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_.id());
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_.id());
-  const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  if (status != GL_FRAMEBUFFER_COMPLETE) {
-    char code[16];
-    std::snprintf(code, sizeof code, "0x%04X", status);
-    throw std::runtime_error(std::string("Offscreen framebuffer incomplete (status ") + code + ")");
-  }
+  fbo_ = make_framebuffer({{GL_COLOR_ATTACHMENT0, colour_.id(), true}, {GL_DEPTH_ATTACHMENT, depth_.id(), true}},
+                          "Offscreen");
 }
 
 void Offscreen::bind() const {

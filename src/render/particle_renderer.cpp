@@ -102,13 +102,13 @@ void validate(const ParticleSet& set, const char* what) {
                              " = " + std::to_string(needed) + " bytes exceeds the buffer's " + std::to_string(size));
 }
 
-ParticleRenderer::ParticleRenderer() {
+ParticleRenderer::ParticleRenderer(const char* fragment_shader) {
   GLint blocks = 0;
   glGetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &blocks);
   if (blocks < 1)
     throw std::runtime_error("ParticleRenderer: this GL context allows no storage buffers in vertex shaders "
                              "(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS = 0)");
-  program_ = gl::Program::render("render/sphere.vert", "render/sphere.frag");
+  program_ = gl::Program::render("render/sphere.vert", fragment_shader);
   vao_ = make_vertex_array();
 }
 
@@ -117,11 +117,7 @@ void ParticleRenderer::draw(const ParticleSet& set, const ViewParams& view) {
   if (set.count == 0) return;
   const ParticleLayout& l = set.layout;
   const ParticleStyle& s = set.style;
-  program_.set("u_view", view.view);
-  program_.set("u_projection", view.projection);
-  program_.set("u_light_view", view.light_view);
-  program_.set("u_ambient", view.ambient);
-  program_.set("u_diffuse", view.diffuse);
+  set_view_uniforms(program_, view);
   program_.set("u_stride", l.stride_bytes / 4);
   program_.set("u_position_offset", l.position_offset / 4);
   program_.set("u_velocity_offset", offset_floats(l.velocity_offset));

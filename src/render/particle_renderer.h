@@ -73,9 +73,11 @@ void validate(const ParticleSet& set, const char* what = "ParticleSet");
 /// its silhouette, writing the sphere surface's depth) with Lambert + ambient shading. Needs a current GL context.
 class ParticleRenderer {
  public:
-  /// Compiles shaders/render/sphere.{vert,frag}. Throws std::runtime_error on shader errors or when the context
-  /// offers no storage buffers in vertex shaders (GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS == 0).
-  ParticleRenderer();
+  /// Compiles shaders/render/sphere.vert with `fragment_shader` (a path under shaders/): by default the lit impostor
+  /// render/sphere.frag; the fluid surface draws the same impostors with its own fragment shaders (depth and
+  /// thickness splats). Throws std::runtime_error on shader errors or when the context offers no storage buffers in
+  /// vertex shaders (GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS == 0).
+  explicit ParticleRenderer(const char* fragment_shader = "render/sphere.frag");
 
   /// Draws `set` (after validate()) into the bound framebuffer with depth testing. Issues a
   /// GL_SHADER_STORAGE_BARRIER_BIT memory barrier first, so compute writes to the buffer are visible, and restores

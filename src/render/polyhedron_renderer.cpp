@@ -66,11 +66,7 @@ void PolyhedronRenderer::draw(const PolyhedronSet& set, const ViewParams& view) 
   upload(mesh_, set.triangles.size() * sizeof(PolyhedronVertex), set.triangles.data());
   upload(instances_, set.instances.size() * sizeof(PolyhedronInstance), set.instances.data());
   program_.use();
-  program_.set("u_view", view.view);
-  program_.set("u_projection", view.projection);
-  program_.set("u_light_view", view.light_view);
-  program_.set("u_ambient", view.ambient);
-  program_.set("u_diffuse", view.diffuse);
+  set_view_uniforms(program_, view);
   program_.set("u_colour", set.colour);
   program_.set("u_one_sided", set.one_sided ? 1 : 0);
   glBindVertexArray(vao_.id());

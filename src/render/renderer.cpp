@@ -25,12 +25,12 @@ void Renderer::resize(int width, int height) {
 void Renderer::render(const Camera& camera, const FrameContent& content) {
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, width_, height_);
-  draw(camera, content, width_, height_);
+  draw(camera, content, {0, width_, height_});
 }
 
 void Renderer::render(const Camera& camera, const FrameContent& content, const Offscreen& target) {
   target.bind();
-  draw(camera, content, target.width(), target.height());
+  draw(camera, content, {target.framebuffer(), target.width(), target.height()});
 }
 
 std::vector<uint8_t> Renderer::capture(const Camera& camera, const FrameContent& content) {
@@ -42,13 +42,15 @@ std::vector<uint8_t> Renderer::capture(const Camera& camera, const FrameContent&
   return capture_target_->read_pixels();
 }
 
-void Renderer::draw(const Camera& camera, const FrameContent& content, int width, int height) {
+void Renderer::draw(const Camera& camera, const FrameContent& content, const CompositeTarget& target) {
   // Everything that can throw on bad input runs before the first GL call of the frame.
-  const ViewParams view = make_view_params(camera, width, height, content.lighting);
+  const ViewParams view = make_view_params(camera, target.width, target.height, content.lighting);
   for (size_t i = 0; i < content.particles.size(); ++i)
     validate(content.particles[i], ("FrameContent.particles[" + std::to_string(i) + "]").c_str());
   for (size_t i = 0; i < content.polyhedra.size(); ++i)
     validate(content.polyhedra[i], ("FrameContent.polyhedra[" + std::to_string(i) + "]").c_str());
+  for (size_t i = 0; i < content.fluid_surfaces.size(); ++i)
+    validate(content.fluid_surfaces[i], ("FrameContent.fluid_surfaces[" + std::to_string(i) + "]").c_str());
   const SceneGeometry geometry = build_scene_geometry(content, camera.target);
 
   glDisable(GL_BLEND);
@@ -64,6 +66,7 @@ void Renderer::draw(const Camera& camera, const FrameContent& content, int width
   scene_.draw(geometry, content, view, particles_);
   for (const ParticleSet& set : content.particles) particles_.draw(set, view);
   for (const PolyhedronSet& set : content.polyhedra) polyhedra_.draw(set, view);
+  for (const FluidSurfaceSet& set : content.fluid_surfaces) fluid_.draw(set, view, target);
 }
 
 }  // namespace firn::render

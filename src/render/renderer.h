@@ -1,10 +1,12 @@
 #pragma once
-/// The renderer facade: one call draws a whole frame (scene + particle sets) into an offscreen target or the window.
+/// The renderer facade: one call draws a whole frame (scene, particle sets, fluid surfaces) into an offscreen target
+/// or the window.
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "render/camera.h"
+#include "render/fluid_surface.h"
 #include "render/frame_content.h"
 #include "render/offscreen.h"
 #include "render/particle_renderer.h"
@@ -16,8 +18,11 @@ namespace firn::render {
 /// Draws FrameContent seen by a Camera. Owns the shader programs (and, for capture(), an offscreen target), so
 /// construct it once per GL context and keep it. Needs a current GL context for its whole life.
 ///
+/// Order: scene geometry, particle sets and polyhedra (opaque, depth-tested), then the fluid surfaces.
+///
 /// GL state it leaves behind: depth test enabled (GL_LESS), blending and face culling disabled, no program and no
-/// vertex array bound, the target framebuffer bound.
+/// vertex array bound, no texture bound on the RENDER_FLUID_UNIT_* units (GL_TEXTURE0 active), the target
+/// framebuffer bound with a full viewport.
 class Renderer {
  public:
   /// `width` x `height` [pixels] is the size of the default framebuffer (window) and of capture() images. Compiles
@@ -37,12 +42,16 @@ class Renderer {
   /// width() * height() * 4 bytes (ready for write_png).
   std::vector<uint8_t> capture(const Camera& camera, const FrameContent& content);
 
+  /// The fluid surface pass, whose read_depth() / read_thickness() show the last fluid surface drawn.
+  const FluidSurfaceRenderer& fluid() const { return fluid_; }
+
  private:
-  void draw(const Camera& camera, const FrameContent& content, int width, int height);
+  void draw(const Camera& camera, const FrameContent& content, const CompositeTarget& target);
   int width_, height_;
   ParticleRenderer particles_;
   SceneRenderer scene_;
   PolyhedronRenderer polyhedra_;
+  FluidSurfaceRenderer fluid_;
   std::optional<Offscreen> capture_target_;
 };
 

@@ -146,11 +146,7 @@ void SceneRenderer::draw_vertices(const std::vector<SurfaceVertex>& vertices, gl
 
 void SceneRenderer::draw(const SceneGeometry& g, const FrameContent& content, const ViewParams& view,
                          ParticleRenderer& spheres) {
-  program_.set("u_view", view.view);
-  program_.set("u_projection", view.projection);
-  program_.set("u_light_view", view.light_view);
-  program_.set("u_ambient", view.ambient);
-  program_.set("u_diffuse", view.diffuse);
+  set_view_uniforms(program_, view);
   const GroundPlane ground = content.ground.value_or(GroundPlane{});
   program_.set("u_checker_size", static_cast<float>(ground.checker_size));
   program_.set("u_checker_contrast", ground.checker_contrast);

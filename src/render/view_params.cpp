@@ -19,4 +19,12 @@ ViewParams make_view_params(const Camera& camera, int width, int height, const L
   return v;
 }
 
+void set_view_uniforms(gl::Program& program, const ViewParams& view) {
+  program.set("u_view", view.view);
+  program.set("u_projection", view.projection);
+  program.set("u_light_view", view.light_view);
+  program.set("u_ambient", view.ambient);
+  program.set("u_diffuse", view.diffuse);
+}
+
 }  // namespace firn::render

@@ -2,6 +2,7 @@
 /// Per-frame view state shared by the particle and scene passes: matrices and the directional light.
 #include <glm/glm.hpp>
 
+#include "gl/program.h"
 #include "render/camera.h"
 
 namespace firn::render {
@@ -25,5 +26,9 @@ struct ViewParams {
 /// ViewParams of `camera` for an image of `width` x `height` pixels. Throws std::runtime_error on an invalid camera,
 /// size or a zero light direction.
 ViewParams make_view_params(const Camera& camera, int width, int height, const Lighting& lighting);
+
+/// Sets the uniforms every render program shares from `view`: u_view, u_projection and the lighting of
+/// shaders/render/shading.glsl (u_light_view, u_ambient, u_diffuse); those a program does not use are ignored.
+void set_view_uniforms(gl::Program& program, const ViewParams& view);
 
 }  // namespace firn::render

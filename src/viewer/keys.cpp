@@ -7,7 +7,7 @@
 namespace firn::viewer {
 namespace {
 
-const std::array<KeyBinding, 9> kKeys{{
+const std::array<KeyBinding, 10> kKeys{{
     {GLFW_KEY_SPACE, "Space", Action::kPlayPause, "play / pause"},
     {GLFW_KEY_N, "N", Action::kStep, "advance one frame (1 / fps simulated seconds) and pause"},
     {GLFW_KEY_R, "R", Action::kReset, "reset: re-seed the scene with the edited materials"},
@@ -16,6 +16,7 @@ const std::array<KeyBinding, 9> kKeys{{
     {GLFW_KEY_H, "H", Action::kHelp, "show / hide this help"},
     {GLFW_KEY_U, "U", Action::kPanels, "show / hide the panels"},
     {GLFW_KEY_F, "F", Action::kFrameAll, "frame the whole simulation domain"},
+    {GLFW_KEY_W, "W", Action::kWaterMode, "water: surface / particles"},
     {GLFW_KEY_ESCAPE, "Esc", Action::kQuit, "quit"},
 }};
 

@@ -6,7 +6,7 @@
 namespace firn::viewer {
 
 /// What a key does.
-enum class Action { kPlayPause, kStep, kReset, kScreenshot, kRecord, kHelp, kPanels, kFrameAll, kQuit };
+enum class Action { kPlayPause, kStep, kReset, kScreenshot, kRecord, kHelp, kPanels, kFrameAll, kWaterMode, kQuit };
 
 /// One key: its GLFW key code, its name and what it does.
 struct KeyBinding {

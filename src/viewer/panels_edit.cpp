@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/water_mode.h"
 #include "viewer/panels.h"
 #include "viewer/widgets.h"
 
@@ -99,6 +100,22 @@ void collider_editor(PanelContext& c, int i, const Collider& now) {
   }
 }
 
+/// How water is drawn: surface or particles (W toggles the same setting).
+void water_mode_combo(app::FrameLook& look) {
+  int current = 0;
+  std::array<const char*, app::kWaterModes.size()> names{};
+  for (size_t k = 0; k < app::kWaterModes.size(); ++k) {
+    names[k] = app::water_mode_name(app::kWaterModes[k]);
+    if (app::kWaterModes[k] == look.water) current = static_cast<int>(k);
+  }
+  ImGui::SetNextItemWidth(200.0f);
+  if (ImGui::Combo("water (W)", &current, names.data(), static_cast<int>(names.size())))
+    look.water = app::kWaterModes[static_cast<size_t>(current)];
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("surface: screen-space fluid rendering (depth splats, bilateral smoothing, Fresnel, refraction, "
+                      "absorption); particles: one sphere per water particle");
+}
+
 }  // namespace
 
 void material_panel(PanelContext& c) {
@@ -155,6 +172,7 @@ void render_panel(PanelContext& c) {
       if (kModeValues[static_cast<size_t>(k)] == look.colour) mode = k;
     ImGui::SetNextItemWidth(200.0f);
     if (ImGui::Combo("colour by", &mode, kModes.data(), 4)) look.colour = kModeValues[static_cast<size_t>(mode)];
+    water_mode_combo(look);
     ImGui::Checkbox("grid bounds", &look.show_grid_bounds);
     ImGui::SameLine();
     ImGui::Checkbox("colliders", &look.show_colliders);

@@ -196,6 +196,8 @@ std::string set_flip(ViewerSettings& s, app::Simulation& sim, double alpha) {
   return "";
 }
 
+void toggle_water_mode(ViewerSettings& s) { s.look.water = app::toggled(s.look.water); }
+
 std::string set_particle_radius(ViewerSettings& s, double cells) {
   if (std::string e = check(particle_radius_range(), cells); !e.empty()) return e;
   s.look.particle_radius_cells = static_cast<float>(cells);

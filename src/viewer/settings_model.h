@@ -110,6 +110,8 @@ bool density_pending(const ViewerSettings& s, int index);
 std::string set_flip(ViewerSettings& s, app::Simulation& sim, double alpha);
 /// Sets the particle radius [fraction of the grid spacing], checked against particle_radius_range().
 std::string set_particle_radius(ViewerSettings& s, double cells);
+/// Switches how water is drawn between a surface and particles (the W key).
+void toggle_water_mode(ViewerSettings& s);
 /// Sets K, checked against substeps_range().
 std::string set_substeps_per_frame(ViewerSettings& s, int substeps);
 

@@ -31,8 +31,12 @@ app::Command add_view_command(CLI::App& app) {
   v->add_option("--substeps", o->substeps, "most substeps per displayed frame (responsiveness; slicing also stops after 25 ms)")
       ->check(CLI::Range(1, 4096));
   v->add_option("--out", o->out, "folder of interactive screenshots (P) and recordings (V)");
-  auto run = [o, v] {
+  auto water = std::make_shared<std::string>(app::water_mode_name(app::WaterMode::kSurface));
+  v->add_option("--water", *water, "draw water as a surface (the default) or as particles; W toggles")
+      ->check(CLI::IsMember(app::water_mode_names()));
+  auto run = [o, v, water] {
     if (o->scene.empty()) o->scene = asset_dir() / "scenes" / "snowball-wall.json";
+    o->water = app::parse_water_mode(*water, "--water");
     return run_view(*o);
   };
   return {v, run};

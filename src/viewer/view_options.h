@@ -2,6 +2,8 @@
 /// Options of `firn view` (see README, "Viewer").
 #include <filesystem>
 
+#include "app/water_mode.h"
+
 namespace firn::viewer {
 
 /// What `firn view` opens and, in the scripted mode (frames > 0), what it does before quitting by itself.
@@ -14,6 +16,7 @@ struct ViewOptions {
   std::filesystem::path record;         ///< scripted: record frames 0 .. frames-1 into this folder
   bool record_ui = false;               ///< recordings include the panels (window read-back)
   bool hide_ui = false;                 ///< start with the panels hidden
+  app::WaterMode water = app::WaterMode::kSurface;  ///< how water starts being drawn (W toggles)
   int substeps = 128;                   ///< K: most substeps per displayed frame (see ViewerSettings)
   std::filesystem::path out = "out/view";  ///< folder of interactive screenshots (P) and recordings (V)
 };

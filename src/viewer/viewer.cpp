@@ -25,6 +25,7 @@ Viewer::Viewer(const ViewOptions& options, scene::Scene scene)
   auto sim = std::make_unique<app::Simulation>(scene);
   install(std::move(scene), std::move(sim), false);
   settings_.substeps_per_frame = options_.substeps;
+  settings_.look.water = options_.water;
   ui_.show_panels = !options_.hide_ui;
   ui_.record_include_ui = options_.record_ui;
   if (options_.frames > 0) {  // scripted: as fast as possible, from frame 0
@@ -80,6 +81,7 @@ void Viewer::handle_input() {
         case Action::kHelp: ui_.show_help = !ui_.show_help; break;
         case Action::kPanels: ui_.show_panels = !ui_.show_panels; break;
         case Action::kFrameAll: r.frame_all = true; break;
+        case Action::kWaterMode: toggle_water_mode(settings_); break;
         case Action::kQuit: r.quit = true; break;
       }
     }

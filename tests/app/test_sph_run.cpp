@@ -1,8 +1,10 @@
 // End-to-end tests of `firn run` on a water (SPH) scene: frames with water in them, PLY export of the water
-// particles, stats with the density error, and the exit code of a bad "sph" section.
+// particles, stats with the density error, the --water surface / particles choice, and the exit code of bad input.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <vector>
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
 
@@ -25,6 +27,16 @@ double water_fraction(const fs::path& png) {
   for (int i = 0; i < w * h; ++i) blue += px[3 * i + 2] > 100 && px[3 * i + 2] > px[3 * i] + 50 && px[3 * i + 2] > px[3 * i + 1] + 20;
   stbi_image_free(px);
   return static_cast<double>(blue) / (w * h);
+}
+
+/// RGB pixels of a PNG, or empty when it cannot be read.
+std::vector<unsigned char> rgb(const fs::path& png, int& w, int& h) {
+  int n = 0;
+  unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
+  if (!px) return {};
+  std::vector<unsigned char> out(px, px + static_cast<size_t>(w) * h * 3);
+  stbi_image_free(px);
+  return out;
 }
 
 }  // namespace
@@ -74,5 +86,44 @@ TEST(FirnRunWater, BadSphSectionExitsWithCode2) {
   EXPECT_NE(r.output.find("sph.equation_of_state: unknown equation of state \"ideal gas\"; allowed: tait, linear"),
             std::string::npos)
       << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+// --water surface and --water particles both render every frame; the two looks differ where the water is.
+TEST(FirnRunWater, SurfaceAndParticleModesBothRender) {
+  const fs::path dir = fresh_dir("run-water-modes");
+  const std::string common = "run " + kTinyWater + " --frames 2 --width 200 --height 150 --out ";
+  const auto surface = run_firn(common + (dir / "surface").string() + " --water surface");
+  ASSERT_EQ(surface.exit_code, 0) << surface.output;
+  const auto particles = run_firn(common + (dir / "particles").string() + " --water particles");
+  ASSERT_EQ(particles.exit_code, 0) << particles.output;
+  for (const char* mode : {"surface", "particles"})
+    for (const char* frame : {"frame_00000.png", "frame_00001.png"})
+      EXPECT_TRUE(fs::exists(dir / mode / frame)) << mode << "/" << frame;
+  int w = 0, h = 0, w2 = 0, h2 = 0;
+  const auto a = rgb(dir / "surface" / "frame_00001.png", w, h), b = rgb(dir / "particles" / "frame_00001.png", w2, h2);
+  ASSERT_EQ(a.size(), static_cast<size_t>(200 * 150 * 3));
+  ASSERT_EQ(b.size(), a.size());
+  long differ = 0;
+  for (size_t i = 0; i < a.size(); i += 3)
+    differ += std::abs(a[i] - b[i]) + std::abs(a[i + 1] - b[i + 1]) + std::abs(a[i + 2] - b[i + 2]) > 24;
+  const double blue = water_fraction(dir / "particles" / "frame_00001.png");
+  std::printf("surface vs particles: %ld of %d pixels differ; the particles cover %.1f%%\n", differ, w * h,
+              100 * blue);
+  EXPECT_GT(differ, 0.3 * blue * w * h) << "the surface looks like the particles";
+  // The default is the surface.
+  const auto by_default = run_firn(common + (dir / "default").string());
+  ASSERT_EQ(by_default.exit_code, 0) << by_default.output;
+  int w3 = 0, h3 = 0;
+  EXPECT_EQ(rgb(dir / "default" / "frame_00001.png", w3, h3), a);
+}
+
+TEST(FirnRunWater, UnknownWaterModeExitsWithCode2) {
+  const fs::path dir = fresh_dir("run-water-bad-mode");
+  const auto r = run_firn("run " + kTinyWater + " --frames 1 --water foo --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--water"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("surface"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("particles"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "out"));
 }

@@ -144,7 +144,7 @@ TEST(Keys, EveryRequiredKeyIsBoundOnce) {
     EXPECT_GT(std::string(k.description).size(), 3u);
   }
   for (Action a : {Action::kPlayPause, Action::kStep, Action::kReset, Action::kScreenshot, Action::kRecord,
-                   Action::kHelp, Action::kFrameAll, Action::kQuit})
+                   Action::kHelp, Action::kFrameAll, Action::kWaterMode, Action::kQuit})
     EXPECT_TRUE(actions.count(a)) << static_cast<int>(a);
   EXPECT_EQ(mouse_bindings().size(), 4u);
 }

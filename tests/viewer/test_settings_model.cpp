@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "app/simulation.h"
+#include "core/error.h"
 #include "scene/load.h"
 #include "support/gl_context.h"
 #include "viewer/settings_model.h"
@@ -55,6 +56,19 @@ TEST(ParamRanges, EveryPresetIsAllowed) {
       EXPECT_EQ(check(material_range(info.param), material_field(p.material, info.param)), "") << p.name;
   EXPECT_EQ(material_presets()[0].material.youngs_modulus, 1.4e5);
   EXPECT_EQ(material_presets()[0].material.hardening, 10.0);
+}
+
+// W and the Render panel switch the water between a surface and particles; the viewer starts as `firn run` draws.
+TEST(RenderSettings, WaterModeToggles) {
+  ViewerSettings s;
+  EXPECT_EQ(s.look.water, app::FrameLook{}.water);
+  EXPECT_EQ(s.look.water, app::WaterMode::kSurface);
+  toggle_water_mode(s);
+  EXPECT_EQ(s.look.water, app::WaterMode::kParticles);
+  toggle_water_mode(s);
+  EXPECT_EQ(s.look.water, app::WaterMode::kSurface);
+  for (app::WaterMode m : app::kWaterModes) EXPECT_EQ(app::parse_water_mode(app::water_mode_name(m), "test"), m);
+  EXPECT_THROW(app::parse_water_mode("foam", "--water"), InputError);
 }
 
 TEST_F(SettingsModel, RefusedValuesNeverReachTheSolver) {

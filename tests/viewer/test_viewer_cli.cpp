@@ -38,6 +38,13 @@ double snow_fraction(const Image& img) {
   return static_cast<double>(snow) / (static_cast<double>(img.width) * img.height);
 }
 
+/// Runs `firn <args>`; a failure carries the command, its exit code and its output.
+::testing::AssertionResult firn_succeeds(const std::string& args) {
+  const auto r = run_firn(args);
+  if (r.exit_code == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "firn " << args << " exited with " << r.exit_code << ":\n" << r.output;
+}
+
 std::string frame_file(int k) {
   char name[32];
   std::snprintf(name, sizeof name, "frame_%05d.png", k);
@@ -126,6 +133,28 @@ TEST(ViewerScripted, RecordingWithPanelsShowsThem) {
     ASSERT_EQ(a.width, 640);
     EXPECT_GT(compare(a, b, 20, 12, 400, 200).fraction(), 0.6) << frame_file(k) << ": no panel recorded";
   }
+}
+
+// The water surface drawn into the window (its back buffer copied for refraction) is `firn run`'s, within the
+// window-vs-offscreen rasterisation differences described above; --water particles draws something else.
+TEST(ViewerScripted, WaterSurfaceInTheWindowMatchesFirnRun) {
+  if (!require_display()) return;
+  const fs::path dir = fresh_dir("viewer-water");
+  const std::string common = "view " + tiny_water_scene() + " --frames 2 --hide-ui --width 480 --height 360";
+  ASSERT_TRUE(firn_succeeds(common + " --screenshot " + (dir / "surface.png").string()));
+  ASSERT_TRUE(firn_succeeds(common + " --water particles --screenshot " + (dir / "particles.png").string()));
+  ASSERT_TRUE(firn_succeeds("run " + tiny_water_scene() + " --frames 2 --width 480 --height 360 --water surface " +
+                            "--out " + (dir / "run").string()));
+  const Image window = load_png(dir / "surface.png"), spheres = load_png(dir / "particles.png");
+  const Image reference = load_png(dir / "run" / frame_file(1));
+  for (const Image* img : {&window, &spheres, &reference}) ASSERT_EQ(img->width, 480);
+  const Difference same = compare(window, reference, 0, 0, 480, 360);
+  const Difference modes = compare(window, spheres, 0, 0, 480, 360);
+  std::printf("window vs firn run: %ld pixels differ (%ld by more than 2 levels); surface vs particles: %ld\n",
+              same.pixels, same.pixels_over_2, modes.pixels_over_2);
+  EXPECT_LT(same.fraction(), 0.005);
+  EXPECT_LE(same.pixels_over_2, 17);  // 0.01 % of the pixels
+  EXPECT_GT(modes.pixels_over_2, 2000) << "--water particles looks like the surface";
 }
 
 TEST(ViewerScripted, InvalidSceneIsBadInputWithoutAWindow) {

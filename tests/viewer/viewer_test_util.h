@@ -13,6 +13,8 @@ namespace firn::viewer::test {
 /// The small snowball scene of the end-to-end tests (fast on llvmpipe).
 inline std::string tiny_scene() { return std::string(FIRN_TEST_DIR) + "/data/tiny-snowball.json"; }
 inline std::filesystem::path tiny_scene_path() { return tiny_scene(); }
+/// The small water column of the end-to-end tests.
+inline std::string tiny_water_scene() { return std::string(FIRN_TEST_DIR) + "/data/tiny-water.json"; }
 
 /// An RGB image read from a PNG (rows from the top).
 struct Image {
