@@ -104,6 +104,7 @@
 /* SphParams.flags bits. */
 #define SPH_FLAG_LINEAR_EOS 1u   /* Mueller 2003 p = k (rho - rho0) instead of Tait */
 #define SPH_FLAG_WALLS 2u        /* the domain box is walled */
+#define SPH_FLAG_NO_SLIP_X 4u    /* both x faces are no-slip; axis a uses SPH_FLAG_NO_SLIP_X << a */
 
 /* Region.min_action.w action codes (control regions of the SPH thesis, sph-water.md A.4). */
 #define SPH_REGION_BOUNDARY 0

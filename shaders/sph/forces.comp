@@ -9,7 +9,9 @@
 //   surface    a_i += -sigma lap(c) n / |n| / rho_i where |n| = |grad c| > l, c = sum_j m_j / rho_j W_poly6
 //   walls      a_i += p_i rho0 / rho_i^2 sum_walls A(d) n   (colliders and slabs, boundary.glsl);  gravity.
 // The sums run over the neighbours and their mirror images across the domain faces (mirror.glsl); an image has
-// the pressure and density of its particle and the reflected velocity (free slip).
+// the pressure and density of its particle and the reflected velocity: its normal component reversed across a
+// free-slip face, all of it reversed across a no-slip face (SPH_FLAG_NO_SLIP_X << axis; Morris et al. 1997 use
+// the same idea with fixed boundary particles), so the viscous term drags the fluid to rest at a no-slip wall.
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/neighbours.glsl"
@@ -54,7 +56,8 @@ void main() {
     if (!image_usable(mask, faces)) continue;
     vec3 y = reflect_point(xi, mask, faces);
     vec3 f = flip_signs(mask);
-    FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(j, f * r, r2, f * particles[j].v_rho.xyz, false); }
+    vec3 fv = image_velocity_signs(mask);
+    FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(j, f * r, r2, fv * particles[j].v_rho.xyz, false); }
     END_FOR_EACH_NEIGHBOUR
   }
   // Coefficients: grad W_spiky = coef.z (h - r)^2 r/|r| (coef.z < 0), lap W_visc = coef.w (h - r),

@@ -34,3 +34,15 @@ vec3 reflect_point(vec3 x, uint mask, ivec3 faces) {
 vec3 flip_signs(uint mask) {
   return vec3((mask & 1u) != 0u ? -1.0 : 1.0, (mask & 2u) != 0u ? -1.0 : 1.0, (mask & 4u) != 0u ? -1.0 : 1.0);
 }
+
+// The factors of an image's velocity: each reflection across a free-slip face reverses the normal component,
+// across a no-slip face the whole velocity (the two compose by multiplication at edges and corners).
+vec3 image_velocity_signs(uint mask) {
+  vec3 s = vec3(1.0);
+  for (int a = 0; a < 3; ++a) {
+    if ((mask & (1u << a)) == 0u) continue;
+    if (has_flag(SPH_FLAG_NO_SLIP_X << a)) s = -s;
+    else s[a] = -s[a];
+  }
+  return s;
+}

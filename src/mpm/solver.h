@@ -16,7 +16,8 @@ namespace firn::mpm {
 /// Time-step limits of the last CFL evaluation.
 struct StepLimits {
   double dt = 0;            ///< chosen time step [s]
-  double wave_speed = 0;    ///< elastic wave speed sqrt((lambda + 2 mu) H / rho0), worst material [m/s]
+  double wave_speed = 0;    ///< elastic wave speed sqrt((lambda + 2 mu) H / rho0), worst material, times h in
+                            ///< thesis_gradient mode [m/s]
   double max_speed = 0;     ///< largest particle speed at the last check [m/s]
   double cfl_number = 0;    ///< dt (wave_speed + max_speed) / h
   double hardening = 1;     ///< largest exp(xi (1 - J_P)) at the last check

@@ -30,6 +30,9 @@ double Solver::cfl_time_step(double max_speed, double max_hardening) {
   for (const Material& m : settings_.materials)
     c = std::max(c, std::sqrt((m.lambda0() + 2.0 * m.mu0()) * max_hardening / m.density));
   const double h = settings_.grid.spacing;
+  // Meyer 2015's gradient lacks 1/h, which scales both the force and the velocity gradient by h (h in metres):
+  // the effective stiffness is h^2 times the material's, and the elastic wave speed h times.
+  if (settings_.thesis_gradient) c *= h;
   limits_.wave_speed = c;
   limits_.max_speed = max_speed;
   limits_.hardening = max_hardening;

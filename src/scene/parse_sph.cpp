@@ -17,9 +17,14 @@ constexpr std::string_view kActions = "boundary, teleport, shift, set_speed";
 /// The domain: min < max, every extent at least 2 h (the mirror images need a face on one side only), and the
 /// half extent at most sph::kMaxCellsFromOrigin hash cells (float32 cell coordinates, see sph/gpu_upload.h).
 void parse_domain(const Node& node, sph::SphSettings& s) {
-  node.expect_object({"min", "max"});
+  node.expect_object({"min", "max", "no_slip"});
   s.domain_min = node.vec3("min", kPosition);
   s.domain_max = node.vec3("max", kPosition);
+  if (auto no_slip = node.find("no_slip")) {
+    if (no_slip->array_size() != 3) no_slip->fail("an array of " + std::to_string(no_slip->array_size()) + " values",
+                                                  "[x, y, z] booleans: per axis, both faces no-slip");
+    for (std::size_t a = 0; a < 3; ++a) s.no_slip[a] = no_slip->element(a).boolean();
+  }
   const Node max = node.at("max", kPosition);
   expect_ordered(s.domain_min, s.domain_max, max);
   const glm::dvec3 extent = s.domain_max - s.domain_min;

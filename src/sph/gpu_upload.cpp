@@ -55,6 +55,8 @@ GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, double dt
   p.domain_min = glm::vec4(glm::vec3(s.domain_min), static_cast<float>(s.sound_speed));
   p.domain_max = glm::vec4(glm::vec3(s.domain_max), static_cast<float>(dt > 0 ? h / dt : 0.0));
   uint32_t flags = SPH_FLAG_WALLS;
+  for (uint32_t a = 0; a < 3; ++a)
+    if (s.no_slip[a]) flags |= SPH_FLAG_NO_SLIP_X << a;
   if (s.eos == EquationOfState::kLinear) flags |= SPH_FLAG_LINEAR_EOS;
   p.counts = glm::uvec4(particles, table_size, colliders, regions);
   p.step = glm::uvec4(step, flags, 0, 0);

@@ -1,5 +1,6 @@
 #pragma once
 /// Plain-data description of an SPH water simulation, as read from a scene file's "sph" section. SI units.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -68,6 +69,9 @@ struct SphSettings {
   double cfl = 0.4;               ///< dt <= cfl h / (c + |v|max), in (0, 1]
   double dt_max = 1e-3;           ///< upper bound on the time step [s]
   glm::dvec3 domain_min{0.0}, domain_max{1.0};  ///< walled box [m]; the hash origin is its centre
+  /// Per axis: both domain faces of that axis are no-slip (the viscous term sees a mirror image moving with -v,
+  /// so the fluid sticks to the wall) instead of free slip (the image has only its normal velocity reversed).
+  std::array<bool, 3> no_slip{false, false, false};
   std::vector<Body> bodies;
   std::vector<Region> regions;
 

@@ -82,10 +82,14 @@ bool reflect(const Setup& s, const glm::dvec3& xi, unsigned mask, glm::dvec3& x)
   return true;
 }
 
-glm::dvec3 flip(unsigned mask, const glm::dvec3& v) {
+/// The velocity of an image: free-slip faces reverse its normal component, no-slip faces all of it.
+glm::dvec3 image_velocity(const sph::SphSettings& s, unsigned mask, const glm::dvec3& v) {
   glm::dvec3 out = v;
-  for (int a = 0; a < 3; ++a)
-    if (mask & (1u << a)) out[a] = -out[a];
+  for (int a = 0; a < 3; ++a) {
+    if (!(mask & (1u << a))) continue;
+    if (s.no_slip[a]) out = -out;
+    else out[a] = -out[a];
+  }
   return out;
 }
 
@@ -172,7 +176,7 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
         const GpuParticle& pj = particles[j];
         glm::dvec3 xj = pos(pj);
         if (!reflect(s, xi, mask, xj)) break;
-        const glm::dvec3 r = xi - xj, vj = flip(mask, vel(pj));  // an image moves mirrored (free slip)
+        const glm::dvec3 r = xi - xj, vj = image_velocity(st, mask, vel(pj));
         const double r2 = glm::dot(r, r);
         if (r2 >= h2) continue;
         const double rl = std::sqrt(r2), m = pj.x_m.w, rho_j = pj.v_rho.w;

@@ -1,15 +1,15 @@
 // Dam break (Martin & Moyce 1952, n^2 = 2): a column of width a and height 2 a, at hydrostatic equilibrium, released
 // at t = 0 in a tank. The surge front Z = (x_max + s/2) / a (from the back wall) against T = t sqrt(2 g / a) is
 // compared with the experiment for T <= 3 (data as digitised in pysph's db_exp_data.py, see
-// ../shared/reference/anchors.md). The run is a slab four particles deep between free-slip walls (quasi 2-D) at
-// a / s = 20, c = 20 m/s (Mach 0.1), mu = 1 Pa s (about Monaghan's alpha = 0.1 at this resolution).
+// ../shared/reference/anchors.md). The run is a slab four particles deep (quasi 2-D): the tank's floor and end walls
+// are no-slip like the experiment's, the two faces of the slab free-slip (they stand for the symmetry of a 2-D
+// flow); c = 20 m/s (Mach 0.1) and mu = default_viscosity (Monaghan's alpha = 0.1 at this resolution).
 //
-// Known result: the simulated front leads the experiment by 12-16 % around T = 1.2 (Z = 1.65 against 1.44-1.47;
-// the same at a / s = 30, with c = 40 m/s or without the hydrostatic start) and is within 10 % at T = 0.83-0.85
-// and T >= 1.6. An early lead is the usual SPH-versus-experiment picture (the gate of the experiment takes time to
-// lift). The +-10 % criterion over all T <= 3 is therefore kept, unweakened, as the DISABLED_ test (run it with
-// --gtest_also_run_disabled_tests); the enabled test checks +-10 % for T >= 1.5 and the documented lead band
-// (-10 %, +20 %) before, plus mass conservation and containment.
+// Measured (docs/dam-break.md): every point within 10 % at a / s = 30 (-9.1 % .. +8.4 %) and at a / s = 40
+// (-7.1 % .. +9.4 %). With free-slip walls the front leads by 12-14 % around T = 1.2 at every resolution, and the
+// no-slip lag at T = 3 shrinks with h (the artificial viscosity, 1000 times water's, thickens the boundary
+// layer): the remaining early lead is the usual SPH-versus-experiment picture (the gate of the experiment takes
+// time to lift). The enabled test runs a / s = 30; the DISABLED_ one is the finer run of the documented curve.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,19 +37,19 @@ constexpr Point kExperiment[] = {{0.832, 1.217}, {1.219, 1.474}, {1.997, 2.292},
 
 }  // namespace
 
-/// Runs the dam break and compares the front with every experimental point; the allowed relative deviation at
-/// time T is [lo(T), hi(T)].
-template <class Lo, class Hi>
-void run_dam_break(Lo lo_band, Hi hi_band) {
+/// Runs the dam break with a / s = `resolution` and checks the front against every experimental point (+-10 %),
+/// mass conservation and containment.
+void run_dam_break(double resolution) {
   firn::test::gl_context();
-  const double a = 0.1, g = 9.81, s = a / 20;
+  const double a = 0.1, g = 9.81, s = a / resolution;
   SphSettings st;
   st.spacing = s;
   st.rest_density = 1000;
   st.sound_speed = 20;
-  st.viscosity = 1.0;
   st.domain_min = glm::dvec3(0.0);
   st.domain_max = glm::dvec3(5 * a, 2.5 * a, 4 * s);
+  st.no_slip = {true, true, false};
+  st.viscosity = default_viscosity(st);
   Body column;
   column.min = glm::dvec3(0.0);
   column.max = glm::dvec3(a, 2 * a, 4 * s);
@@ -59,6 +59,7 @@ void run_dam_break(Lo lo_band, Hi hi_band) {
   Solver solver(st, {}, glm::dvec3(0, -g, 0), seeded);
   const double mass0 = measure(seeded, st.rest_density).total_mass;
   const double t_unit = std::sqrt(a / (2 * g));  // T = t / t_unit
+  std::printf("  a / s = %.0f, %u particles, mu %.3f Pa s\n", resolution, solver.particle_count(), st.viscosity);
   std::vector<Point> sim;
   for (double T = 0.25; T <= 3.0 + 1e-9; T += 0.25) {
     solver.advance(T * t_unit - solver.time());
@@ -76,23 +77,19 @@ void run_dam_break(Lo lo_band, Hi hi_band) {
     const Point lo = hi == sim.begin() ? Point{0.0, 1.0} : *(hi - 1);
     const double z = lo.z + (hi->z - lo.z) * (e.t - lo.t) / (hi->t - lo.t);
     std::printf("  T %.3f: experiment Z %.3f, simulated %.3f (%+.1f %%)\n", e.t, e.z, z, 100 * (z / e.z - 1));
-    EXPECT_GE(z / e.z - 1.0, lo_band(e.t)) << "T " << e.t;
-    EXPECT_LE(z / e.z - 1.0, hi_band(e.t)) << "T " << e.t;
+    EXPECT_NEAR(z / e.z, 1.0, 0.10) << "T " << e.t;
   }
   const auto final_particles = solver.download_particles();
   const Diagnostics d = measure(final_particles, st.rest_density);
   EXPECT_NEAR(d.total_mass, mass0, 1e-9 * mass0);
   EXPECT_EQ(d.nonfinite, 0u);
-  for (int k = 0; k < 3; ++k) {
-    EXPECT_GE(d.min[k], st.domain_min[k]);
-    EXPECT_LE(d.max[k], st.domain_max[k]);
+  for (int k = 0; k < 3; ++k) {  // float positions against double bounds: allow float rounding at the wall
+    const double slack = 1e-6 * std::max(1.0, std::abs(st.domain_max[k]));
+    EXPECT_GE(d.min[k], st.domain_min[k] - slack);
+    EXPECT_LE(d.max[k], st.domain_max[k] + slack);
   }
 }
 
-TEST(SphDamBreak, SurgeFrontWithin10PercentLateAndKnownLeadEarly) {
-  run_dam_break([](double) { return -0.10; }, [](double t) { return t >= 1.5 ? 0.10 : 0.20; });
-}
+TEST(SphDamBreak, SurgeFrontWithin10PercentOfMartinMoyce) { run_dam_break(30); }
 
-TEST(SphDamBreak, DISABLED_SurgeFrontWithin10PercentOfMartinMoyce) {
-  run_dam_break([](double) { return -0.10; }, [](double) { return 0.10; });
-}
+TEST(SphDamBreak, DISABLED_FinerRunWithin10PercentOfMartinMoyce) { run_dam_break(40); }

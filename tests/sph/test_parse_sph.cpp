@@ -48,6 +48,7 @@ TEST(SphScene, DefaultsAndAutomaticViscosity) {
   EXPECT_DOUBLE_EQ(w.viscosity, 0.1 * 1000 * 0.04 * 30 / 20);  // Monaghan alpha = 0.1 at this resolution
   EXPECT_EQ(w.surface_tension, 0);
   EXPECT_TRUE(w.regions.empty());
+  EXPECT_EQ(w.no_slip, (std::array<bool, 3>{false, false, false}));  // free-slip walls unless asked
 }
 
 TEST(SphScene, EveryFieldIsRead) {
@@ -58,6 +59,7 @@ TEST(SphScene, EveryFieldIsRead) {
   s["viscosity"] = 0.05;
   s["surface_tension"] = 0.07;
   s["surface_threshold"] = 10;
+  s["domain"]["no_slip"] = {false, true, true};
   s["sound_speed"] = 20;
   s["equation_of_state"] = "linear";
   s["sort"] = "radix";
@@ -76,6 +78,7 @@ TEST(SphScene, EveryFieldIsRead) {
   EXPECT_EQ(w.viscosity, 0.05);
   EXPECT_EQ(w.surface_tension, 0.07);
   EXPECT_EQ(w.surface_threshold, 10);
+  EXPECT_EQ(w.no_slip, (std::array<bool, 3>{false, true, true}));
   EXPECT_EQ(w.sound_speed, 20);
   EXPECT_EQ(w.eos, sph::EquationOfState::kLinear);
   EXPECT_EQ(w.sort, sph::SortMethod::kRadix);
@@ -112,6 +115,8 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
       {"/sph/bodies/0/max", json::array({2, 0.4, 0.3}), "s.json: sph.bodies[0]: the body spans [0, 0, 0] to [2, 0.4, 0.3], outside the domain on axis x"},
       {"/sph/domain/max", json::array({1, 0.05, 0.3}), "s.json: sph.domain.max: extent 0.05 m on axis y is below 2 kernel radii"},
       {"/sph/domain/max", json::array({6000, 0.5, 0.3}), "s.json: sph.domain.max: half extent 3000 m on axis x spans"},
+      {"/sph/domain/no_slip", json::array({true, false}), "s.json: sph.domain.no_slip: an array of 2 values; allowed: [x, y, z] booleans"},
+      {"/sph/domain/no_slip", json::array({true, 1, false}), "s.json: sph.domain.no_slip[1]: wrong type: got number 1"},
       {"/sph/regions", json::array({{{"action", "spin"}, {"min", {0, 0, 0}}, {"max", {1, 1, 1}}}}),
        "s.json: sph.regions[0].action: unknown action \"spin\"; allowed: boundary, teleport, shift, set_speed"},
       {"/sph/regions", json::array({{{"action", "teleport"}, {"min", {0, 0, 0}}, {"max", {1, 1, 1}}, {"by", {0, 0, 0}}}}),

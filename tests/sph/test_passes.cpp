@@ -54,6 +54,8 @@ Run start(EquationOfState eos) {
   SphSettings& s = r.setup.settings;
   s = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(0.5, 0.4, 0.3), 0.04);
   s.eos = eos;
+  // One case with free-slip walls, one with no-slip floor and back/front walls (the two image velocity rules).
+  if (eos == EquationOfState::kLinear) s.no_slip = {false, true, true};
   s.viscosity = uniform(rng, 0.5, 3.0);
   s.surface_tension = 0.0728;
   s.surface_threshold = uniform(rng, 5.0, 12.0);
