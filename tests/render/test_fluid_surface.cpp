@@ -16,9 +16,7 @@ namespace firn::render::test {
 namespace {
 
 /// Appends a fluid surface of `count` particles of radius `radius` [m], stored as (position, unused) records (the
-/// generic 16-byte layout), to `content` and returns it. Built in place: GCC 12.2 at -O3 dropped some of the
-/// default member initialisers of a FluidSurfaceSet returned by value and moved into the vector (the stores
-/// vanish with -fno-tree-sra or a non-inlined helper).
+/// generic 16-byte layout), to `content` and returns it (built in place in content.fluid_surfaces).
 FluidSurfaceSet& add_fluid(FrameContent& content, const gl::Buffer& buffer, size_t count, float radius) {
   FluidSurfaceSet& s = content.fluid_surfaces.emplace_back();
   s.particles.buffer = buffer.id();
