@@ -7,6 +7,7 @@
 
 #include "app/bench.h"
 #include "app/info.h"
+#include "app/render_bench.h"
 #include "app/run.h"
 #include "core/error.h"
 #include "core/log.h"
@@ -26,6 +27,7 @@ struct Commands {
   int bench_substeps = 100;
   std::string bench_solver = "auto";
   std::string bench_sort;
+  RenderBenchOptions render_bench;
 };
 
 void add_run(CLI::App& app, Commands& c) {
@@ -48,8 +50,13 @@ void add_bench(CLI::App& app, Commands& c) {
   c.bench = app.add_subcommand("bench", "time a solver's passes on a scene (snow by default, water with --solver sph)");
   c.bench->add_option("scene", c.bench_scene, "scene file (JSON)")->required()->check(CLI::ExistingFile);
   c.bench->add_option("--substeps", c.bench_substeps, "substeps (SPH: steps) to time")->check(CLI::Range(1, 10000000));
-  c.bench->add_option("--solver", c.bench_solver, "mpm, sph or auto (mpm if the scene has snow)")
-      ->check(CLI::IsMember({"auto", "mpm", "sph"}));
+  c.bench->add_option("--solver", c.bench_solver, "mpm, sph, auto (mpm if the scene has snow) or render (the renderer, "
+                      "in both water modes)")->check(CLI::IsMember({"auto", "mpm", "sph", "render"}));
+  RenderBenchOptions& r = c.render_bench;
+  c.bench->add_option("--frames", r.frames, "render: frames to time per mode")->check(CLI::Range(1, 100000));
+  c.bench->add_option("--advance", r.advance, "render: simulated frames to advance first")->check(CLI::Range(0, 100000));
+  c.bench->add_option("--width", r.width, "render: image width [pixels]")->check(CLI::Range(16, 16384));
+  c.bench->add_option("--height", r.height, "render: image height [pixels]")->check(CLI::Range(16, 16384));
   c.bench->add_option("--sort", c.bench_sort, "SPH neighbour sort: counting or radix (default: the scene's)")
       ->check(CLI::IsMember({"counting", "radix"}));
   c.bench->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");
@@ -59,6 +66,7 @@ int dispatch(Commands& c, const std::vector<Command>& extra) {
   for (const Command& e : extra)
     if (*e.sub) return e.run();
   if (*c.info) return run_info(c.egl);
+  if (*c.bench && c.bench_solver == "render") return run_render_bench(c.bench_scene, c.render_bench, c.egl);
   if (*c.bench) return run_bench(c.bench_scene, c.bench_substeps, c.egl, c.bench_solver, c.bench_sort);
   c.run_options.export_ply = c.export_format == "ply";
   c.run_options.water = parse_water_mode(c.water, "--water");

@@ -43,6 +43,8 @@ class FrameRenderer {
     return renderer_.capture(camera, frame_content(sim, look));
   }
   int width() const { return renderer_.width(); }    ///< [pixels]
+  /// The renderer (its pass timer, for firn bench --solver render).
+  render::Renderer& renderer() { return renderer_; }
   int height() const { return renderer_.height(); }  ///< [pixels]
 
  private:

@@ -58,21 +58,30 @@ void FluidSurfaceRenderer::ensure_targets(int width, int height) {
   targets_ = std::move(t);
 }
 
-void FluidSurfaceRenderer::draw(const FluidSurfaceSet& set, const ViewParams& view, const CompositeTarget& target) {
+void FluidSurfaceRenderer::draw(const FluidSurfaceSet& set, const ViewParams& view, const CompositeTarget& target,
+                                gl::PassTimer* timer) {
   validate(set);
   if (target.width < 1 || target.height < 1)
     throw std::runtime_error("CompositeTarget size " + std::to_string(target.width) + "x" +
                              std::to_string(target.height) + "; allowed: positive pixels");
   ensure_targets(target.width, target.height);
+  gl::PassTimer idle;  // disabled: every call a no-op
+  gl::PassTimer& t = timer ? *timer : idle;
+  t.begin("fluid splats");
   splat(set, view);
+  t.end();
   const double r = set.particles.style.radius;
   DepthFilter filter;
   filter.radius = set.style.filter_radius * r;
   filter.depth_sigma = set.style.depth_sigma * r;
   filter.focal_px = view.projection[1][1] * 0.5 * target.height;
   filter.iterations = set.style.filter_iterations;
+  t.begin("fluid smoothing");
   smoother_.smooth(targets_->depth, targets_->scratch, filter);
+  t.end();
+  t.begin("fluid composite");
   composite(set, view, target);
+  t.end();
 }
 
 void FluidSurfaceRenderer::splat(const FluidSurfaceSet& set, const ViewParams& view) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gl/program.h"
+#include "gl/timer.h"
 #include "render/depth_smoothing.h"
 #include "render/fluid_style.h"
 #include "render/gl_objects.h"
@@ -42,7 +43,10 @@ class FluidSurfaceRenderer {
   /// Composites `set` (after validate()) into `target` over its opaque content, seen with `view`. Leaves depth
   /// testing on (GL_LESS, writes enabled), blending off, `target` bound with a full viewport, no program, vertex
   /// array or fluid texture bound. Throws as validate(FluidSurfaceSet) does or for a non-positive target size.
-  void draw(const FluidSurfaceSet& set, const ViewParams& view, const CompositeTarget& target);
+  /// With `timer`, its passes "fluid splats" (depth and thickness), "fluid smoothing" and "fluid composite" are
+  /// timed (timestamp queries).
+  void draw(const FluidSurfaceSet& set, const ViewParams& view, const CompositeTarget& target,
+            gl::PassTimer* timer = nullptr);
 
   /// The smoothed eye depth [m] of the last draw(), RENDER_FLUID_NO_DEPTH (0) where there is no fluid:
   /// width * height floats, rows from the top of the image. Empty before the first draw.

@@ -63,10 +63,16 @@ void Renderer::draw(const Camera& camera, const FrameContent& content, const Com
   glClearColor(content.background.r, content.background.g, content.background.b, 1.0f);
   glClearDepth(1.0);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  timer_.begin("scene");
   scene_.draw(geometry, content, view, particles_);
+  timer_.end();
+  timer_.begin("particles");
   for (const ParticleSet& set : content.particles) particles_.draw(set, view);
+  timer_.end();
+  timer_.begin("polyhedra");
   for (const PolyhedronSet& set : content.polyhedra) polyhedra_.draw(set, view);
-  for (const FluidSurfaceSet& set : content.fluid_surfaces) fluid_.draw(set, view, target);
+  timer_.end();
+  for (const FluidSurfaceSet& set : content.fluid_surfaces) fluid_.draw(set, view, target, &timer_);
 }
 
 }  // namespace firn::render

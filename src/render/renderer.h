@@ -44,6 +44,9 @@ class Renderer {
 
   /// The fluid surface pass, whose read_depth() / read_thickness() show the last fluid surface drawn.
   const FluidSurfaceRenderer& fluid() const { return fluid_; }
+  /// GPU timestamps of the passes of each frame ("scene", "particles", "polyhedra", the fluid passes); disabled
+  /// until set_enabled(true) (firn bench --render).
+  gl::PassTimer& timer() { return timer_; }
 
  private:
   void draw(const Camera& camera, const FrameContent& content, const CompositeTarget& target);
@@ -52,6 +55,7 @@ class Renderer {
   SceneRenderer scene_;
   PolyhedronRenderer polyhedra_;
   FluidSurfaceRenderer fluid_;
+  gl::PassTimer timer_;
   std::optional<Offscreen> capture_target_;
 };
 

@@ -127,3 +127,20 @@ TEST(FirnRunWater, UnknownWaterModeExitsWithCode2) {
   EXPECT_NE(r.output.find("particles"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "out"));
 }
+
+// `firn bench --solver render` times every pass of both water modes with GPU timestamps (the numbers themselves
+// belong to bench/RESULTS.md, not to a test): each pass row is printed and the surface table has the fluid passes.
+TEST(FirnBenchRender, PrintsPerPassTablesForBothWaterModes) {
+  const auto r = firn::test::run_firn("bench " + kTinyWater + " --solver render --frames 2 --width 96 --height 64");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const size_t particles = r.output.find("Water as particles:"), surface = r.output.find("Water as surface:");
+  ASSERT_NE(particles, std::string::npos) << r.output;
+  ASSERT_NE(surface, std::string::npos) << r.output;
+  EXPECT_LT(particles, surface);
+  for (const char* pass : {"| fluid splats |", "| fluid smoothing |", "| fluid composite |"})
+    EXPECT_NE(r.output.find(pass, surface), std::string::npos) << pass << "\n" << r.output;
+  EXPECT_NE(r.output.find("| particles |", particles), std::string::npos) << r.output;
+  const auto bad = firn::test::run_firn("bench " + kTinyWater + " --solver render --frames 0");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--frames"), std::string::npos) << bad.output;
+}
