@@ -28,7 +28,7 @@
 #define BOUNDARY_SLIP 1
 #define BOUNDARY_SEPARATE 2
 
-/* MpmStatus.error_flags bits; MpmStatus.error_quantity holds the first quantity that failed. */
+/* mpm::GpuStatus error bits (GpuErrorRecord.flags; GpuErrorRecord.quantity holds the first quantity that failed). */
 #define MPM_ERROR_MASS_OVERFLOW 1u
 #define MPM_ERROR_MOMENTUM_OVERFLOW 2u
 #define MPM_ERROR_IMPULSE_OVERFLOW 4u
@@ -97,7 +97,7 @@
 /* SPH uniform buffer (std140). */
 #define SPH_BIND_PARAMS 1
 
-/* SphStatus.error_flags bits. */
+/* sph::GpuStatus error bits (GpuErrorRecord.flags and .quantity). */
 #define SPH_ERROR_NONFINITE 1u
 #define SPH_ERROR_CFL 2u
 

@@ -41,8 +41,6 @@ vec3 push_out(vec3 x) {
   return clamp(x, wall_lo() - 0.5 * h, wall_hi() + 0.5 * h);
 }
 
-bool finite(vec4 a) { return !any(isnan(a)) && !any(isinf(a)); }
-
 void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i >= particle_count()) return;

@@ -1,25 +1,10 @@
-// Error reporting and reductions shared by the MPM passes (MpmStatus in src/mpm/layout.h).
-
-layout(std430, binding = MPM_BIND_STATUS) coherent buffer StatusBuffer {
-  uint error_flags;
-  uint error_substep;
-  uint error_quantity;
-  uint error_index;
-  uint max_speed_bits;
-  uint max_hardening_bits;
-  uint nonfinite;
-  uint status_pad;
-} status;
-
-// Records an error; the first one (in time) keeps its substep, quantity and index for the report.
-void report_error(uint bit, uint index) {
-  uint previous = atomicOr(status.error_flags, bit);
-  if (previous == 0u) {
-    status.error_substep = counts.z;
-    status.error_quantity = bit;
-    status.error_index = index;
-  }
-}
+// Error reporting, reductions and checked fixed-point arithmetic of the MPM passes (GpuStatus in src/mpm/layout.h).
+// The reductions after the error record: floatBitsToUint of max |v_p| [m/s] and of max exp(xi (1 - J_P)), the
+// count of particles with a non-finite value, padding.
+#define STATUS_BINDING MPM_BIND_STATUS
+#define STATUS_STEP counts.z
+#define STATUS_REDUCTIONS uint max_speed_bits; uint max_hardening_bits; uint nonfinite; uint status_pad;
+#include "common/status.glsl"
 
 const float FIXED_LIMIT = 2147483520.0;  // largest float below 2^31 - 1
 

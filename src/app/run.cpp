@@ -1,6 +1,5 @@
 #include "app/run.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include "app/output_names.h"
 #include "app/ply_writer.h"
 #include "app/simulation.h"
+#include "core/particle_totals.h"
 #include "gl/context.h"
 #include "render/png.h"
 #include "scene/load.h"
@@ -19,17 +19,12 @@ namespace firn::app {
 namespace {
 
 nlohmann::json stats_line(const Simulation& sim, int substeps) {
-  mpm::Diagnostics d = sim.snow_diagnostics();
+  ParticleTotals d = sim.snow_diagnostics();
   double dt = sim.snow() ? sim.snow()->step_limits().dt : 0.0;
   std::optional<double> density_error;
   if (sim.water()) {  // totals over snow and water; the water adds its compression error
     const sph::Diagnostics w = sim.water_diagnostics();
-    d.particles += w.particles;
-    d.total_mass += w.total_mass;
-    d.momentum += w.momentum;
-    d.kinetic_energy += w.kinetic_energy;
-    d.max_speed = std::max(d.max_speed, w.max_speed);
-    d.nonfinite += w.nonfinite;
+    merge(d, w);
     density_error = w.max_density_error;
     if (!sim.snow()) dt = sim.water()->step_limits().dt;
   }

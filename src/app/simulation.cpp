@@ -1,9 +1,9 @@
 #include "app/simulation.h"
 
-#include <algorithm>
 #include <chrono>
 #include <limits>
 
+#include "core/advance.h"
 #include "core/error.h"
 #include "mpm/seeding.h"
 #include "scene/mesh_body.h"
@@ -32,9 +32,6 @@ std::vector<sph::GpuParticle> seed_water(const scene::Scene& scene) {
                                     "allowed: bodies larger than sph.particle_spacing");
   return all;
 }
-
-/// True while `time` [s] has not reached `end` (the solvers' own end-of-advance test).
-bool before(double time, double end) { return end - time > 1e-12 * std::max(1.0, end); }
 
 }  // namespace
 
@@ -72,13 +69,13 @@ SliceReport Simulation::advance_slice(int max_substeps) {
   if (!frame_end_) frame_end_ = snow_ ? snow_->time() + 1.0 / scene_.fps : 0.0;
   if (water_ && !water_end_) water_end_ = water_->time() + 1.0 / scene_.fps;
   r.frame_done = true;
-  if (snow_ && before(snow_->time(), *frame_end_)) {
-    const mpm::Solver::AdvanceResult a = snow_->advance_until(*frame_end_, max_substeps);
-    r.substeps = a.substeps;
+  if (snow_ && before_end(snow_->time(), *frame_end_)) {
+    const AdvanceResult a = snow_->advance_until(*frame_end_, max_substeps);
+    r.substeps = a.steps;
     r.frame_done = a.reached;
   }
-  if (water_ && before(water_->time(), *water_end_)) {
-    const sph::Solver::AdvanceResult a = water_->advance_until(*water_end_, max_substeps);
+  if (water_ && before_end(water_->time(), *water_end_)) {
+    const AdvanceResult a = water_->advance_until(*water_end_, max_substeps);
     r.substeps += a.steps;
     r.frame_done = r.frame_done && a.reached;
   }

@@ -7,6 +7,7 @@
 #include <glm/glm.hpp>
 
 #include "core/gpu_collider.h"
+#include "core/numerical_failure.h"
 
 namespace firn::mpm {
 
@@ -52,18 +53,17 @@ struct GpuMaterial {
 };
 static_assert(sizeof(GpuMaterial) == 32);
 
-/// Error flags and per-substep reductions written by the shaders (std430, 32 bytes).
+/// Error record and per-substep reductions written by the shaders (std430, 32 bytes; shaders/mpm/status.glsl).
 struct GpuStatus {
-  uint32_t error_flags;     ///< MPM_ERROR_* bits
-  uint32_t error_substep;   ///< substep index (since the run started) of the first error
-  uint32_t error_quantity;  ///< MPM_ERROR_* bit of the first error
-  uint32_t error_index;     ///< particle or node index of the first error
-  uint32_t max_speed_bits;  ///< floatBitsToUint of max |v_p| [m/s] (non-negative floats order as uints)
+  GpuErrorRecord error;         ///< MPM_ERROR_* bits; step = substep index; index = particle or node index
+  uint32_t max_speed_bits;      ///< floatBitsToUint of max |v_p| [m/s] (non-negative floats order as uints)
   uint32_t max_hardening_bits;  ///< floatBitsToUint of max exp(xi (1 - J_P))
-  uint32_t nonfinite;       ///< particles with a non-finite value in this substep
+  uint32_t nonfinite;           ///< particles with a non-finite value in this substep
   uint32_t pad;
 };
 static_assert(sizeof(GpuStatus) == 32);
+static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
+static_assert(offsetof(GpuStatus, nonfinite) == 24);
 
 /// Uniform block shared by every MPM pass (std140, 96 bytes).
 struct GpuParams {

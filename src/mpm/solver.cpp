@@ -1,7 +1,6 @@
 #include "mpm/solver.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -29,14 +28,13 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
     : settings_(settings),
       colliders_(std::move(colliders)),
       gravity_(gravity),
-      scales_(derive_scales(settings, colliders_, gravity)),
+      scales_(derive_scales(settings, colliders_.colliders(), gravity)),
       dims_(settings.grid.dims()),
       count_(static_cast<uint32_t>(particles.size())),
       particles_(gl::Buffer::from(particles)),
       grid_(sizeof(GpuGridNode) * static_cast<size_t>(dims_.x) * dims_.y * dims_.z),
       grid_vel_(sizeof(GpuGridVelocity) * static_cast<size_t>(dims_.x) * dims_.y * dims_.z),
       velgrad_(sizeof(GpuVelocityGradient) * particles.size()),
-      colliders_buf_(sizeof(GpuCollider) * std::max<size_t>(1, colliders_.size())),
       materials_(sizeof(GpuMaterial) * std::max<size_t>(1, settings.materials.size())),
       status_(sizeof(GpuStatus)),
       params_(sizeof(GpuParams)),
@@ -48,7 +46,6 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       particle_update_(build("mpm/particle_update.comp")) {
   if (particles.empty()) throw std::invalid_argument("mpm::Solver: no particles");
   upload_materials();
-  upload_colliders();
   double v0 = 0;
   for (const GpuParticle& p : particles) v0 = std::max(v0, static_cast<double>(glm::length(glm::vec3(p.v_vol))));
   cfl_time_step(v0, 1.0);
@@ -61,7 +58,7 @@ void Solver::bind() const {
   grid_.bind_storage(MPM_BIND_GRID);
   grid_vel_.bind_storage(MPM_BIND_GRID_VEL);
   velgrad_.bind_storage(MPM_BIND_VELGRAD);
-  colliders_buf_.bind_storage(MPM_BIND_COLLIDERS);
+  colliders_.bind(MPM_BIND_COLLIDERS);
   materials_.bind_storage(MPM_BIND_MATERIALS);
   status_.bind_storage(MPM_BIND_STATUS);
   glBindBufferBase(GL_UNIFORM_BUFFER, MPM_BIND_PARAMS, params_.id());
@@ -70,16 +67,10 @@ void Solver::bind() const {
 void Solver::barrier() const { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT); }
 
 void Solver::upload_params() {
-  const GpuParams p = make_params(settings_, scales_, dims_, gravity_, dt_, count_,
-                                  static_cast<uint32_t>(colliders_.size()), static_cast<uint32_t>(substep_));
+  const GpuParams p = make_params(settings_, scales_, dims_, gravity_, dt_, count_, colliders_.count(),
+                                  static_cast<uint32_t>(substep_));
   glBindBuffer(GL_UNIFORM_BUFFER, params_.id());
   glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof p, &p);
-}
-
-void Solver::upload_colliders() {
-  const auto gpu = to_gpu_colliders(colliders_);
-  if (gpu.size() * sizeof(GpuCollider) > colliders_buf_.size()) colliders_buf_ = gl::Buffer(gpu.size() * sizeof(GpuCollider));
-  if (!gpu.empty()) colliders_buf_.write(gpu);
 }
 
 void Solver::upload_materials() { materials_.write(to_gpu(settings_.materials)); }
@@ -136,8 +127,7 @@ void Solver::estimate_volumes() {
 }
 
 void Solver::substep(double dt) {
-  for (Collider& c : colliders_) c.point += dt * c.velocity;
-  upload_colliders();
+  colliders_.move(dt);
   set_time_step(dt);
   particle_to_grid();  // the accumulators are zero: grid_update (or estimate_volumes) left them so
   grid_update();
@@ -148,23 +138,18 @@ void Solver::substep(double dt) {
 }
 
 int Solver::advance(double seconds) {
-  return advance_until(time_ + seconds, std::numeric_limits<int>::max()).substeps;
+  return advance_until(time_ + seconds, std::numeric_limits<int>::max()).steps;
 }
 
-Solver::AdvanceResult Solver::advance_until(double end, int max_substeps) {
-  const auto before_end = [&] { return end - time_ > 1e-12 * std::max(1.0, end); };
+AdvanceResult Solver::advance_until(double end, int max_substeps) {
   const int groups = std::max(1, max_substeps / kSubstepsPerCheck + (max_substeps % kSubstepsPerCheck != 0));
   AdvanceResult r;
-  for (int g = 0; g < groups && before_end(); ++g) {
+  for (int g = 0; g < groups && before_end(time_, end); ++g) {
     check_status();
-    for (int k = 0; k < kSubstepsPerCheck && before_end(); ++k, ++r.substeps) {
-      const double left = end - time_;
-      // Spread the remaining time evenly rather than leaving a sliver of a step at the end of the frame.
-      const double n = std::ceil(left / limits_.dt - 1e-9);
-      substep(left / std::max(1.0, n));
-    }
+    for (int k = 0; k < kSubstepsPerCheck && before_end(time_, end); ++k, ++r.steps)
+      substep(even_step(end - time_, limits_.dt));
   }
-  r.reached = !before_end();
+  r.reached = !before_end(time_, end);
   if (r.reached) {
     check_status();
     timer_.resolve();

@@ -3,8 +3,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/advance.h"
 #include "core/collider.h"
 #include "gl/buffer.h"
+#include "gl/collider_buffer.h"
 #include "gl/program.h"
 #include "gl/timer.h"
 #include "mpm/fixed_point.h"
@@ -37,17 +39,13 @@ class Solver {
   /// the largest particle speed and hardening). Throws firn::NumericalError naming the substep and quantity on
   /// fixed-point overflow, non-finite state or a CFL violation. Returns the substeps taken.
   int advance(double seconds);
-  /// What one advance_until() call did.
-  struct AdvanceResult {
-    int substeps = 0;      ///< substeps taken by this call
-    bool reached = false;  ///< simulated time reached `end` (the closing status check and timer resolve ran)
-  };
   /// advance() in slices, for the interactive viewer: advances towards simulated time `end` [s] by at most
   /// `max_substeps` substeps, rounded up to whole groups of one status check plus kSubstepsPerCheck (solver.cpp)
   /// substeps, which is advance()'s own schedule. Calling it until `reached` with the same `end` gives state
   /// bit-identical to advance(end - time()); edits (set_material, set_colliders, set_flip) between calls apply at
   /// the next substep.
-  /// Do not call it again with an `end` already reached. Throws as advance().
+  /// Do not call it again with an `end` already reached. Returns the substeps taken as AdvanceResult::steps. Throws
+  /// as advance().
   AdvanceResult advance_until(double end, int max_substeps);
   /// One substep of `dt` [s]: collider motion, then every pass. Errors are only checked by check_status().
   void substep(double dt);
@@ -79,7 +77,7 @@ class Solver {
 
   const gl::Buffer& particles() const { return particles_; }
   uint32_t particle_count() const { return count_; }
-  const std::vector<Collider>& colliders() const { return colliders_; }
+  const std::vector<Collider>& colliders() const { return colliders_.colliders(); }
   const MpmSettings& settings() const { return settings_; }
   const FixedPointScales& scales() const { return scales_; }
   glm::ivec3 grid_dims() const { return dims_; }
@@ -99,13 +97,12 @@ class Solver {
  private:
   void bind() const;
   void upload_params();
-  void upload_colliders();
   void upload_materials();
   void barrier() const;
   double cfl_time_step(double max_speed, double max_hardening);
 
   MpmSettings settings_;
-  std::vector<Collider> colliders_;
+  gl::ColliderBuffer colliders_;
   glm::dvec3 gravity_;
   FixedPointScales scales_;
   glm::ivec3 dims_;
@@ -113,7 +110,7 @@ class Solver {
   double dt_ = 0, time_ = 0;
   uint64_t substep_ = 0;
   StepLimits limits_;
-  gl::Buffer particles_, grid_, grid_vel_, velgrad_, colliders_buf_, materials_, status_, params_;
+  gl::Buffer particles_, grid_, grid_vel_, velgrad_, materials_, status_, params_;
   gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_;
   gl::PassTimer timer_;
 };

@@ -6,6 +6,7 @@
 
 #include "common/bindings.h"
 #include "core/error.h"
+#include "core/numerical_failure.h"
 #include "mpm/gpu_upload.h"
 #include "mpm/solver.h"
 
@@ -44,14 +45,15 @@ double Solver::cfl_time_step(double max_speed, double max_hardening) {
 void Solver::check_status() {
   GpuStatus s{};
   status_.download(0, sizeof s, &s);
-  if (s.error_flags) {
-    std::string msg = "numerical failure at substep " + std::to_string(s.error_substep) + " (t = " +
-                      std::to_string(time_) + " s): " + quantity_name(s.error_quantity) + ", particle " +
-                      std::to_string(s.error_index);
-    if (s.nonfinite) msg += "; " + std::to_string(s.nonfinite) + " particles non-finite";
-    if (s.error_quantity & (MPM_ERROR_MOMENTUM_OVERFLOW | MPM_ERROR_IMPULSE_OVERFLOW))
-      msg += "; the speed bound is " + std::to_string(scales_.speed_bound) + " m/s (raise mpm.max_speed)";
-    throw NumericalError(msg);
+  if (s.error.flags) {
+    std::string hint;
+    if (s.error.quantity & (MPM_ERROR_MOMENTUM_OVERFLOW | MPM_ERROR_IMPULSE_OVERFLOW))
+      hint = "the speed bound is " + std::to_string(scales_.speed_bound) + " m/s (raise mpm.max_speed)";
+    throw NumericalError(failure_message(s.error, {.at = "at substep",
+                                                   .time = time_,
+                                                   .quantity = quantity_name(s.error.quantity),
+                                                   .nonfinite = s.nonfinite,
+                                                   .hint = hint}));
   }
   const double speed = std::bit_cast<float>(s.max_speed_bits);
   const double harden = std::max(1.0f, std::bit_cast<float>(s.max_hardening_bits));
@@ -67,8 +69,7 @@ void Solver::set_material(int index, const Material& material) {
 }
 
 void Solver::set_colliders(std::vector<Collider> colliders) {
-  colliders_ = std::move(colliders);
-  upload_colliders();
+  colliders_.set(std::move(colliders));
   upload_params();  // the collider count lives in the uniform block
 }
 

@@ -7,6 +7,7 @@
 #include <glm/glm.hpp>
 
 #include "core/gpu_collider.h"
+#include "core/numerical_failure.h"
 
 namespace firn::sph {
 
@@ -34,18 +35,17 @@ struct GpuRegion {
 };
 static_assert(sizeof(GpuRegion) == 64);
 
-/// Error flags and per-step reductions written by the shaders (std430, 32 bytes).
+/// Error record and per-step reductions written by the shaders (std430, 32 bytes; shaders/sph/status.glsl).
 struct GpuStatus {
-  uint32_t error_flags;       ///< SPH_ERROR_* bits
-  uint32_t error_step;        ///< step index (since the run started) of the first error
-  uint32_t error_quantity;    ///< SPH_ERROR_* bit of the first error
-  uint32_t error_index;       ///< particle id of the first error
+  GpuErrorRecord error;       ///< SPH_ERROR_* bits; step = step index; index = stable particle id
   uint32_t max_speed_bits;    ///< floatBitsToUint of max |v| [m/s] (non-negative floats order as uints)
   uint32_t max_accel_bits;    ///< floatBitsToUint of max |a| [m/s^2]
   uint32_t max_density_bits;  ///< floatBitsToUint of max rho [kg/m^3]
   uint32_t nonfinite;         ///< particles with a non-finite value in this step
 };
 static_assert(sizeof(GpuStatus) == 32);
+static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
+static_assert(offsetof(GpuStatus, nonfinite) == 28);
 
 /// Uniform block shared by every SPH pass (std140, 144 bytes).
 struct GpuParams {

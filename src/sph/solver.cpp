@@ -1,7 +1,6 @@
 #include "sph/solver.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -33,7 +32,6 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       particles_{gl::Buffer::from(particles), gl::Buffer(particles.size() * sizeof(GpuParticle))},
       positions_(particles.size() * sizeof(glm::vec4)),
       sort_(count_),
-      colliders_buf_(sizeof(GpuCollider) * std::max<size_t>(1, colliders_.size())),
       regions_(sizeof(GpuRegion) * std::max<size_t>(1, settings.regions.size())),
       status_(sizeof(GpuStatus)),
       params_(sizeof(GpuParams)),
@@ -42,7 +40,6 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       forces_(gl::Program::compute("sph/forces.comp")),
       integrate_(gl::Program::compute("sph/integrate.comp")),
       neighbour_list_(gl::Program::compute("sph/neighbour_list.comp")) {
-  upload_colliders();
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
   double v0 = 0;
@@ -52,8 +49,8 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
 }
 
 size_t Solver::gpu_bytes() const {
-  return particles_[0].size() + particles_[1].size() + positions_.size() + sort_.gpu_bytes() + colliders_buf_.size() + regions_.size() +
-         status_.size() + params_.size();
+  return particles_[0].size() + particles_[1].size() + positions_.size() + sort_.gpu_bytes() + colliders_.gpu_bytes() +
+         regions_.size() + status_.size() + params_.size();
 }
 
 void Solver::bind() const {
@@ -62,7 +59,7 @@ void Solver::bind() const {
   positions_.bind_storage(SPH_BIND_POSITIONS);
   sort_.cell_start().bind_storage(SPH_BIND_CELL_START);
   sort_.order().bind_storage(SPH_BIND_ORDER);
-  colliders_buf_.bind_storage(SPH_BIND_COLLIDERS);
+  colliders_.bind(SPH_BIND_COLLIDERS);
   regions_.bind_storage(SPH_BIND_REGIONS);
   status_.bind_storage(SPH_BIND_STATUS);
   glBindBufferBase(GL_UNIFORM_BUFFER, SPH_BIND_PARAMS, params_.id());
@@ -71,18 +68,10 @@ void Solver::bind() const {
 void Solver::barrier() const { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT); }
 
 void Solver::upload_params() {
-  const GpuParams p = make_params(settings_, gravity_, dt_, count_, sort_.table_size(),
-                                  static_cast<uint32_t>(colliders_.size()),
+  const GpuParams p = make_params(settings_, gravity_, dt_, count_, sort_.table_size(), colliders_.count(),
                                   static_cast<uint32_t>(settings_.regions.size()), static_cast<uint32_t>(step_));
   glBindBuffer(GL_UNIFORM_BUFFER, params_.id());
   glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof p, &p);
-}
-
-void Solver::upload_colliders() {
-  const auto gpu = to_gpu_colliders(colliders_);
-  if (gpu.size() * sizeof(GpuCollider) > colliders_buf_.size())
-    colliders_buf_ = gl::Buffer(gpu.size() * sizeof(GpuCollider));
-  if (!gpu.empty()) colliders_buf_.write(gpu);
 }
 
 void Solver::set_time_step(double dt) {
@@ -124,8 +113,7 @@ void Solver::integrate() {
 }
 
 void Solver::step(double dt) {
-  for (Collider& c : colliders_) c.point += dt * c.velocity;
-  upload_colliders();
+  colliders_.move(dt);
   set_time_step(dt);
   sort();
   density();
@@ -139,21 +127,17 @@ int Solver::advance(double seconds) {
   return advance_until(time_ + seconds, std::numeric_limits<int>::max()).steps;
 }
 
-Solver::AdvanceResult Solver::advance_until(double end, int max_steps) {
-  const auto before_end = [&] { return end - time_ > 1e-12 * std::max(1.0, end); };
+AdvanceResult Solver::advance_until(double end, int max_steps) {
   AdvanceResult r;
   // The status (errors, and the speed and acceleration of the adaptive step) is read after every step: a weakly
   // compressible fluid can accelerate within a few steps, and the read is a 32-byte download.
   check_status();
-  while (before_end() && r.steps < std::max(1, max_steps)) {
-    const double left = end - time_;
-    // Spread the remaining time evenly rather than leaving a sliver of a step at the end of the frame.
-    const double n = std::ceil(left / limits_.dt - 1e-9);
-    step(left / std::max(1.0, n));
+  while (before_end(time_, end) && r.steps < std::max(1, max_steps)) {
+    step(even_step(end - time_, limits_.dt));
     ++r.steps;
     check_status();
   }
-  r.reached = !before_end();
+  r.reached = !before_end(time_, end);
   if (r.reached) timer_.resolve();
   return r;
 }

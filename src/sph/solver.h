@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/advance.h"
 #include "core/collider.h"
 #include "gl/buffer.h"
+#include "gl/collider_buffer.h"
 #include "gl/program.h"
 #include "gl/timer.h"
 #include "sph/hash_sort.h"
@@ -39,11 +41,6 @@ class Solver {
   /// Advances simulated time by `seconds` [s] in steps of the adaptive time step. Throws firn::NumericalError
   /// naming the step, the quantity and the particle on a non-finite state or a CFL violation. Returns the steps.
   int advance(double seconds);
-  /// What one advance_until() call did.
-  struct AdvanceResult {
-    int steps = 0;         ///< steps taken
-    bool reached = false;  ///< simulated time reached `end`
-  };
   /// advance() in slices (for the interactive viewer): advances towards simulated time `end` [s] by at most
   /// `max_steps` steps (at least one), on advance()'s own schedule, so calling it until `reached` with the same
   /// `end` gives bit-identical state to advance(end - time()). Throws as advance().
@@ -85,7 +82,7 @@ class Solver {
   const gl::Buffer& particles() const { return particles_[current_]; }
   uint32_t particle_count() const { return count_; }
   uint32_t table_size() const { return sort_.table_size(); }
-  const std::vector<Collider>& colliders() const { return colliders_; }
+  const std::vector<Collider>& colliders() const { return colliders_.colliders(); }
   const SphSettings& settings() const { return settings_; }
   const glm::dvec3& gravity() const { return gravity_; }
   double time() const { return time_; }
@@ -100,12 +97,11 @@ class Solver {
  private:
   void bind() const;
   void upload_params();
-  void upload_colliders();
   void barrier() const;
   double choose_time_step(double max_speed, double max_accel);
 
   SphSettings settings_;
-  std::vector<Collider> colliders_;
+  gl::ColliderBuffer colliders_;
   glm::dvec3 gravity_;
   uint32_t count_;
   uint32_t current_ = 0;
@@ -116,7 +112,7 @@ class Solver {
   gl::Buffer particles_[2];
   gl::Buffer positions_;  ///< vec4 (position, mass) per sorted slot, written by the reorder pass
   HashSort sort_;
-  gl::Buffer colliders_buf_, regions_, status_, params_;
+  gl::Buffer regions_, status_, params_;
   gl::Program reorder_, density_, forces_, integrate_, neighbour_list_;
   gl::PassTimer timer_;
 };

@@ -7,6 +7,7 @@
 
 #include "common/bindings.h"
 #include "core/error.h"
+#include "core/numerical_failure.h"
 #include "sph/solver.h"
 
 namespace firn::sph {
@@ -37,14 +38,13 @@ double Solver::choose_time_step(double max_speed, double max_accel) {
 void Solver::check_status() {
   GpuStatus s{};
   status_.download(0, sizeof s, &s);
-  if (s.error_flags) {
-    std::string msg = "numerical failure in the water (SPH) at step " + std::to_string(s.error_step) +
-                      " (t = " + std::to_string(time_) + " s): " + quantity_name(s.error_quantity) +
-                      ", particle " + std::to_string(s.error_index);
-    if (s.nonfinite) msg += "; " + std::to_string(s.nonfinite) + " particles non-finite";
-    msg += "; try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity";
-    throw NumericalError(msg);
-  }
+  if (s.error.flags)
+    throw NumericalError(failure_message(
+        s.error, {.at = "in the water (SPH) at step",
+                  .time = time_,
+                  .quantity = quantity_name(s.error.quantity),
+                  .nonfinite = s.nonfinite,
+                  .hint = "try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity"}));
   // Only steps since the last read have reduced into the status: without any, keep the limits as they are.
   if (step_ > checked_step_) {
     choose_time_step(std::bit_cast<float>(s.max_speed_bits), std::bit_cast<float>(s.max_accel_bits));

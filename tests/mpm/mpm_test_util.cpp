@@ -2,25 +2,14 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 #include <gtest/gtest.h>
 
+#include "support/test_seed.h"
+
 namespace firn::mpmtest {
 
-uint64_t test_seed() {
-  const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info();
-  const std::string name = std::string(info->test_suite_name()) + "." + info->name();
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : name) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  // FIRN_TEST_SEED (an integer) varies every seed at once, for soak runs.
-  if (const char* extra = std::getenv("FIRN_TEST_SEED")) h ^= std::strtoull(extra, nullptr, 10) * 0x9E3779B97F4A7C15ull;
-  std::printf("[ seed     ] %s: %llu\n", name.c_str(), static_cast<unsigned long long>(h));
-  return h;
-}
+uint64_t test_seed() { return firn::test::test_seed(); }
 
 double uniform(std::mt19937_64& rng, double a, double b) {
   return a + (b - a) * static_cast<double>(rng() >> 11) * 0x1.0p-53;

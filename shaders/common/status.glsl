@@ -1,0 +1,26 @@
+// Error reporting shared by the solvers' passes. A solver's status buffer (std430) starts with the error record
+// (GpuErrorRecord in src/core/numerical_failure.h) and goes on with the solver's own reduction words (its GpuStatus).
+// The including file defines, before the #include:
+//   STATUS_BINDING     the buffer's binding point (MPM_BIND_STATUS or SPH_BIND_STATUS, common/bindings.h)
+//   STATUS_STEP        a uint expression: the index of the step that is running, recorded with the first error
+//   STATUS_REDUCTIONS  the declarations of the words after the error record, e.g. "uint max_speed_bits; ..."
+layout(std430, binding = STATUS_BINDING) coherent buffer StatusBuffer {
+  uint error_flags;     // the solver's *_ERROR_* bits of every error since the last read
+  uint error_step;      // STATUS_STEP of the first error
+  uint error_quantity;  // *_ERROR_* bit of the first error
+  uint error_index;     // particle (or grid node) of the first error
+  STATUS_REDUCTIONS
+} status;
+
+// Records an error; the first one (in time) keeps its step, quantity and index for the report.
+void report_error(uint bit, uint index) {
+  uint previous = atomicOr(status.error_flags, bit);
+  if (previous == 0u) {
+    status.error_step = STATUS_STEP;
+    status.error_quantity = bit;
+    status.error_index = index;
+  }
+}
+
+// True when no component of `a` is NaN or infinite.
+bool finite(vec4 a) { return !any(isnan(a)) && !any(isinf(a)); }

@@ -1,0 +1,91 @@
+// The status buffer end to end (GpuStatus, shaders/sph/status.glsl over shaders/common/status.glsl): the per-step
+// reductions reach step_limits(), and a particle that turns non-finite stops the run with a message naming the step,
+// the quantity, the particle's stable id and the count.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "core/error.h"
+#include "sph/solver.h"
+#include "sph_test_util.h"
+#include "support/gl_context.h"
+
+using namespace firn;
+using namespace firn::sph;
+
+namespace {
+
+constexpr double kH = 0.05;  ///< kernel radius [m]; lattice spacing kH / 2
+
+/// A jittered 7 x 5 x 6 block of water near the floor, random velocities up to 0.5 m/s, plus one particle alone in
+/// the upper corner (farther than kH from every other), last in id order.
+std::vector<GpuParticle> block_and_loner(std::mt19937_64& rng) {
+  std::vector<glm::dvec3> x;
+  const double s = kH / 2;
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 5; ++j)
+      for (int k = 0; k < 6; ++k)
+        x.push_back(glm::dvec3(0.1 + i * s, 0.05 + j * s, 0.1 + k * s) +
+                    0.1 * s * glm::dvec3(sphtest::uniform(rng, -1, 1), sphtest::uniform(rng, -1, 1),
+                                         sphtest::uniform(rng, -1, 1)));
+  x.push_back({0.5, 0.5, 0.4});
+  auto p = sphtest::particles_at(x, 1000.0 * s * s * s);
+  for (GpuParticle& q : p)
+    q.v_rho = glm::vec4(sphtest::uniform(rng, -0.5, 0.5), sphtest::uniform(rng, -0.5, 0.5),
+                        sphtest::uniform(rng, -0.5, 0.5), 1000.0f);
+  return p;
+}
+
+Solver make_solver(const std::vector<GpuParticle>& particles) {
+  firn::test::gl_context();
+  SphSettings st = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(0.6, 0.6, 0.5), kH);
+  st.viscosity = default_viscosity(st);
+  return Solver(st, {}, glm::dvec3(0, -9.81, 0), particles);
+}
+
+}  // namespace
+
+TEST(SphStatus, ReductionsReachTheStepLimits) {
+  std::mt19937_64 rng(sphtest::test_seed());
+  Solver solver = make_solver(block_and_loner(rng));
+  solver.step(solver.step_limits().dt);
+  solver.check_status();
+  double speed = 0, accel = 0, density = 0;
+  for (const GpuParticle& p : solver.download_particles()) {
+    speed = std::max(speed, static_cast<double>(glm::length(glm::vec3(p.v_rho))));
+    accel = std::max(accel, static_cast<double>(glm::length(glm::vec3(p.a_p))));
+    density = std::max(density, static_cast<double>(p.v_rho.w));
+  }
+  const StepLimits l = solver.step_limits();
+  std::printf("  max speed %.6f m/s, acceleration %.4f m/s^2, density %.3f kg/m^3 (GPU %.6f, %.4f, %.3f)\n", speed,
+              accel, density, l.max_speed, l.max_accel, l.max_density);
+  EXPECT_GT(speed, 0.0);
+  EXPECT_GT(accel, 0.0);
+  EXPECT_GT(density, 0.0);
+  EXPECT_NEAR(l.max_speed, speed, 1e-6 * speed);
+  EXPECT_NEAR(l.max_accel, accel, 1e-6 * accel);
+  EXPECT_EQ(l.max_density, density);
+}
+
+TEST(SphStatus, NonfiniteParticleStopsTheRunNamingIt) {
+  std::mt19937_64 rng(sphtest::test_seed());
+  std::vector<GpuParticle> particles = block_and_loner(rng);
+  Solver solver = make_solver(particles);
+  // The loner has no neighbour, so its NaN velocity reaches no other particle.
+  particles.back().v_rho.x = std::numeric_limits<float>::quiet_NaN();
+  solver.upload_particles(particles);
+  solver.step(solver.step_limits().dt);
+  const std::string want = "numerical failure in the water (SPH) at step 0 (t = " + std::to_string(solver.time()) +
+                           " s): particle state (NaN or infinity), particle " +
+                           std::to_string(particles.back().id.x) +
+                           "; 1 particles non-finite; try a smaller sph.cfl or dt_max, or a larger sound_speed or "
+                           "viscosity";
+  try {
+    solver.check_status();
+    ADD_FAILURE() << "no NumericalError";
+  } catch (const NumericalError& e) {
+    EXPECT_EQ(std::string(e.what()), want);
+  }
+}
