@@ -109,6 +109,7 @@ class Solver {
   uint32_t count_;
   double dt_ = 0, time_ = 0;
   uint64_t substep_ = 0;
+  uint64_t checked_substep_ = 0;  ///< substep_ at the last status read
   StepLimits limits_;
   gl::Buffer particles_, grid_, grid_vel_, velgrad_, materials_, status_, params_;
   gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_;

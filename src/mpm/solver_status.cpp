@@ -57,7 +57,10 @@ void Solver::check_status() {
   }
   const double speed = std::bit_cast<float>(s.max_speed_bits);
   const double harden = std::max(1.0f, std::bit_cast<float>(s.max_hardening_bits));
-  if (substep_ > 0) cfl_time_step(speed, harden);
+  // Only substeps since the last read have reduced into the status: without any (the first read of a frame after
+  // the previous frame's final one), keep the limits, or the step would forget the speed and the hardening.
+  if (substep_ > checked_substep_) cfl_time_step(speed, harden);
+  checked_substep_ = substep_;
   GpuStatus reset{};
   status_.upload(0, sizeof reset, &reset);
 }

@@ -44,6 +44,24 @@ TEST(MpmStatus, ReductionsReachTheStepLimits) {
   EXPECT_NEAR(l.hardening, hardening, 1e-5 * hardening);
 }
 
+// advance_until reads the status when it reaches its end and again before the next call's first substep; the
+// second read sees no new substeps and must keep the limits (it once recomputed them from a cleared status: speed
+// 0 and hardening 1, a step up to sqrt(hardening) times too long).
+TEST(MpmStatus, AReadWithoutNewSubstepsKeepsTheStepLimits) {
+  firn::test::gl_context();
+  std::mt19937_64 rng(mpmtest::test_seed());
+  const mpmtest::Scene scene = mpmtest::random_scene(rng, kParticles, kDims);
+  Solver solver(scene.settings, scene.colliders, scene.gravity, scene.particles);
+  solver.advance_until(3 * solver.step_limits().dt, 1000);
+  const StepLimits before = solver.step_limits();
+  ASSERT_GT(before.max_speed, 0.0);
+  solver.check_status();
+  const StepLimits after = solver.step_limits();
+  EXPECT_EQ(after.dt, before.dt);
+  EXPECT_EQ(after.max_speed, before.max_speed);
+  EXPECT_EQ(after.hardening, before.hardening);
+}
+
 TEST(MpmStatus, NonfiniteParticleStopsTheRunNamingIt) {
   firn::test::gl_context();
   std::mt19937_64 rng(mpmtest::test_seed());
