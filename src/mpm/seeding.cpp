@@ -27,6 +27,19 @@ void bounds(const Body& b, glm::dvec3& lo, glm::dvec3& hi) {
 
 }  // namespace
 
+void apply_mass_jitter(std::vector<GpuParticle>& particles, double jitter, uint64_t seed) {
+  if (jitter <= 0.0 || particles.empty()) return;
+  std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);  // its own stream: the positions stay those of `seed`
+  double before = 0.0, after = 0.0;
+  std::vector<double> m(particles.size());
+  for (size_t i = 0; i < particles.size(); ++i) {
+    before += particles[i].x_m.w;
+    m[i] = particles[i].x_m.w * (1.0 + jitter * (2.0 * unit(rng) - 1.0));
+    after += m[i];
+  }
+  for (size_t i = 0; i < particles.size(); ++i) particles[i].x_m.w = static_cast<float>(m[i] * before / after);
+}
+
 GpuParticle make_particle(const glm::dvec3& x, double m, const glm::dvec3& v, int material) {
   GpuParticle p{};
   p.x_m = glm::vec4(glm::vec3(x), static_cast<float>(m));
@@ -77,8 +90,11 @@ std::vector<GpuParticle> seed_body(const Body& body, const Material& material, d
   if (body.shape == BodyShape::kMesh) throw std::invalid_argument("seed_body: mesh bodies are sampled in scene/");
   glm::dvec3 lo, hi;
   bounds(body, lo, hi);
-  if (body.count > 0) return sample_count(body, material, lo, hi);
-  return sample_region(lo, hi, body, material, h, [&](const glm::dvec3& x) { return inside(body, x); });
+  std::vector<GpuParticle> out = body.count > 0 ? sample_count(body, material, lo, hi)
+                                                : sample_region(lo, hi, body, material, h,
+                                                                [&](const glm::dvec3& x) { return inside(body, x); });
+  apply_mass_jitter(out, body.mass_jitter, body.seed);
+  return out;
 }
 
 std::vector<GpuParticle> seed_bodies(const MpmSettings& settings) {

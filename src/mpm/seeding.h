@@ -25,6 +25,10 @@ std::vector<GpuParticle> sample_region(const glm::dvec3& lo, const glm::dvec3& h
                                        const Material& material, double h,
                                        const std::function<bool(const glm::dvec3&)>& inside);
 
+/// Scales each particle's mass by (1 + jitter u), u uniform in [-1, 1] from a generator derived from `seed`, then
+/// rescales all so that the total mass is unchanged (Body::mass_jitter). jitter in [0, 1); 0 leaves them as they are.
+void apply_mass_jitter(std::vector<GpuParticle>& particles, double jitter, uint64_t seed);
+
 /// A particle at rest at `x` [m] with mass `m` [kg], velocity `v` [m/s] and material `material`.
 GpuParticle make_particle(const glm::dvec3& x, double m, const glm::dvec3& v, int material);
 

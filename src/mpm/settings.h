@@ -44,6 +44,9 @@ struct Body {
   /// snowballs), each of mass rho_0 V / count, instead of `particles_per_cell` per cell.
   int count = 0;
   uint64_t seed = 1;        ///< random seed of the particle placement
+  /// Per-particle mass heterogeneity j in [0, 1): masses m (1 + j u), u uniform in [-1, 1], rescaled so that the
+  /// body's total mass is unchanged (Meyer 2015's snowball scene randomises particle masses). 0 = uniform.
+  double mass_jitter = 0.0;
 };
 
 /// The background grid: nodes at min + h (i, j, k), covering [min, max].

@@ -64,7 +64,7 @@ void parse_body_geometry(const Node& node, mpm::Body& body, const std::filesyste
   switch (body.shape) {
     case mpm::BodyShape::kSphere:
       node.expect_object({"shape", "center", "radius", "material", "velocity", "particles_per_cell", "count",
-                          "seed", "description"});
+                          "seed", "mass_jitter", "description"});
       body.center = node.vec3("center", kPosition);
       body.radius = node.number("radius", {.text = "r > 0 [m]", .lo = 0, .lo_open = true});
       return;
@@ -82,7 +82,7 @@ void parse_body_geometry(const Node& node, mpm::Body& body, const std::filesyste
     }
     case mpm::BodyShape::kBox:
       node.expect_object({"shape", "min", "max", "material", "velocity", "particles_per_cell", "count", "seed",
-                          "description"});
+                          "mass_jitter", "description"});
       break;
   }
   body.min = node.vec3("min", kPosition);
@@ -127,6 +127,7 @@ mpm::Body parse_body(const Node& node, const std::vector<mpm::Material>& materia
   if (auto count = node.find("count"))
     body.count = static_cast<int>(count->integer(1, 100000000, "1 <= count <= 1e8 (sphere and box bodies)"));
   if (auto seed = node.find("seed")) body.seed = seed->unsigned_integer();
+  body.mass_jitter = node.number("mass_jitter", {.text = "0 <= j < 1", .lo = 0, .hi = 1, .hi_open = true}, 0.0);
   return body;
 }
 

@@ -78,6 +78,7 @@ TEST(LoadScene, ReferenceSceneBodies) {
   expect_vec3(ball.velocity, {6, 0, 0});
   EXPECT_EQ(ball.particles_per_cell, 8);
   EXPECT_EQ(ball.seed, 1u);
+  EXPECT_EQ(ball.mass_jitter, 0.0);  // default: uniform masses
   const mpm::Body& wall = s.mpm->bodies[1];
   EXPECT_EQ(wall.shape, mpm::BodyShape::kBox);
   expect_vec3(wall.min, {1.2, 0.04, 0.2});
@@ -212,6 +213,7 @@ std::vector<BrokenCase> broken_cases() {
       {"ppc 2.5", setter("/mpm/bodies/0/particles_per_cell", 2.5), "mpm.bodies[0].particles_per_cell",
        "wrong type"},
       {"negative seed", setter("/mpm/bodies/0/seed", -1), "mpm.bodies[0].seed", "out of range"},
+      {"mass jitter 1", setter("/mpm/bodies/0/mass_jitter", 1.0), "mpm.bodies[0].mass_jitter", "0 <= j < 1"},
       {"zero radius", setter("/mpm/bodies/0/radius", 0), "mpm.bodies[0].radius", "r > 0"},
       {"unknown shape", setter("/mpm/bodies/0/shape", "cone"), "mpm.bodies[0].shape", "allowed: sphere, box, mesh"},
       {"box key on a sphere", setter("/mpm/bodies/0/min", {0, 0, 0}), "mpm.bodies[0].min", "unknown key"},
