@@ -1,8 +1,8 @@
 #include "app/bench.h"
 
-#include <chrono>
 #include <cstdio>
 
+#include "app/pass_table.h"
 #include "app/simulation.h"
 #include "core/error.h"
 #include "gl/context.h"
@@ -14,34 +14,24 @@ namespace {
 void print_table(const mpm::Solver& s, const gl::ContextInfo& info, int substeps, double wall_ms,
                  const std::vector<gl::PassTime>& passes) {
   const glm::ivec3 d = s.grid_dims();
-  double gpu_ms = 0;
-  for (const auto& p : passes) gpu_ms += p.total_ms;
   std::printf("GPU:        %s\nDriver:     %s\n", info.renderer.c_str(), info.version.c_str());
   std::printf("Particles:  %u\nGrid:       %d x %d x %d = %d nodes\nSubsteps:   %d (dt = %.3g s)\n",
               s.particle_count(), d.x, d.y, d.z, d.x * d.y * d.z, substeps, s.step_limits().dt);
-  std::printf("\n| pass | ms/substep | share |\n|---|---:|---:|\n");
-  for (const auto& p : passes)
-    std::printf("| %s | %.3f | %.1f%% |\n", p.name.c_str(), p.total_ms / substeps, 100.0 * p.total_ms / gpu_ms);
-  std::printf("| **GPU total** | %.3f | 100%% |\n| wall clock | %.3f | |\n", gpu_ms / substeps, wall_ms / substeps);
+  print_pass_table(passes, substeps, "substep", wall_ms);
   std::printf("\nParticle substeps per second: %.3g\n", s.particle_count() * substeps / (wall_ms * 1e-3));
 }
 
 void print_sph_table(const sph::Solver& s, const gl::ContextInfo& info, int steps, double wall_ms,
                      const std::vector<gl::PassTime>& passes) {
-  double gpu_ms = 0, sort_ms = 0;
-  for (const auto& p : passes) {
-    gpu_ms += p.total_ms;
+  double sort_ms = 0;
+  for (const auto& p : passes)
     if (p.name == "sort" || p.name == "reorder") sort_ms += p.total_ms;
-  }
   std::printf("GPU:        %s\nDriver:     %s\n", info.renderer.c_str(), info.version.c_str());
   std::printf("Particles:  %u (hash table %u entries, %.2f MB of GPU buffers)\n", s.particle_count(), s.table_size(),
               s.gpu_bytes() / 1e6);
   std::printf("Sort:       %s\nSteps:      %d (dt = %.3g s)\n",
               s.settings().sort == sph::SortMethod::kRadix ? "radix" : "counting", steps, s.step_limits().dt);
-  std::printf("\n| pass | ms/step | share |\n|---|---:|---:|\n");
-  for (const auto& p : passes)
-    std::printf("| %s | %.3f | %.1f%% |\n", p.name.c_str(), p.total_ms / steps, 100.0 * p.total_ms / gpu_ms);
-  std::printf("| **GPU total** | %.3f | 100%% |\n| wall clock | %.3f | |\n", gpu_ms / steps, wall_ms / steps);
+  const double gpu_ms = print_pass_table(passes, steps, "step", wall_ms);
   std::printf("\nNeighbour structure (sort + reorder): %.1f%% of GPU time\n", 100.0 * sort_ms / gpu_ms);
   std::printf("Particle steps per second: %.3g\n", s.particle_count() * steps / (wall_ms * 1e-3));
 }
@@ -58,17 +48,10 @@ int run_sph_bench(const scene::Scene& scene, int steps, const std::string& egl, 
     s.step(s.step_limits().dt);
     s.check_status();
   }
-  glFinish();
-  s.timer().set_enabled(true);
-  s.timer().clear();
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int k = 0; k < steps; ++k) {
+  const double wall_ms = time_passes(s.timer(), steps, [&] {
     s.step(s.step_limits().dt);
     s.check_status();  // as advance() does: the adaptive step needs the status of every step
-  }
-  glFinish();
-  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  s.timer().resolve();
+  });
   print_sph_table(s, context.info(), steps, wall_ms, s.timer().passes());
   return 0;
 }
@@ -93,14 +76,7 @@ int run_bench(const std::filesystem::path& scene_file, int substeps, const std::
   mpm::Solver& s = *sim.snow();
   for (int k = 0; k < 3; ++k) s.substep(s.step_limits().dt);  // warm-up: shader compilation, first-use costs
   s.check_status();
-  glFinish();
-  s.timer().set_enabled(true);
-  s.timer().clear();
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int k = 0; k < substeps; ++k) s.substep(s.step_limits().dt);
-  glFinish();
-  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  s.timer().resolve();
+  const double wall_ms = time_passes(s.timer(), substeps, [&] { s.substep(s.step_limits().dt); });
   s.check_status();
   print_table(s, context.info(), substeps, wall_ms, s.timer().passes());
   return 0;

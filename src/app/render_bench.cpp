@@ -1,9 +1,9 @@
 #include "app/render_bench.h"
 
-#include <chrono>
 #include <cstdio>
 
 #include "app/frame_renderer.h"
+#include "app/pass_table.h"
 #include "app/simulation.h"
 #include "gl/context.h"
 #include "scene/load.h"
@@ -15,21 +15,10 @@ namespace {
 void time_mode(const Simulation& sim, FrameRenderer& renderer, const FrameLook& look, int frames) {
   gl::PassTimer& timer = renderer.renderer().timer();
   renderer.render(sim, look);  // warm-up: first-use costs, target allocation
-  glFinish();
-  timer.set_enabled(true);
-  timer.clear();
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int k = 0; k < frames; ++k) renderer.render(sim, look);  // read-back waits for each frame
-  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  timer.resolve();
-  timer.set_enabled(false);
-  double gpu_ms = 0;
-  for (const auto& p : timer.passes()) gpu_ms += p.total_ms;
-  std::printf("\nWater as %s:\n\n| pass | ms/frame | share |\n|---|---:|---:|\n", water_mode_name(look.water));
-  for (const auto& p : timer.passes())
-    std::printf("| %s | %.3f | %.1f%% |\n", p.name.c_str(), p.total_ms / frames, gpu_ms > 0 ? 100.0 * p.total_ms / gpu_ms : 0.0);
-  std::printf("| **GPU total** | %.3f | 100%% |\n| wall clock (with read-back) | %.3f | |\n", gpu_ms / frames,
-              wall_ms / frames);
+  // Each frame is read back (as firn run writes it), which waits for it.
+  const double wall_ms = time_passes(timer, frames, [&] { renderer.render(sim, look); });
+  std::printf("\nWater as %s:\n", water_mode_name(look.water));
+  print_pass_table(timer.passes(), frames, "frame", wall_ms, "wall clock (with read-back)");
 }
 
 }  // namespace
