@@ -28,6 +28,8 @@ struct Commands {
   std::string bench_solver = "auto";
   std::string bench_sort;
   RenderBenchOptions render_bench;
+  std::vector<CLI::Option*> render_only;  ///< bench options read only by --solver render
+  std::vector<CLI::Option*> solver_only;  ///< bench options read only by the solver benchmarks
 };
 
 void add_run(CLI::App& app, Commands& c) {
@@ -49,23 +51,36 @@ void add_run(CLI::App& app, Commands& c) {
 void add_bench(CLI::App& app, Commands& c) {
   c.bench = app.add_subcommand("bench", "time a solver's passes on a scene (snow by default, water with --solver sph)");
   c.bench->add_option("scene", c.bench_scene, "scene file (JSON)")->required()->check(CLI::ExistingFile);
-  c.bench->add_option("--substeps", c.bench_substeps, "substeps (SPH: steps) to time")->check(CLI::Range(1, 10000000));
+  c.solver_only.push_back(c.bench->add_option("--substeps", c.bench_substeps, "substeps (SPH: steps) to time")
+                              ->check(CLI::Range(1, 10000000)));
   c.bench->add_option("--solver", c.bench_solver, "mpm, sph, auto (mpm if the scene has snow) or render (the renderer, "
                       "in both water modes)")->check(CLI::IsMember({"auto", "mpm", "sph", "render"}));
   RenderBenchOptions& r = c.render_bench;
-  c.bench->add_option("--frames", r.frames, "render: frames to time per mode")->check(CLI::Range(1, 100000));
-  c.bench->add_option("--advance", r.advance, "render: simulated frames to advance first")->check(CLI::Range(0, 100000));
-  c.bench->add_option("--width", r.width, "render: image width [pixels]")->check(CLI::Range(16, 16384));
-  c.bench->add_option("--height", r.height, "render: image height [pixels]")->check(CLI::Range(16, 16384));
-  c.bench->add_option("--sort", c.bench_sort, "SPH neighbour sort: counting or radix (default: the scene's)")
-      ->check(CLI::IsMember({"counting", "radix"}));
+  c.render_only = {
+      c.bench->add_option("--frames", r.frames, "render: frames to time per mode")->check(CLI::Range(1, 100000)),
+      c.bench->add_option("--advance", r.advance, "render: simulated frames to advance first")
+          ->check(CLI::Range(0, 100000)),
+      c.bench->add_option("--width", r.width, "render: image width [pixels]")->check(CLI::Range(16, 16384)),
+      c.bench->add_option("--height", r.height, "render: image height [pixels]")->check(CLI::Range(16, 16384))};
+  c.solver_only.push_back(c.bench->add_option("--sort", c.bench_sort, "SPH neighbour sort: counting or radix "
+                                              "(default: the scene's)")->check(CLI::IsMember({"counting", "radix"})));
   c.bench->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");
+}
+
+/// Throws InputError when `firn bench` got an option that the chosen benchmark would silently ignore.
+void check_bench_options(const Commands& c) {
+  const bool render = c.bench_solver == "render";
+  for (const CLI::Option* o : render ? c.solver_only : c.render_only)
+    if (o->count() > 0)
+      throw InputError("firn bench: " + o->get_name() + " is only read with --solver " +
+                       (render ? "mpm, sph or auto" : "render") + " (got --solver " + c.bench_solver + ")");
 }
 
 int dispatch(Commands& c, const std::vector<Command>& extra) {
   for (const Command& e : extra)
     if (*e.sub) return e.run();
   if (*c.info) return run_info(c.egl);
+  if (*c.bench) check_bench_options(c);
   if (*c.bench && c.bench_solver == "render") return run_render_bench(c.bench_scene, c.render_bench, c.egl);
   if (*c.bench) return run_bench(c.bench_scene, c.bench_substeps, c.egl, c.bench_solver, c.bench_sort);
   c.run_options.export_ply = c.export_format == "ply";

@@ -120,6 +120,9 @@ TEST(FirnRun, BadCommandLineGivesExit2AndNoOutput) {
       {"run " + (dir / "missing.json").string() + " --out " + (dir / "c").string(), "missing.json"},
       {"run " + kTinyScene, "--out"},
       {"info --egl banana", "banana"},
+      {"bench " + kTinyScene + " --solver mpm --frames 3", "--frames is only read with --solver render"},
+      {"bench " + kTinyScene + " --width 64", "--width is only read with --solver render"},
+      {"bench " + kTinyScene + " --solver render --substeps 5", "--substeps is only read with --solver mpm"},
   };
   for (const Case& c : cases) {
     const auto r = run_firn(c.args);
