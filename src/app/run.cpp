@@ -39,6 +39,12 @@ nlohmann::json stats_line(const Simulation& sim, int substeps) {
                          {"nonfinite", d.nonfinite},
                          {"dt", dt}};
   if (density_error) line["max_density_error"] = *density_error;
+  if (sim.snow()) {
+    const mpm::Structure s = sim.snow_structure();
+    line["fragments"] = s.fragments.fragments;
+    line["largest_fragment"] = s.fragments.largest;
+    line["jp"] = {s.jp_min, s.jp_median, s.jp_max};
+  }
   if (const GrainSimulation* g = sim.grains()) {  // DEM-only scenes report the grains at the top level
     if (!sim.snow() && !sim.water()) line.update(grain_stats_fields(*g));
     else line["grains"] = grain_stats_fields(*g);

@@ -1,5 +1,7 @@
 #include "mpm/diagnostics.h"
 
+#include <algorithm>
+
 namespace firn::mpm {
 namespace {
 
@@ -18,6 +20,25 @@ Diagnostics measure(const std::vector<GpuParticle>& particles) {
     else add_particle(d, p.x_m.w, glm::dvec3(p.x_m), glm::dvec3(p.v_vol));
   }
   return d;
+}
+
+Structure structure(const std::vector<GpuParticle>& particles, double link) {
+  std::vector<glm::dvec3> x;
+  std::vector<double> jp;
+  for (const GpuParticle& p : particles) {
+    if (count_nonfinite(p)) continue;
+    x.emplace_back(p.x_m);
+    jp.push_back(p.fe[0].w);
+  }
+  Structure s;
+  s.fragments = find_fragments(x, link, kMinFragmentParticles);
+  if (jp.empty()) return s;
+  std::nth_element(jp.begin(), jp.begin() + jp.size() / 2, jp.end());
+  s.jp_median = jp[jp.size() / 2];
+  const auto [lo, hi] = std::minmax_element(jp.begin(), jp.end());
+  s.jp_min = *lo;
+  s.jp_max = *hi;
+  return s;
 }
 
 }  // namespace firn::mpm

@@ -2,6 +2,7 @@
 /// Whole-system quantities of the snow particles (core/particle_totals.h over mpm::GpuParticle).
 #include <vector>
 
+#include "core/fragments.h"
 #include "core/particle_totals.h"
 #include "mpm/layout.h"
 
@@ -14,5 +15,19 @@ using Diagnostics = ParticleTotals;
 /// V_p^0, the 3x3 entries of F_E and F_P (18 + 8); particles with a non-finite one count in `nonfinite` and are left
 /// out of the sums.
 Diagnostics measure(const std::vector<GpuParticle>& particles);
+
+/// Smallest fragment `structure()` counts, in particles (about three cells of snow at 8 particles per cell).
+inline constexpr size_t kMinFragmentParticles = 20;
+
+/// How the snow hangs together: its fragments and its plastic volume ratio J_P = det F_P (Stomakhin et al. 2013,
+/// Sec. 7: J_P < 1 is compacted and hardened by exp(xi (1 - J_P)), J_P > 1 is stretched and weakened).
+struct Structure {
+  FragmentStats fragments;  ///< components linked at the grid spacing h, of >= kMinFragmentParticles particles
+  double jp_min = 1, jp_median = 1, jp_max = 1;  ///< J_P over the finite particles (1 when there are none)
+};
+
+/// Computes Structure from downloaded particles; particles are linked when closer than `link` [m] (the grid
+/// spacing h: MPM holds material together through the shared 2h-wide kernel). Non-finite particles are left out.
+Structure structure(const std::vector<GpuParticle>& particles, double link);
 
 }  // namespace firn::mpm

@@ -80,9 +80,18 @@ TEST(FirnRun, ExportsPlyAndStats) {
   while (std::getline(stats, line)) {
     const auto j = nlohmann::json::parse(line);
     for (const char* key : {"frame", "time", "substeps", "particles", "total_mass", "momentum", "kinetic_energy",
-                            "max_speed", "nonfinite"})
+                            "max_speed", "nonfinite", "fragments", "largest_fragment", "jp"})
       EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_EQ(j["frame"].get<int>(), lines);
+    const auto jp = j["jp"].get<std::vector<double>>();  // min, median, max of J_P
+    ASSERT_EQ(jp.size(), 3u);
+    EXPECT_LE(jp[0], jp[1]);
+    EXPECT_LE(jp[1], jp[2]);
+    if (lines == 0) {  // one untouched ball: one fragment holding every particle, J_P = 1
+      EXPECT_EQ(j["fragments"].get<int>(), 1);
+      EXPECT_EQ(j["largest_fragment"].get<int>(), j["particles"].get<int>());
+      EXPECT_EQ(jp, std::vector<double>(3, 1.0));
+    }
     EXPECT_EQ(j["momentum"].size(), 3u);
     EXPECT_EQ(j["nonfinite"].get<int>(), 0);
     if (mass0 < 0) mass0 = j["total_mass"].get<double>();
