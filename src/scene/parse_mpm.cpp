@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "mpm/thesis_material.h"
+
 namespace firn::scene {
 
 namespace {
@@ -11,10 +13,23 @@ namespace {
 constexpr std::string_view kPosition = "[x, y, z] [m]";
 constexpr std::string_view kAxes = "xyz";
 
-/// Checks lo < hi on every axis; `hi_node` is the field blamed.
-mpm::Material parse_material(const Node& node, const std::string& name) {
+/// Converts a material given in Meyer 2015's parameters (mpm/thesis_material.h) on a grid of spacing `h` [m].
+mpm::Material convert_thesis_material(const Node& flag, const mpm::Material& thesis, double h, bool thesis_gradient) {
+  if (thesis_gradient)
+    flag.fail("cannot be combined with mpm.thesis_gradient (the missing 1/h would be applied twice)",
+              "thesis_parameters with the corrected gradient, or thesis_gradient with the parameters as they are");
+  const mpm::Material m = mpm::from_thesis_parameters(thesis, h);
+  if (!(m.critical_compression < 1.0) || !std::isfinite(m.critical_stretch) || !(m.youngs_modulus > 0.0))
+    flag.fail("the converted material is degenerate at spacing " + std::to_string(h) + " m (theta_c' = " +
+                  std::to_string(m.critical_compression) + ", theta_s' = " + std::to_string(m.critical_stretch) + ")",
+              "a spacing and thesis values whose conversion keeps theta_c' < 1 and E' > 0");
+  return m;
+}
+
+/// One material; `h` [m] and `thesis_gradient` are needed for the optional "thesis_parameters" conversion.
+mpm::Material parse_material(const Node& node, const std::string& name, double h, bool thesis_gradient) {
   node.expect_object({"youngs_modulus", "poisson_ratio", "density", "critical_compression", "critical_stretch",
-                      "hardening"});
+                      "hardening", "thesis_parameters"});
   mpm::Material m;
   m.name = name;
   m.youngs_modulus = node.number("youngs_modulus", {.text = "E > 0 [Pa]", .lo = 0, .lo_open = true});
@@ -25,10 +40,12 @@ mpm::Material parse_material(const Node& node, const std::string& name) {
       "critical_compression", {.text = "0 < theta_c < 1", .lo = 0, .lo_open = true, .hi = 1, .hi_open = true});
   m.critical_stretch = node.number("critical_stretch", {.text = "theta_s >= 0", .lo = 0});
   m.hardening = node.number("hardening", {.text = "xi >= 0", .lo = 0});
+  if (auto flag = node.find("thesis_parameters"); flag && flag->boolean())
+    return convert_thesis_material(*flag, m, h, thesis_gradient);
   return m;
 }
 
-std::vector<mpm::Material> parse_materials(const Node& node) {
+std::vector<mpm::Material> parse_materials(const Node& node, double h, bool thesis_gradient) {
   node.expect_object();
   if (node.json().empty()) node.fail("no materials", "at least one named material object");
   std::vector<mpm::Material> materials;
@@ -36,7 +53,7 @@ std::vector<mpm::Material> parse_materials(const Node& node) {
   for (const auto& [name, value] : node.json().items()) {
     const Node child = *node.find(name);
     if (name.empty()) child.fail("empty material name", "a non-empty name");
-    materials.push_back(parse_material(child, name));
+    materials.push_back(parse_material(child, name, h, thesis_gradient));
   }
   return materials;
 }
@@ -178,7 +195,8 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
   s.max_speed = node.number("max_speed", {.text = "max_speed >= 0 [m/s] (0 = derive from the scene)", .lo = 0},
                             s.max_speed);
   if (auto thesis = node.find("thesis_gradient")) s.thesis_gradient = thesis->boolean();
-  s.materials = parse_materials(node.at("materials", "an object {\"<name>\": {material fields}}"));
+  s.materials = parse_materials(node.at("materials", "an object {\"<name>\": {material fields}}"), s.grid.spacing,
+                                s.thesis_gradient);
   s.bodies = parse_bodies(node.at("bodies", "an array of bodies [{\"shape\": ...}]"), s, scene_dir);
   return s;
 }

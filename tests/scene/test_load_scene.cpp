@@ -177,6 +177,20 @@ std::vector<BrokenCase> broken_cases() {
       {"gravity element is a string", setter("/gravity/1", "down"), "gravity[1]", "allowed: an array of 3"},
       {"thesis_gradient is a string", setter("/mpm/thesis_gradient", "yes"), "mpm.thesis_gradient",
        "allowed: true or false"},
+      {"thesis_parameters is a number", setter("/mpm/materials/snow/thesis_parameters", 1),
+       "mpm.materials.snow.thesis_parameters", "allowed: true or false"},
+      {"thesis_parameters with thesis_gradient",
+       [](json& j) {
+         set(j, "/mpm/thesis_gradient", true);
+         set(j, "/mpm/materials/snow/thesis_parameters", true);
+       },
+       "mpm.materials.snow.thesis_parameters", "cannot be combined with mpm.thesis_gradient"},
+      {"thesis_parameters degenerate: theta_c' rounds to 1",
+       [](json& j) {
+         set(j, "/mpm/materials/snow/critical_compression", 0.9999999);  // (1e-7)^(1 / 0.02) underflows
+         set(j, "/mpm/materials/snow/thesis_parameters", true);
+       },
+       "mpm.materials.snow.thesis_parameters", "degenerate"},
       {"negative spacing", setter("/mpm/grid/spacing", -0.02), "mpm.grid.spacing",
        "-0.02 is out of range; allowed: h > 0"},
       {"too many nodes", setter("/mpm/grid/spacing", 1e-3), "mpm.grid.spacing", "allowed: at most 2^26"},

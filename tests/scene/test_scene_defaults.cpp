@@ -46,6 +46,29 @@ bool sees_box(const Camera& c, const glm::dvec3& lo, const glm::dvec3& hi) {
   return true;
 }
 
+// "thesis_parameters": Meyer 2015's values become the material its gradient without 1/h simulated
+// (mpm/thesis_material.h), at the scene's grid spacing; other materials are left alone.
+TEST(SceneDefaults, ThesisParametersAreConvertedAtTheGridSpacing) {
+  json j = minimal_scene();
+  j["mpm"]["materials"]["thesis"] = {{"youngs_modulus", 5e6}, {"poisson_ratio", 0.3}, {"density", 400},
+                                     {"critical_compression", 0.025}, {"critical_stretch", 0.002},
+                                     {"hardening", 30}, {"thesis_parameters", true}};
+  const Scene s = parse_scene(j, "virtual/thesis.json");
+  const auto& materials = s.mpm->materials;  // sorted by name: snow, thesis
+  ASSERT_EQ(materials.size(), 2u);
+  EXPECT_DOUBLE_EQ(materials[0].youngs_modulus, 1e5);
+  const mpm::Material& m = materials[1];
+  EXPECT_EQ(m.name, "thesis");
+  EXPECT_NEAR(m.youngs_modulus, 5e6 * 0.05 * 0.05, 1e-6);          // 12.5 kPa
+  EXPECT_NEAR(m.critical_compression, 1 - std::pow(0.975, 20), 1e-12);  // 0.397
+  EXPECT_NEAR(m.critical_stretch, std::pow(1.002, 20) - 1, 1e-12);      // 0.0408
+  EXPECT_NEAR(m.hardening, 1.5, 1e-12);
+  EXPECT_DOUBLE_EQ(m.poisson_ratio, 0.3);
+  EXPECT_DOUBLE_EQ(m.density, 400);
+  j["mpm"]["materials"]["thesis"]["thesis_parameters"] = false;  // false: the values as they are
+  EXPECT_DOUBLE_EQ(parse_scene(j, "virtual/thesis.json").mpm->materials[1].youngs_modulus, 5e6);
+}
+
 TEST(SceneDefaults, MinimalSceneGetsDocumentedDefaults) {
   const Scene s = parse_scene(minimal_scene(), "virtual/minimal.json");
   EXPECT_EQ(s.file, std::filesystem::path("virtual/minimal.json"));
