@@ -14,7 +14,10 @@ layout(std430, binding = MPM_BIND_VELGRAD) readonly buffer VelGradBuffer { mat3x
 
 void plasticity(inout Particle p, mat3 grad_v) {
   Material mat = particle_material(p);
-  mat3 FE_hat = (mat3(1.0) + time_step() * grad_v) * columns(p.fe);
+  mat3 step = mat3(1.0) + time_step() * grad_v;
+  // An explicit step with dt |grad v| >= 1 can turn F inside out (det F <= 0): counted, as no limit prevents it.
+  if (determinant(step) <= 0.0) atomicAdd(status.inversions, 1u);
+  mat3 FE_hat = step * columns(p.fe);
   mat3 F = FE_hat * columns(p.fp);
   mat3 U, V;
   vec3 s;

@@ -10,6 +10,7 @@
 #include "app/output_names.h"
 #include "app/ply_writer.h"
 #include "app/simulation.h"
+#include "core/log.h"
 #include "core/particle_totals.h"
 #include "gl/context.h"
 #include "render/png.h"
@@ -44,6 +45,7 @@ nlohmann::json stats_line(const Simulation& sim, int substeps) {
     line["fragments"] = s.fragments.fragments;
     line["largest_fragment"] = s.fragments.largest;
     line["jp"] = {s.jp_min, s.jp_median, s.jp_max};
+    line["inversions"] = sim.snow()->inversions();
   }
   if (const GrainSimulation* g = sim.grains()) {  // DEM-only scenes report the grains at the top level
     if (!sim.snow() && !sim.water()) line.update(grain_stats_fields(*g));
@@ -55,6 +57,15 @@ nlohmann::json stats_line(const Simulation& sim, int substeps) {
 void progress(const Simulation& sim, int k, int frames, const FrameReport& r) {
   std::fprintf(stderr, "frame %d/%d  t = %.4f s  substeps %d  %.1f ms/frame\n", k + 1, frames, sim.time(),
                r.substeps, r.wall_ms);
+}
+
+/// Warns when the snow's explicit steps inverted particles' F since the last call (`seen`: the count then).
+void warn_inversions(const Simulation& sim, uint64_t& seen) {
+  if (!sim.snow() || sim.snow()->inversions() == seen) return;
+  log::warn("snow: " + std::to_string(sim.snow()->inversions() - seen) + " particle updates inverted F " +
+            "(det(I + dt grad v) <= 0) by t = " + std::to_string(sim.time()) + " s; such particles' F and J_P " +
+            "are no longer physical (lower mpm.cfl or mpm.dt_max)");
+  seen = sim.snow()->inversions();
 }
 
 }  // namespace
@@ -74,9 +85,11 @@ int run_scene(const RunOptions& o) {
   if (o.stats) stats.open(o.out / "stats.jsonl", std::ios::trunc);
   std::optional<GrainRecorder> grain_recorder;  // grains.csv, grains_summary.json
   if (sim.grains()) grain_recorder.emplace(o.out);
+  uint64_t inversions = 0;
   for (int k = 0; k < frames; ++k) {
     FrameReport r;
     if (k > 0) r = sim.advance_frame();
+    warn_inversions(sim, inversions);
     if (renderer)
       render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, renderer->render(sim, look));
     if (o.export_ply && sim.snow()) write_ply(o.out / frame_name("particles", k, ".ply"), sim.snow()->download_particles());

@@ -59,11 +59,12 @@ struct GpuStatus {
   uint32_t max_speed_bits;      ///< floatBitsToUint of max |v_p| [m/s] (non-negative floats order as uints)
   uint32_t max_hardening_bits;  ///< floatBitsToUint of max exp(xi (1 - J_P))
   uint32_t nonfinite;           ///< particles with a non-finite value in this substep
-  uint32_t pad;
+  uint32_t inversions;          ///< particle updates with det(I + dt grad v) <= 0 (the step inverted F)
 };
 static_assert(sizeof(GpuStatus) == 32);
 static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
 static_assert(offsetof(GpuStatus, nonfinite) == 24);
+static_assert(offsetof(GpuStatus, inversions) == 28);
 
 /// Uniform block shared by every MPM pass (std140, 96 bytes).
 struct GpuParams {

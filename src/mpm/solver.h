@@ -83,6 +83,10 @@ class Solver {
   glm::ivec3 grid_dims() const { return dims_; }
   double time() const { return time_; }
   uint64_t substeps() const { return substep_; }
+  /// Particle updates so far, up to the last status read, whose step inverted the particle's deformation gradient
+  /// (det(I + dt grad v) <= 0: the explicit step was too long for the local velocity gradient). Not an error: the
+  /// state stays finite, but such a particle's F (and J_P) no longer describes a physical deformation.
+  uint64_t inversions() const { return inversions_; }
   gl::PassTimer& timer() { return timer_; }
 
   std::vector<GpuParticle> download_particles() const { return particles_.read<GpuParticle>(); }
@@ -110,6 +114,7 @@ class Solver {
   double dt_ = 0, time_ = 0;
   uint64_t substep_ = 0;
   uint64_t checked_substep_ = 0;  ///< substep_ at the last status read
+  uint64_t inversions_ = 0;       ///< see inversions()
   StepLimits limits_;
   gl::Buffer particles_, grid_, grid_vel_, velgrad_, materials_, status_, params_;
   gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_;

@@ -45,6 +45,7 @@ double Solver::cfl_time_step(double max_speed, double max_hardening) {
 void Solver::check_status() {
   GpuStatus s{};
   status_.download(0, sizeof s, &s);
+  inversions_ += s.inversions;  // counted before an error is thrown: a failing run still reports them
   if (s.error.flags) {
     std::string hint;
     if (s.error.quantity & (MPM_ERROR_MOMENTUM_OVERFLOW | MPM_ERROR_IMPULSE_OVERFLOW))

@@ -86,3 +86,35 @@ TEST(MpmStatus, NonfiniteParticleStopsTheRunNamingIt) {
     EXPECT_EQ(std::string(e.what()), want);
   }
 }
+
+// A substep far longer than the CFL step inverts particles whose velocity gradient compresses faster than 1 / dt:
+// the status counts exactly the particles with det(I + dt grad v) <= 0, recomputed in double from the velocity
+// gradients the pass used (up to the ones within float rounding of 0); a CFL step inverts none.
+TEST(MpmStatus, InvertingStepsAreCounted) {
+  firn::test::gl_context();
+  std::mt19937_64 rng(mpmtest::test_seed());
+  const mpmtest::Scene scene = mpmtest::random_scene(rng, kParticles, kDims);
+  Solver solver(scene.settings, scene.colliders, scene.gravity, scene.particles);
+  solver.substep(solver.step_limits().dt);
+  solver.check_status();
+  EXPECT_EQ(solver.inversions(), 0u);
+  const double dt = 400 * solver.step_limits().dt;
+  solver.substep(dt);
+  size_t inverted = 0, borderline = 0;
+  for (const GpuVelocityGradient& g : solver.download_velocity_gradients()) {
+    const glm::dmat3 step = glm::dmat3(1.0) + dt * glm::dmat3(glm::dvec3(g.col[0]), glm::dvec3(g.col[1]),
+                                                              glm::dvec3(g.col[2]));
+    const double det = glm::determinant(step);
+    inverted += det <= 0;
+    borderline += std::abs(det) < 1e-4 * (1 + std::pow(dt * glm::length(glm::dvec3(g.col[0])), 3));
+  }
+  try {
+    solver.check_status();  // a step this long may also trip the CFL check: the count is read first
+  } catch (const NumericalError&) {
+  }
+  std::printf("  dt %.3g s: %zu of %d particle steps inverted F (GPU %llu), %zu within rounding of det = 0\n", dt,
+              inverted, kParticles, static_cast<unsigned long long>(solver.inversions()), borderline);
+  EXPECT_GT(inverted, 10u);
+  EXPECT_LE(std::abs(static_cast<double>(solver.inversions()) - static_cast<double>(inverted)),
+            static_cast<double>(borderline));
+}
