@@ -80,7 +80,7 @@ TEST(FirnRun, ExportsPlyAndStats) {
   while (std::getline(stats, line)) {
     const auto j = nlohmann::json::parse(line);
     for (const char* key : {"frame", "time", "substeps", "particles", "total_mass", "momentum", "kinetic_energy",
-                            "max_speed", "nonfinite", "fragments", "largest_fragment", "jp"})
+                            "max_speed", "nonfinite", "fragments", "largest_fragment", "jp", "inversions"})
       EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_EQ(j["frame"].get<int>(), lines);
     const auto jp = j["jp"].get<std::vector<double>>();  // min, median, max of J_P
@@ -91,6 +91,7 @@ TEST(FirnRun, ExportsPlyAndStats) {
       EXPECT_EQ(j["fragments"].get<int>(), 1);
       EXPECT_EQ(j["largest_fragment"].get<int>(), j["particles"].get<int>());
       EXPECT_EQ(jp, std::vector<double>(3, 1.0));
+      EXPECT_EQ(j["inversions"].get<int>(), 0);
     }
     EXPECT_EQ(j["momentum"].size(), 3u);
     EXPECT_EQ(j["nonfinite"].get<int>(), 0);
