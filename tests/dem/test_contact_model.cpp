@@ -14,10 +14,7 @@ namespace firn::dem {
 namespace {
 
 using glm::dvec3;
-using testing::add_box_type;
-using testing::body_at;
-using testing::empty_world;
-using testing::plane_wall;
+using namespace testing;  // world_test_util.h
 
 TEST(ContactModel, DampingAndDurationClosedForms) {
   // anchors.md §6.2 [C]: m = 1, k = 1e5, e = 0.5 -> zeta = 0.21545, gamma = 136.26, t_c = 10.174 ms; here

@@ -9,19 +9,17 @@
 #include "dem/contact_overlap.h"
 #include "dem/mass_properties.h"
 #include "dem/penetration.h"
+#include "dem/world_test_util.h"
 
 namespace firn::dem {
 namespace {
 
 using glm::dvec3;
 using oracle::uniform;
-
-const Placement kOrigin{glm::dmat3(1.0), dvec3(0.0)};
+using namespace testing;  // world_test_util.h
 
 TEST(ContactOverlap, BoxOnBoxClosedForm) {
-  const Polyhedron a = make_box({0.5, 0.5, 0.5}), b = make_box({0.4, 0.3, 0.2});
-  for (double delta : {1e-6, 0.01, 0.05}) {
-    const Placement pb{glm::dmat3(1.0), {0.1, -0.05, 0.7 - delta}};
+  for_each_sunk_box([](const Polyhedron& a, const Polyhedron& b, const Placement& pb, double delta) {
     const OverlapMeasures m = overlap_measures(a, kOrigin, b, pb, {0, 0, 1});
     EXPECT_NEAR(m.volume, 0.8 * 0.6 * delta, 1e-13);
     EXPECT_NEAR(m.projected_area, 0.8 * 0.6, 1e-12);
@@ -31,7 +29,8 @@ TEST(ContactOverlap, BoxOnBoxClosedForm) {
     EXPECT_TRUE(c.touching);
     EXPECT_NEAR(c.depth, delta, 1e-14);
     EXPECT_NEAR(c.overlap.volume, m.volume, 1e-15);
-  }
+  });
+  const auto [a, b] = cube_and_box();
   const Placement apart{glm::dmat3(1.0), {0.0, 0.0, 0.75}};
   FeaturePair cache;
   const PairContact c = pair_contact(a, kOrigin, b, apart, cache);

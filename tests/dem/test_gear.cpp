@@ -15,18 +15,10 @@
 
 #include "dem/gear.h"
 #include "dem/gear_rigid_body.h"
+#include "support/test_seed.h"
 
 namespace firn::dem {
 namespace {
-
-/// Seed from the running test's name (FNV-1a), printed with every failure so a run can be reproduced.
-std::uint64_t test_seed() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string name = std::string(info->test_suite_name()) + "." + info->name();
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : name) h = (h ^ c) * 1099511628211ULL;
-  return h;
-}
 
 /// Least-squares slope of log(err) against log(dt).
 double log_log_slope(const std::vector<double>& dts, const std::vector<double>& errs) {
@@ -119,7 +111,7 @@ double stability_residual(const GearCoefficients& coeffs) {
 }
 
 TEST(Gear, PredictorIsExactForQuinticPolynomials) {
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-2.0, 2.0);

@@ -8,6 +8,7 @@
 #include "dem/closest_feature_oracle.h"
 #include "dem/mass_properties.h"
 #include "dem/penetration.h"
+#include "dem/world_test_util.h"
 
 namespace firn::dem {
 namespace {
@@ -15,13 +16,10 @@ namespace {
 using glm::dvec3;
 using oracle::test_seed;
 using oracle::uniform;
-
-const Placement kOrigin{glm::dmat3(1.0), dvec3(0.0)};
+using namespace testing;  // world_test_util.h
 
 TEST(Penetration, OverlappingBoxesClosedForm) {
-  const Polyhedron a = make_box({0.5, 0.5, 0.5}), b = make_box({0.4, 0.3, 0.2});
-  for (double delta : {1e-6, 0.01, 0.05}) {
-    const Placement pb{glm::dmat3(1.0), {0.1, -0.05, 0.7 - delta}};
+  for_each_sunk_box([](const Polyhedron& a, const Polyhedron& b, const Placement& pb, double delta) {
     const SeparatingAxis sat = separating_axis(a, kOrigin, b, pb);
     EXPECT_NEAR(-sat.separation, delta, 1e-14);
     EXPECT_LT(glm::length(sat.normal - dvec3(0, 0, 1)), 1e-14);
@@ -33,7 +31,7 @@ TEST(Penetration, OverlappingBoxesClosedForm) {
     EXPECT_FALSE(c.separated);
     EXPECT_NEAR(c.depth, delta, 1e-14);
     EXPECT_LT(glm::length(c.point - ov.centroid), 1e-14);
-  }
+  });
 }
 
 TEST(Penetration, CoincidentAndContainedBodies) {

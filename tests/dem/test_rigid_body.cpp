@@ -14,17 +14,10 @@
 #include "dem/gear_rigid_body.h"
 #include "dem/quaternion.h"
 #include "dem/rigid_body.h"
+#include "support/test_seed.h"
 
 namespace firn::dem {
 namespace {
-
-std::uint64_t test_seed() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string name = std::string(info->test_suite_name()) + "." + info->name();
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : name) h = (h ^ c) * 1099511628211ULL;
-  return h;
-}
 
 struct Rng {
   std::mt19937_64 gen;
@@ -55,7 +48,7 @@ double max_abs_diff(const glm::dmat3& a, const glm::dmat3& b) {
 // ---------------------------------------------------------------------------------------------- quaternions
 
 TEST(Quaternion, MatrixMatchesSandwichProductAndGlm) {
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
   for (int i = 0; i < 101; ++i) {
@@ -68,7 +61,7 @@ TEST(Quaternion, MatrixMatchesSandwichProductAndGlm) {
 }
 
 TEST(Quaternion, ShepperdRoundTripIncludingHalfTurns) {
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
   std::vector<glm::dquat> qs;
@@ -100,7 +93,7 @@ TEST(Quaternion, CompositionAppliesRightFactorFirst) {  // A.18 corrected: q1 q2
 // ------------------------------------------------------------------------------------------- kinematics
 
 TEST(RigidBody, QuaternionRateMatchesFiniteDifference) {
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
   for (int i = 0; i < 29; ++i) {  // constant body w: q(t) = q0 exp(t/2 [0, w]) = q0 * axis_angle(w, |w| t)
@@ -123,7 +116,7 @@ TEST(RigidBody, QuaternionRateMatchesFiniteDifference) {
 
 TEST(RigidBody, SecondDerivativeIsProductRuleOfFirst) {
   // d/dt (1/2 q W) = 1/2 q' W + 1/2 q W' with W = [0, w]; the closed form replaces 1/4 q W W by -|q'|^2 q.
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
   for (int i = 0; i < 41; ++i) {
@@ -137,7 +130,7 @@ TEST(RigidBody, SecondDerivativeIsProductRuleOfFirst) {
 }
 
 TEST(RigidBody, BodyFrameEulerEquationsMatchWorldForm) {  // eq. 2.24 with I(t) = R I_b R^T (2.29)
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
   for (int i = 0; i < 61; ++i) {
@@ -156,7 +149,7 @@ TEST(RigidBody, BodyFrameEulerEquationsMatchWorldForm) {  // eq. 2.24 with I(t) 
 }
 
 TEST(RigidBody, TransformsEnergyMomentumAndTorque) {
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
   for (int i = 0; i < 43; ++i) {
@@ -249,7 +242,7 @@ TEST(GearRigidBody, LinearDampingWithVelocityCoefficients) {  // F = -c v: v(t) 
 // |dw| ~ 4e-10 rad/s after 20 s at dt = 0.01 s with |w| ~ 3 rad/s, and ~20x less at dt/2 (between 4th and 5th
 // order: the start-up sets r_4 = r_5 = 0).
 TEST(GearRigidBody, IsotropicBodyKeepsConstantSpin) {
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
   RigidBody start;
@@ -275,7 +268,7 @@ TEST(GearRigidBody, IsotropicBodyKeepsConstantSpin) {
 }
 
 TEST(GearRigidBody, ConstantTorqueAboutPrincipalAxis) {  // angle = 1/2 (tau / I) t^2 about a fixed axis
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
   RigidBody b;

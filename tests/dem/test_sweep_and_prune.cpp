@@ -16,17 +16,10 @@
 #include "dem/quaternion.h"
 #include "dem/sweep_and_prune.h"
 #include "dem/sweep_and_prune_pairs.h"
+#include "support/test_seed.h"
 
 namespace firn::dem {
 namespace {
-
-std::uint64_t test_seed() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string name = std::string(info->test_suite_name()) + "." + info->name();
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : name) h = (h ^ c) * 1099511628211ULL;
-  return h;
-}
 
 double uniform(std::mt19937_64& rng, double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(rng);
@@ -43,7 +36,9 @@ struct BoxCloud {
   double side = 1.0;
   double time = 0.0;
 
-  BoxCloud(std::mt19937_64& rng, std::size_t n, double side_length) : side(side_length) {
+  /// `n` boxes with centres, velocities, half sizes and growth rates drawn from a generator seeded with `seed`.
+  BoxCloud(std::uint64_t seed, std::size_t n, double side_length) : side(side_length) {
+    std::mt19937_64 rng(seed);
     for (std::size_t i = 0; i < n; ++i) {
       centre.push_back(uniform_vec(rng, 0.0, side));
       velocity.push_back(uniform_vec(rng, -1.0, 1.0));
@@ -87,10 +82,9 @@ std::uint64_t inversions(const std::vector<SapEndpoint>& old_list, const std::ve
 }
 
 void run_random_motion(std::size_t n, int steps, double grid) {
-  const std::uint64_t seed = test_seed() + n;
+  const std::uint64_t seed = test::name_seed() + n;
   SCOPED_TRACE("seed " + std::to_string(seed) + ", n " + std::to_string(n) + ", grid " + std::to_string(grid));
-  std::mt19937_64 rng(seed);
-  BoxCloud cloud(rng, n, std::cbrt(static_cast<double>(n)) * 1.5);  // about one overlap per box
+  BoxCloud cloud(seed, n, std::cbrt(static_cast<double>(n)) * 1.5);  // about one overlap per box
   SweepAndPrune sap;
   std::size_t seen_pairs = 0;
   std::uint64_t seen_swaps = 0;
@@ -148,10 +142,9 @@ TEST(SweepAndPrune, RandomMotionWithTiesMatchesBruteForce) {
 }
 
 TEST(SweepAndPrune, SwapCountEqualsInversionCount) {
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  BoxCloud cloud(rng, 173, 12.0);
+  BoxCloud cloud(seed, 173, 12.0);
   SweepAndPrune sap;
   sap_update(sap, cloud.boxes(0.0));
   for (int s = 0; s < 40; ++s) {
@@ -187,10 +180,9 @@ TEST(SweepAndPrune, CoincidentAndTouchingBoxes) {
 }
 
 TEST(SweepAndPrune, CountChangeRebuildsAndBadBoxesThrow) {
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  BoxCloud cloud(rng, 211, 10.0);
+  BoxCloud cloud(seed, 211, 10.0);
   SweepAndPrune sap;
   std::vector<Aabb> boxes = cloud.boxes(0.0);
   sap_update(sap, boxes);
@@ -211,7 +203,7 @@ TEST(SweepAndPrune, CountChangeRebuildsAndBadBoxesThrow) {
 }
 
 TEST(SweepAndPrune, PairSetMatchesStdSet) {
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::uint32_t> id(0, 40);  // few ids: long probe runs, many re-inserts
@@ -239,7 +231,7 @@ TEST(SweepAndPrune, PairSetMatchesStdSet) {
 // ---------------------------------------------------------------------------------------- bounding boxes
 
 TEST(Aabb, EllipsoidBoxContainsAndTouchesEllipsoid) {
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal;
@@ -277,7 +269,7 @@ TEST(Aabb, EllipsoidBoxContainsAndTouchesEllipsoid) {
 }
 
 TEST(Aabb, MinMaxBoxOfInscribedVerticesLiesInsideEllipsoidBox) {  // notes §14.8: ellipsoid box is never smaller
-  const std::uint64_t seed = test_seed();
+  const std::uint64_t seed = test::name_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal;

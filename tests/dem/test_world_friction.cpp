@@ -13,10 +13,7 @@ namespace firn::dem {
 namespace {
 
 using glm::dvec3;
-using testing::add_box_type;
-using testing::body_at;
-using testing::empty_world;
-using testing::plane_wall;
+using namespace testing;  // world_test_util.h
 
 constexpr double kG = 9.81;
 

@@ -1,7 +1,8 @@
 #pragma once
-// Small hand-built grain worlds for the contact and world tests.
+// Small hand-built grain worlds and body placements for the contact, overlap and world tests.
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include <glm/glm.hpp>
 
@@ -9,6 +10,24 @@
 #include "dem/world.h"
 
 namespace firn::dem::testing {
+
+/// The identity placement: body frame = world frame.
+inline const Placement kOrigin{glm::dmat3(1.0), glm::dvec3(0.0)};
+
+/// A cube of half extent 0.5 m and a box of half extents 0.4 x 0.3 x 0.2 m, the pair of for_each_sunk_box().
+inline std::pair<Polyhedron, Polyhedron> cube_and_box() {
+  return {make_box({0.5, 0.5, 0.5}), make_box({0.4, 0.3, 0.2})};
+}
+
+/// Calls check(cube, box, pb, depth) for cube_and_box() with the box at pb, sunk depth = 1e-6, 0.01 and 0.05 m into
+/// the top face of the cube at kOrigin: the two overlap in 0.8 x 0.6 x depth m around (0.1, -0.05, 0.5 - depth / 2).
+template <class Check>
+void for_each_sunk_box(const Check& check) {
+  const auto [cube, box] = cube_and_box();
+  for (double depth : {1e-6, 0.01, 0.05}) {
+    check(cube, box, Placement{glm::dmat3(1.0), {0.1, -0.05, 0.7 - depth}}, depth);
+  }
+}
 
 /// Plane wall through `point` with unit normal `normal` (into the free side).
 inline WallSettings plane_wall(const glm::dvec3& point, const glm::dvec3& normal) {

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
+#include <vector>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -35,20 +37,39 @@ PolyhedronInstance at(const glm::vec3& x, const glm::quat& q = glm::quat(1, 0, 0
   return {glm::vec4(x, 0.0f), glm::vec4(q.x, q.y, q.z, q.w)};
 }
 
+/// A camera at `eye` [m] looking at the origin.
+Camera looking_at_origin(const glm::dvec3& eye) {
+  Camera cam;
+  cam.eye = eye;
+  cam.target = {0, 0, 0};
+  return cam;
+}
+
+/// Cubes of half edge h [m] in one linear RGB colour, one per instance.
+PolyhedronSet cubes(float h, const glm::vec3& colour, std::vector<PolyhedronInstance> instances) {
+  PolyhedronSet set;
+  set.triangles = cube_mesh(h);
+  set.colour = colour;
+  set.instances = std::move(instances);
+  return set;
+}
+
+/// A frame without ground that shows only `set`, lit by `lighting`.
+FrameContent showing(const PolyhedronSet& set, const Lighting& lighting) {
+  FrameContent content;
+  content.ground.reset();
+  content.lighting = lighting;
+  content.polyhedra.push_back(set);
+  return content;
+}
+
 using PolyhedronTest = RenderFixture;
 
 TEST_F(PolyhedronTest, InstancesAppearWhereTheirTranslationPutsThem) {
-  Camera cam;
-  cam.eye = {0, 0, 5};
-  cam.target = {0, 0, 0};
-  FrameContent content;
-  content.ground.reset();
-  content.lighting = flat_lighting();
-  PolyhedronSet set;
-  set.triangles = cube_mesh(0.2f);
-  set.colour = {0.9f, 0.3f, 0.1f};
-  set.instances = {at({-1, 0, 0}), at({1, 0.5f, 0}, glm::angleAxis(0.7f, glm::normalize(glm::vec3(1, 2, 3))))};
-  content.polyhedra.push_back(set);
+  const Camera cam = looking_at_origin({0, 0, 5});
+  const glm::quat turned = glm::angleAxis(0.7f, glm::normalize(glm::vec3(1, 2, 3)));
+  const PolyhedronSet set = cubes(0.2f, {0.9f, 0.3f, 0.1f}, {at({-1, 0, 0}), at({1, 0.5f, 0}, turned)});
+  const FrameContent content = showing(set, flat_lighting());
   const Image img = render(cam, content);
   const glm::ivec3 bg = to_bytes(content.background), body = to_bytes(set.colour);
   for (const PolyhedronInstance& p : set.instances) {
@@ -60,17 +81,9 @@ TEST_F(PolyhedronTest, InstancesAppearWhereTheirTranslationPutsThem) {
 }
 
 TEST_F(PolyhedronTest, FacesAreFlatShadedWithTheirNormal) {
-  Camera cam;
-  cam.eye = {2, 1.5, 3};
-  cam.target = {0, 0, 0};
-  FrameContent content;
-  content.ground.reset();
-  content.lighting = Lighting{{0.0, 1.0, 0.0}, 0.2f, 0.8f};  // light from +y
-  PolyhedronSet set;
-  set.triangles = cube_mesh(0.5f);
-  set.colour = {1.0f, 1.0f, 1.0f};
-  set.instances = {at({0, 0, 0})};
-  content.polyhedra.push_back(set);
+  const Camera cam = looking_at_origin({2, 1.5, 3});
+  const PolyhedronSet set = cubes(0.5f, {1.0f, 1.0f, 1.0f}, {at({0, 0, 0})});
+  const FrameContent content = showing(set, Lighting{{0.0, 1.0, 0.0}, 0.2f, 0.8f});  // light from +y
   const Image img = render(cam, content);
   // Top face (normal +y): ambient + diffuse = 1; side faces (normal _|_ light): ambient only, uniform over the face.
   const glm::dvec3 top = project_to_pixels(cam, kWidth, kHeight, {0.1, 0.5, -0.1});
@@ -82,16 +95,11 @@ TEST_F(PolyhedronTest, FacesAreFlatShadedWithTheirNormal) {
 }
 
 TEST_F(PolyhedronTest, OneSidedSetsAreInvisibleFromBehindAndBadSetsThrow) {
-  Camera cam;
-  cam.eye = {0, 0, 5};
-  cam.target = {0, 0, 0};
-  FrameContent content;
-  content.ground.reset();
-  content.lighting = flat_lighting();
+  const Camera cam = looking_at_origin({0, 0, 5});
   PolyhedronSet wall;
   append_polygon(wall.triangles, {{-1, -1, 0}, {-1, 1, 0}, {1, 1, 0}, {1, -1, 0}}, {0, 0, -1});  // faces -z
   wall.instances = {at({0, 0, 0})};
-  content.polyhedra.push_back(wall);
+  FrameContent content = showing(wall, flat_lighting());
   const glm::ivec3 bg = to_bytes(content.background);
   EXPECT_LE(max_diff(render(cam, content).at(kWidth / 2, kHeight / 2), bg), 1);
   content.polyhedra[0].one_sided = false;

@@ -11,6 +11,9 @@
 
 namespace firn::sphtest {
 
+/// Particle count of the random test scenes: an awkward (prime) size that no work-group size divides.
+inline constexpr int kCount = 1237;
+
 /// A seed from the running test's full name (FNV-1a), printed so that a failure can be reproduced.
 uint64_t test_seed();
 

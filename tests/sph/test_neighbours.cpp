@@ -19,11 +19,9 @@
 
 using namespace firn;
 using namespace firn::sph;
-using firn::sphtest::uniform;
+using namespace firn::sphtest;  // sph_test_util.h
 
 namespace {
-
-constexpr int kCount = 1237;
 
 struct Outcome {
   size_t pairs = 0, ambiguous = 0, missing = 0, extra = 0, duplicates = 0;

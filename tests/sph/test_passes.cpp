@@ -16,11 +16,9 @@
 
 using namespace firn;
 using namespace firn::sph;
-using firn::sphtest::uniform;
+using namespace firn::sphtest;  // sph_test_util.h
 
 namespace {
-
-constexpr int kCount = 1237;
 
 struct Worst {
   const char* what;
