@@ -14,7 +14,7 @@ namespace {
 void print_table(const mpm::Solver& s, const gl::ContextInfo& info, int substeps, double wall_ms,
                  const std::vector<gl::PassTime>& passes) {
   const glm::ivec3 d = s.grid_dims();
-  std::printf("GPU:        %s\nDriver:     %s\n", info.renderer.c_str(), info.version.c_str());
+  print_gpu_header(info);
   std::printf("Particles:  %u\nGrid:       %d x %d x %d = %d nodes\nSubsteps:   %d (dt = %.3g s)\n",
               s.particle_count(), d.x, d.y, d.z, d.x * d.y * d.z, substeps, s.step_limits().dt);
   print_pass_table(passes, substeps, "substep", wall_ms);
@@ -26,7 +26,7 @@ void print_sph_table(const sph::Solver& s, const gl::ContextInfo& info, int step
   double sort_ms = 0;
   for (const auto& p : passes)
     if (p.name == "sort" || p.name == "reorder") sort_ms += p.total_ms;
-  std::printf("GPU:        %s\nDriver:     %s\n", info.renderer.c_str(), info.version.c_str());
+  print_gpu_header(info);
   std::printf("Particles:  %u (hash table %u entries, %.2f MB of GPU buffers)\n", s.particle_count(), s.table_size(),
               s.gpu_bytes() / 1e6);
   std::printf("Sort:       %s\nSteps:      %d (dt = %.3g s)\n",

@@ -5,6 +5,10 @@
 
 namespace firn::app {
 
+void print_gpu_header(const gl::ContextInfo& info) {
+  std::printf("GPU:        %s\nDriver:     %s\n", info.renderer.c_str(), info.version.c_str());
+}
+
 double time_passes(gl::PassTimer& timer, int count, const std::function<void()>& step) {
   const bool was_enabled = timer.enabled();
   glFinish();

@@ -3,9 +3,13 @@
 #include <functional>
 #include <vector>
 
+#include "gl/loader.h"
 #include "gl/timer.h"
 
 namespace firn::app {
+
+/// Prints the benchmark header's first lines: the GPU (GL renderer) and the driver (GL version).
+void print_gpu_header(const gl::ContextInfo& info);
 
 /// Runs `step` `count` times with `timer` enabled (its totals cleared first), after a glFinish so that earlier work
 /// is not counted, and returns the wall-clock time [ms] of the loop up to a final glFinish. The timer's

@@ -31,9 +31,9 @@ int run_render_bench(const std::filesystem::path& scene_file, const RenderBenchO
   for (int k = 0; k < options.advance; ++k) sim.advance_frame();
   FrameRenderer renderer(options.width, options.height);
   const gl::ContextInfo& info = context.info();
-  std::printf("GPU:        %s\nDriver:     %s\nScene:      %s at t = %.4f s\nImage:      %d x %d, %d frames per mode\n",
-              info.renderer.c_str(), info.version.c_str(), scene_file.string().c_str(), sim.time(), options.width,
-              options.height, options.frames);
+  print_gpu_header(info);
+  std::printf("Scene:      %s at t = %.4f s\nImage:      %d x %d, %d frames per mode\n", scene_file.string().c_str(),
+              sim.time(), options.width, options.height, options.frames);
   FrameLook look;
   look.water = WaterMode::kParticles;
   time_mode(sim, renderer, look, options.frames);
