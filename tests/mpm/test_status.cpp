@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "core/error.h"
@@ -21,22 +22,30 @@ namespace {
 constexpr int kParticles = 611;
 const glm::ivec3 kDims{11, 14, 9};
 
+/// Fills `scene` with a random scene of kParticles particles on a kDims grid (seeded from the test's name) and
+/// returns its solver after one CFL substep whose status has been read.
+std::unique_ptr<Solver> after_one_substep(mpmtest::Scene& scene) {
+  firn::test::gl_context();
+  std::mt19937_64 rng(mpmtest::test_seed());
+  scene = mpmtest::random_scene(rng, kParticles, kDims);
+  auto solver = std::make_unique<Solver>(scene.settings, scene.colliders, scene.gravity, scene.particles);
+  solver->substep(solver->step_limits().dt);
+  solver->check_status();
+  return solver;
+}
+
 }  // namespace
 
 TEST(MpmStatus, ReductionsReachTheStepLimits) {
-  firn::test::gl_context();
-  std::mt19937_64 rng(mpmtest::test_seed());
-  const mpmtest::Scene scene = mpmtest::random_scene(rng, kParticles, kDims);
-  Solver solver(scene.settings, scene.colliders, scene.gravity, scene.particles);
-  solver.substep(solver.step_limits().dt);
-  solver.check_status();
+  mpmtest::Scene scene;
+  const auto solver = after_one_substep(scene);
   double speed = 0, hardening = 1;
-  for (const GpuParticle& p : solver.download_particles()) {
+  for (const GpuParticle& p : solver->download_particles()) {
     const Material& m = scene.settings.materials.at(static_cast<size_t>(p.fe[1].w));
     speed = std::max(speed, static_cast<double>(glm::length(glm::vec3(p.v_vol))));
     hardening = std::max(hardening, std::exp(m.hardening * (1.0 - p.fe[0].w)));
   }
-  const StepLimits l = solver.step_limits();
+  const StepLimits l = solver->step_limits();
   std::printf("  max speed %.6f m/s (GPU %.6f), hardening %.6f (GPU %.6f)\n", speed, l.max_speed, hardening,
               l.hardening);
   EXPECT_GT(speed, 0.0);
@@ -91,12 +100,9 @@ TEST(MpmStatus, NonfiniteParticleStopsTheRunNamingIt) {
 // the status counts exactly the particles with det(I + dt grad v) <= 0, recomputed in double from the velocity
 // gradients the pass used (up to the ones within float rounding of 0); a CFL step inverts none.
 TEST(MpmStatus, InvertingStepsAreCounted) {
-  firn::test::gl_context();
-  std::mt19937_64 rng(mpmtest::test_seed());
-  const mpmtest::Scene scene = mpmtest::random_scene(rng, kParticles, kDims);
-  Solver solver(scene.settings, scene.colliders, scene.gravity, scene.particles);
-  solver.substep(solver.step_limits().dt);
-  solver.check_status();
+  mpmtest::Scene scene;
+  const auto owner = after_one_substep(scene);
+  Solver& solver = *owner;
   EXPECT_EQ(solver.inversions(), 0u);
   const double dt = 400 * solver.step_limits().dt;
   solver.substep(dt);
