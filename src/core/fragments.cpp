@@ -31,41 +31,58 @@ struct DisjointSets {
 
 int64_t cell_key(const glm::i64vec3& c) { return (c.x * kAxisCells + c.y) * kAxisCells + c.z; }
 
+/// The points binned into cubic cells of edge `link`: a cell's points are one range of `order` and of `keys`.
+struct CellBins {
+  std::vector<glm::i64vec3> cell;  ///< cell of each point (per axis from the points' lower corner)
+  std::vector<uint32_t> order;     ///< point indices sorted by cell key
+  std::vector<int64_t> keys;       ///< cell keys in that order
+};
+
+CellBins bin_points(const std::vector<glm::dvec3>& points, double link) {
+  CellBins b;
+  glm::dvec3 lo = points[0];
+  for (const glm::dvec3& p : points) lo = glm::min(lo, p);
+  b.cell.resize(points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    b.cell[i] = glm::i64vec3(glm::floor((points[i] - lo) / link));
+    if (glm::any(glm::greaterThanEqual(b.cell[i], glm::i64vec3(kAxisCells - 1))))
+      throw std::invalid_argument("find_fragments: the points span more than 2^20 link distances along an axis");
+  }
+  b.order.resize(points.size());
+  std::iota(b.order.begin(), b.order.end(), 0u);
+  std::sort(b.order.begin(), b.order.end(),
+            [&](uint32_t x, uint32_t y) { return cell_key(b.cell[x]) < cell_key(b.cell[y]); });
+  b.keys.resize(points.size());
+  for (size_t k = 0; k < b.order.size(); ++k) b.keys[k] = cell_key(b.cell[b.order[k]]);
+  return b;
+}
+
+/// Unites point i with every later point closer than `link`, looking in the 27 cells around i's.
+void link_point(uint32_t i, const std::vector<glm::dvec3>& points, const CellBins& b, double link,
+                DisjointSets& sets) {
+  for (int dx = -1; dx <= 1; ++dx)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz) {
+        const glm::i64vec3 c = b.cell[i] + glm::i64vec3(dx, dy, dz);
+        if (glm::any(glm::lessThan(c, glm::i64vec3(0)))) continue;
+        const auto [first, last] = std::equal_range(b.keys.begin(), b.keys.end(), cell_key(c));
+        for (auto k = first; k != last; ++k) {
+          const uint32_t j = b.order[static_cast<size_t>(k - b.keys.begin())];
+          const glm::dvec3 d = points[j] - points[i];
+          if (j > i && glm::dot(d, d) < link * link) sets.unite(i, j);
+        }
+      }
+}
+
 }  // namespace
 
 FragmentStats find_fragments(const std::vector<glm::dvec3>& points, double link, size_t min_particles) {
   if (!(link > 0) || !std::isfinite(link)) throw std::invalid_argument("find_fragments: link must be > 0 and finite");
   FragmentStats s;
   if (points.empty()) return s;
-  glm::dvec3 lo = points[0];
-  for (const glm::dvec3& p : points) lo = glm::min(lo, p);
-  std::vector<glm::i64vec3> cell(points.size());
-  for (size_t i = 0; i < points.size(); ++i) {
-    cell[i] = glm::i64vec3(glm::floor((points[i] - lo) / link));
-    if (glm::any(glm::greaterThanEqual(cell[i], glm::i64vec3(kAxisCells - 1))))
-      throw std::invalid_argument("find_fragments: the points span more than 2^20 link distances along an axis");
-  }
-  // Points sorted by cell key; a cell's points are one range of `order` (and of `keys`, the sorted keys).
-  std::vector<uint32_t> order(points.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return cell_key(cell[a]) < cell_key(cell[b]); });
-  std::vector<int64_t> keys(points.size());
-  for (size_t k = 0; k < order.size(); ++k) keys[k] = cell_key(cell[order[k]]);
+  const CellBins bins = bin_points(points, link);
   DisjointSets sets(points.size());
-  const double link2 = link * link;
-  for (uint32_t i = 0; i < points.size(); ++i)
-    for (int dx = -1; dx <= 1; ++dx)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dz = -1; dz <= 1; ++dz) {
-          const glm::i64vec3 c = cell[i] + glm::i64vec3(dx, dy, dz);
-          if (glm::any(glm::lessThan(c, glm::i64vec3(0)))) continue;
-          const auto [first, last] = std::equal_range(keys.begin(), keys.end(), cell_key(c));
-          for (auto k = first; k != last; ++k) {
-            const uint32_t j = order[k - keys.begin()];
-            const glm::dvec3 d = points[j] - points[i];
-            if (j > i && glm::dot(d, d) < link2) sets.unite(i, j);
-          }
-        }
+  for (uint32_t i = 0; i < points.size(); ++i) link_point(i, points, bins, link, sets);
   for (uint32_t i = 0; i < points.size(); ++i) {
     if (sets.find(i) != i) continue;
     s.largest = std::max<size_t>(s.largest, sets.size[i]);
