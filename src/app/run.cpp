@@ -19,8 +19,19 @@
 namespace firn::app {
 namespace {
 
+/// The snow's fields of a stats line: fragments, J_P range and inversions (`particles`: its downloaded state).
+void add_snow_structure(nlohmann::json& line, const mpm::Solver& snow, const std::vector<mpm::GpuParticle>& particles) {
+  const mpm::Structure s = mpm::structure(particles, snow.settings().grid.spacing);
+  line["fragments"] = s.fragments.fragments;
+  line["largest_fragment"] = s.fragments.largest;
+  line["jp"] = {s.jp_min, s.jp_median, s.jp_max};
+  line["inversions"] = snow.inversions();
+}
+
 nlohmann::json stats_line(const Simulation& sim, int substeps) {
-  ParticleTotals d = sim.snow_diagnostics();
+  std::vector<mpm::GpuParticle> snow;  // one read-back for the snow's totals and its structure
+  if (sim.snow()) snow = sim.snow()->download_particles();
+  ParticleTotals d = mpm::measure(snow);
   double dt = sim.snow() ? sim.snow()->step_limits().dt : 0.0;
   std::optional<double> density_error;
   if (sim.water()) {  // totals over snow and water; the water adds its compression error
@@ -40,13 +51,7 @@ nlohmann::json stats_line(const Simulation& sim, int substeps) {
                          {"nonfinite", d.nonfinite},
                          {"dt", dt}};
   if (density_error) line["max_density_error"] = *density_error;
-  if (sim.snow()) {
-    const mpm::Structure s = sim.snow_structure();
-    line["fragments"] = s.fragments.fragments;
-    line["largest_fragment"] = s.fragments.largest;
-    line["jp"] = {s.jp_min, s.jp_median, s.jp_max};
-    line["inversions"] = sim.snow()->inversions();
-  }
+  if (sim.snow()) add_snow_structure(line, *sim.snow(), snow);
   if (const GrainSimulation* g = sim.grains()) {  // DEM-only scenes report the grains at the top level
     if (!sim.snow() && !sim.water()) line.update(grain_stats_fields(*g));
     else line["grains"] = grain_stats_fields(*g);

@@ -95,10 +95,6 @@ mpm::Diagnostics Simulation::snow_diagnostics() const {
   return snow_ ? mpm::measure(snow_->download_particles()) : mpm::Diagnostics{};
 }
 
-mpm::Structure Simulation::snow_structure() const {
-  return snow_ ? mpm::structure(snow_->download_particles(), snow_->settings().grid.spacing) : mpm::Structure{};
-}
-
 sph::Diagnostics Simulation::water_diagnostics() const {
   return water_ ? sph::measure(water_->download_particles(), water_->settings().rest_density) : sph::Diagnostics{};
 }

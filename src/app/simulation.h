@@ -51,9 +51,6 @@ class Simulation {
   const mpm::Solver* snow() const { return snow_.get(); }
   /// Totals of the snow particles (downloads the particle buffer; for --stats and tests).
   mpm::Diagnostics snow_diagnostics() const;
-  /// Fragments and J_P range of the snow, linked at the grid spacing (downloads the particle buffer); default
-  /// (no fragments, J_P = 1) without snow.
-  mpm::Structure snow_structure() const;
   /// The water solver, or null when the scene has no "sph" section. Snow and water do not interact.
   sph::Solver* water() { return water_.get(); }
   const sph::Solver* water() const { return water_.get(); }
