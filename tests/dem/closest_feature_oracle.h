@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include "dem/polyhedron.h"
+#include "support/test_seed.h"
 
 namespace firn::dem::oracle {
 
@@ -25,12 +26,9 @@ using glm::dvec3;
 
 /// Seed from the running test's full name (FNV-1a), so a failure reproduces; recorded in the test output.
 inline std::uint64_t test_seed() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string name = std::string(info->test_suite_name()) + "." + info->name();
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : name) h = (h ^ ch) * 1099511628211ull;
+  const std::uint64_t h = firn::test::name_seed();
   ::testing::Test::RecordProperty("seed", std::to_string(h));
-  std::printf("[ seed     ] %s = %llu\n", name.c_str(), static_cast<unsigned long long>(h));
+  std::printf("[ seed     ] %s = %llu\n", firn::test::test_full_name().c_str(), static_cast<unsigned long long>(h));
   return h;
 }
 
