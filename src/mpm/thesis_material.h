@@ -14,7 +14,9 @@ namespace firn::mpm {
 /// hardening exp(xi (1 - J_P^h)) into exp(xi h (1 - J_P)) to first order. nu and rho are unchanged.
 /// Example (Meyer 2015 Fig. 15, h = 0.05 m): E = 5e6 Pa, theta_c = 2.5e-2, theta_s = 2e-3, xi = 30 become
 /// E = 12.5 kPa, theta_c = 0.397, theta_s = 0.0408, xi = 1.5.
-/// Requires h > 0 and the thesis's values in their allowed ranges (Material); the result is in them too.
+/// Requires h > 0 and the thesis's values in their allowed ranges (Material). The result can leave them when
+/// (1 - theta_c)^(1/h) underflows (theta_c' rounds to 1) or (1 + theta_s)^(1/h) overflows: callers check it
+/// (scene/parse_mpm.cpp rejects such a material).
 Material from_thesis_parameters(const Material& thesis, double h);
 
 }  // namespace firn::mpm
