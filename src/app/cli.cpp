@@ -46,6 +46,10 @@ void add_run(CLI::App& app, Commands& c) {
   c.run->add_option("--water", c.water, "draw water as a surface (screen-space fluid rendering, the default) or as "
                     "particles")->check(CLI::IsMember(water_mode_names()));
   c.run->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");
+  c.run->add_option("--checkpoint-every", o.checkpoint_every, "write OUT/checkpoint/state.bin after every N-th frame "
+                    "(docs/checkpoints.md)")->check(CLI::Range(1, 10000000));
+  c.run->add_flag("--resume", o.resume, "continue from OUT/checkpoint/state.bin (from frame 0 if there is none), "
+                  "with the options of the run that wrote it");
 }
 
 void add_bench(CLI::App& app, Commands& c) {

@@ -11,6 +11,11 @@
 #include "dem/world.h"
 #include "scene/parse_dem.h"
 
+namespace firn {
+class BinaryReader;
+class BinaryWriter;
+}  // namespace firn
+
 namespace firn::app {
 
 /// What the grain world did during one output frame.
@@ -40,6 +45,10 @@ class GrainSimulation {
   const GrainFrameStats& last_frame() const { return last_; }
 
  private:
+  // Checkpoints (app/grain_state.h) save and restore the world and the last frame's stats.
+  friend void save_grains(const GrainSimulation& grains, BinaryWriter& out);
+  friend void restore_grains(GrainSimulation& grains, BinaryReader& in);
+
   scene::DemScene setup_;
   dem::World world_;
   GrainFrameStats last_;
@@ -60,6 +69,10 @@ class GrainRecorder {
   void record(int frame, const GrainSimulation& grains);
 
  private:
+  // Checkpoints (app/grain_state.h) save and restore the rows.
+  friend void save_recorder(const GrainRecorder& recorder, BinaryWriter& out);
+  friend void restore_recorder(GrainRecorder& recorder, BinaryReader& in, const GrainSimulation& grains);
+
   struct Row {
     int frame = 0;
     double time = 0.0;

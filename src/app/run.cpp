@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "app/checkpoint.h"
 #include "app/frame_renderer.h"
 #include "app/output_names.h"
 #include "app/ply_writer.h"
@@ -79,6 +80,7 @@ int run_scene(const RunOptions& o) {
   const scene::Scene scene = scene::load_scene(o.scene);
   // Frames at t = 0, 1/fps, ..., duration: the whole duration is simulated and shown.
   const int frames = o.frames > 0 ? o.frames : scene.frame_count() + 1;
+  check_checkpoint_options(o, frames);
   gl::HeadlessContext context(gl::parse_egl_platform(o.egl, "--egl"));
   Simulation sim(scene);
   std::unique_ptr<FrameRenderer> renderer;
@@ -86,21 +88,28 @@ int run_scene(const RunOptions& o) {
   FrameLook look;
   look.water = o.water;
   std::filesystem::create_directories(o.out);
-  std::ofstream stats;
-  if (o.stats) stats.open(o.out / "stats.jsonl", std::ios::trunc);
   std::optional<GrainRecorder> grain_recorder;  // grains.csv, grains_summary.json
   if (sim.grains()) grain_recorder.emplace(o.out);
-  uint64_t inversions = 0;
-  for (int k = 0; k < frames; ++k) {
+  RunProgress run{.checkpoint_every = o.checkpoint_every};
+  if (o.resume) run = resume_run(o, frames, sim, grain_recorder ? &*grain_recorder : nullptr);
+  else discard_checkpoint(o);
+  std::ofstream stats;
+  if (o.stats) stats.open(o.out / "stats.jsonl", o.resume ? std::ios::app : std::ios::trunc);
+  for (int k = run.frame + 1; k < frames; ++k) {
     FrameReport r;
     if (k > 0) r = sim.advance_frame();
-    warn_inversions(sim, inversions);
+    warn_inversions(sim, run.inversions_seen);
     if (renderer)
       render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, renderer->render(sim, look));
     if (o.export_ply && sim.snow()) write_ply(o.out / frame_name("particles", k, ".ply"), sim.snow()->download_particles());
     if (o.export_ply && sim.water()) write_ply(o.out / frame_name("water", k, ".ply"), sim.water()->download_particles());
     if (stats.is_open()) stats << stats_line(sim, r.substeps).dump() << "\n" << std::flush;
     if (grain_recorder) grain_recorder->record(k, *sim.grains());
+    run.frame = k;
+    if (checkpoint_due(k, run.checkpoint_every)) {
+      if (stats.is_open()) run.stats_bytes = std::filesystem::file_size(o.out / "stats.jsonl");
+      write_checkpoint(o, sim, grain_recorder ? &*grain_recorder : nullptr, run);
+    }
     progress(sim, k, frames, r);
   }
   std::printf("%d frames written to %s\n", frames, std::filesystem::absolute(o.out).c_str());

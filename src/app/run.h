@@ -18,6 +18,8 @@ struct RunOptions {
   bool stats = false;             ///< write stats.jsonl
   WaterMode water = WaterMode::kSurface;  ///< how water particles are drawn (--water)
   std::string egl = "auto";       ///< EGL platform: auto, device, surfaceless
+  int checkpoint_every = 0;       ///< write OUT/checkpoint/state.bin after every N-th frame; 0 = never
+  bool resume = false;            ///< continue from OUT/checkpoint/state.bin (app/checkpoint.h)
 };
 
 /// Runs a scene: frame k shows simulated time k / fps, k = 0 .. frames-1. Progress goes to stderr, the output

@@ -10,6 +10,11 @@
 #include "sph/diagnostics.h"
 #include "sph/solver.h"
 
+namespace firn {
+class BinaryReader;
+class BinaryWriter;
+}  // namespace firn
+
 namespace firn::app {
 
 /// What one frame advance did.
@@ -61,6 +66,10 @@ class Simulation {
   const GrainSimulation* grains() const { return grains_.get(); }
 
  private:
+  // Checkpoints (app/simulation_state.h) save and restore the frame counter and every solver.
+  friend void save_simulation(const Simulation& sim, BinaryWriter& out);
+  friend void restore_simulation(Simulation& sim, BinaryReader& in);
+
   scene::Scene scene_;
   std::unique_ptr<mpm::Solver> snow_;
   std::unique_ptr<sph::Solver> water_;

@@ -13,6 +13,11 @@
 #include "mpm/layout.h"
 #include "mpm/settings.h"
 
+namespace firn {
+class BinaryReader;
+class BinaryWriter;
+}  // namespace firn
+
 namespace firn::mpm {
 
 /// Time-step limits of the last CFL evaluation.
@@ -99,6 +104,10 @@ class Solver {
   void upload_particles(const std::vector<GpuParticle>& p);
 
  private:
+  // Checkpoints (mpm/state.h) read and restore the clocks, limits and counters below.
+  friend void save_state(const Solver& solver, BinaryWriter& out);
+  friend void restore_state(Solver& solver, BinaryReader& in);
+
   void bind() const;
   void upload_params();
   void upload_materials();

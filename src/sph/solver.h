@@ -14,6 +14,11 @@
 #include "sph/layout.h"
 #include "sph/settings.h"
 
+namespace firn {
+class BinaryReader;
+class BinaryWriter;
+}  // namespace firn
+
 namespace firn::sph {
 
 /// Time-step limits of the last evaluation (Monaghan-style CFL, force and viscous conditions).
@@ -95,6 +100,10 @@ class Solver {
   void upload_particles(const std::vector<GpuParticle>& p);
 
  private:
+  // Checkpoints (sph/state.h) read and restore the clocks, limits and counters below.
+  friend void save_state(const Solver& solver, BinaryWriter& out);
+  friend void restore_state(Solver& solver, BinaryReader& in);
+
   void bind() const;
   void upload_params();
   void barrier() const;

@@ -1,0 +1,195 @@
+#include "app/checkpoint.h"
+
+#include <array>
+#include <cstring>
+#include <regex>
+#include <string>
+
+#include "app/grain_state.h"
+#include "app/simulation_state.h"
+#include "core/binary_io.h"
+#include "core/error.h"
+#include "core/log.h"
+
+namespace firn::app {
+namespace {
+
+constexpr char kMagic[8] = {'F', 'I', 'R', 'N', 'C', 'K', 'P', 'T'};
+constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kRunVersion = 1;
+constexpr std::size_t kHeaderBytes = sizeof kMagic + 4 + 3 * 8;
+
+namespace fs = std::filesystem;
+
+/// FNV-1a of the scene file's bytes: a checkpoint continues only the scene it was written for.
+std::uint64_t scene_hash(const fs::path& scene) { return fnv1a64(read_file_bytes(scene)); }
+
+/// The output options that decide which files a frame writes and what they hold, with the option that sets each.
+struct OutputOption {
+  const char* flag;
+  std::int32_t value;
+};
+
+std::array<OutputOption, 6> output_options(const RunOptions& o) {
+  return {{{"--width", o.width},
+           {"--height", o.height},
+           {"--no-render", o.render ? 0 : 1},
+           {"--export ply", o.export_ply ? 1 : 0},
+           {"--stats", o.stats ? 1 : 0},
+           {"--water", static_cast<std::int32_t>(o.water)}}};
+}
+
+void put_run(BinaryWriter& out, const RunOptions& o, const RunProgress& p) {
+  out.put(kRunVersion);
+  out.put(static_cast<std::int32_t>(p.frame));
+  out.put(p.stats_bytes);
+  out.put(p.inversions_seen);
+  out.put(static_cast<std::int32_t>(p.checkpoint_every));
+  for (const OutputOption& option : output_options(o)) out.put(option.value);
+}
+
+std::string option_text(const OutputOption& option) {
+  const std::string flag = option.flag;
+  if (flag == "--width" || flag == "--height") return flag + " " + std::to_string(option.value);
+  if (flag == "--water") return flag + " " + water_mode_name(static_cast<WaterMode>(option.value));
+  return option.value ? flag : "no " + flag;
+}
+
+/// Reads the "RUN " section and checks that this run writes the same files as the one that wrote the checkpoint.
+RunProgress get_run(BinaryReader& in, const RunOptions& o) {
+  in.expect_version(kRunVersion, "run state");
+  RunProgress p;
+  p.frame = in.get<std::int32_t>();
+  p.stats_bytes = in.get<std::uint64_t>();
+  p.inversions_seen = in.get<std::uint64_t>();
+  p.checkpoint_every = in.get<std::int32_t>();
+  if (p.frame < 0 || p.checkpoint_every < 0) in.fail("a negative frame or interval");
+  for (const OutputOption& now : output_options(o)) {
+    const OutputOption then{now.flag, in.get<std::int32_t>()};
+    if (then.value != now.value)
+      throw InputError("--resume: " + in.source() + " was written by a run with " + option_text(then) +
+                       ", this run has " + option_text(now) + "; allowed: the output options of the run that wrote " +
+                       "the checkpoint (its frames would not match), or a run without --resume into a new folder");
+  }
+  in.expect_end();
+  return p;
+}
+
+/// The payload of the checkpoint in `file`, after checking magic, version, scene and payload hash.
+std::vector<std::byte> read_payload(const fs::path& file, const fs::path& scene) {
+  const std::vector<std::byte> bytes = read_file_bytes(file);
+  BinaryReader header(bytes, file.string());
+  std::array<char, sizeof kMagic> magic{};
+  for (char& c : magic) c = header.get<char>();
+  if (std::memcmp(magic.data(), kMagic, sizeof kMagic) != 0) header.fail("not a firn checkpoint");
+  header.expect_version(kFormatVersion, "checkpoint format");
+  const auto hash = header.get<std::uint64_t>(), length = header.get<std::uint64_t>(),
+             payload_hash = header.get<std::uint64_t>();
+  if (hash != scene_hash(scene))
+    throw InputError("--resume: " + file.string() + " was written for another scene than " + scene.string() +
+                     " (the scene file's bytes differ); allowed: --resume with the scene that wrote it, or a run " +
+                     "without --resume into a new folder");
+  if (length != header.remaining()) header.fail("the payload length does not match the file size");
+  std::vector<std::byte> payload(bytes.begin() + kHeaderBytes, bytes.end());
+  if (fnv1a64(payload) != payload_hash) header.fail("the payload hash does not match (the file is damaged)");
+  return payload;
+}
+
+/// Frame-numbered outputs (and the temporary files of interrupted writes) of frames after `last`.
+bool after_checkpoint(const std::string& name, int last) {
+  static const std::regex numbered(R"((frame|particles|water)_([0-9]+)\.(png|ply)(\.tmp)?)");
+  std::smatch m;
+  if (std::regex_match(name, m, numbered)) return std::stoll(m[2].str()) > last || m[4].matched;
+  return name == "grains.csv.tmp" || name == "grains_summary.json.tmp" || name == "state.bin.tmp";
+}
+
+/// Removes what a killed run wrote after its checkpoint at frame `last` (-1: none) and cuts stats.jsonl back; checks
+/// stats.jsonl first, so that a folder that does not fit the checkpoint is left untouched.
+void rewind_outputs(const RunOptions& o, const RunProgress& p) {
+  const fs::path stats = o.out / "stats.jsonl";
+  const std::uint64_t stats_size = o.stats && fs::exists(stats) ? fs::file_size(stats) : 0;
+  if (stats_size < p.stats_bytes)
+    throw InputError("--resume: " + stats.string() + " holds " + std::to_string(stats_size) + " bytes, fewer than the " +
+                     std::to_string(p.stats_bytes) + " the checkpoint recorded; allowed: the folder as the " +
+                     "checkpointed run left it");
+  for (const fs::path& dir : {o.out, o.out / "checkpoint"}) {
+    if (!fs::is_directory(dir)) continue;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir))
+      if (e.is_regular_file() && after_checkpoint(e.path().filename().string(), p.frame)) fs::remove(e.path());
+  }
+  if (o.stats && fs::exists(stats)) fs::resize_file(stats, p.stats_bytes);
+}
+
+}  // namespace
+
+fs::path checkpoint_file(const fs::path& out) { return out / "checkpoint" / "state.bin"; }
+
+bool checkpoint_due(int frame, int every) { return every > 0 && frame > 0 && frame % every == 0; }
+
+void write_checkpoint(const RunOptions& o, const Simulation& sim, const GrainRecorder* recorder,
+                      const RunProgress& progress) {
+  BinaryWriter run, state, rows, payload;
+  put_run(run, o, progress);
+  payload.put_section("RUN ", run);
+  save_simulation(sim, state);
+  payload.put_section("SIM ", state);
+  if (recorder) {
+    save_recorder(*recorder, rows);
+    payload.put_section("GREC", rows);
+  }
+  BinaryWriter file;
+  for (char c : kMagic) file.put(c);
+  file.put(kFormatVersion);
+  file.put(scene_hash(o.scene));
+  file.put(static_cast<std::uint64_t>(payload.bytes().size()));
+  file.put(fnv1a64(payload.bytes()));
+  std::vector<std::byte> bytes = file.bytes();
+  bytes.insert(bytes.end(), payload.bytes().begin(), payload.bytes().end());
+  fs::create_directories(o.out / "checkpoint");
+  write_file_durably(checkpoint_file(o.out), bytes);
+}
+
+void check_checkpoint_options(const RunOptions& o, int frames) {
+  if (o.checkpoint_every > 0 && o.checkpoint_every > frames - 1)
+    throw InputError("--checkpoint-every " + std::to_string(o.checkpoint_every) + ": the run has " +
+                     std::to_string(frames) + " frames (0 .. " + std::to_string(frames - 1) +
+                     "), so no checkpoint would be written; allowed: 1 .. " + std::to_string(frames - 1) +
+                     (frames < 2 ? " (none: raise --frames)" : ""));
+}
+
+RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRecorder* recorder) {
+  const fs::path file = checkpoint_file(o.out);
+  RunProgress p;
+  if (!fs::exists(file)) {
+    log::info("--resume: no checkpoint in " + file.parent_path().string() + "; starting from frame 0");
+    rewind_outputs(o, p);
+    return p;
+  }
+  const std::vector<std::byte> payload = read_payload(file, o.scene);
+  BinaryReader in(payload, file.string());
+  BinaryReader run = in.section("RUN ");
+  p = get_run(run, o);
+  if (p.frame > frames - 1)
+    throw InputError("--frames " + std::to_string(frames) + ": the checkpoint in " + file.parent_path().string() +
+                     " is at frame " + std::to_string(p.frame) + ", past this run's last frame; allowed: --frames " +
+                     "of at least " + std::to_string(p.frame + 1));
+  BinaryReader state = in.section("SIM ");
+  restore_simulation(sim, state);
+  if (sim.frame() != p.frame) in.fail("the simulation's frame differs from the run's");
+  rewind_outputs(o, p);
+  if (recorder) {
+    BinaryReader rows = in.section("GREC");
+    restore_recorder(*recorder, rows, *sim.grains());
+  }
+  in.expect_end();
+  log::info("--resume: continuing after frame " + std::to_string(p.frame) + " from " + file.string());
+  if (o.checkpoint_every > 0) p.checkpoint_every = o.checkpoint_every;
+  return p;
+}
+
+void discard_checkpoint(const RunOptions& o) {
+  std::error_code ignored;
+  fs::remove(checkpoint_file(o.out), ignored);
+}
+
+}  // namespace firn::app

@@ -1,0 +1,55 @@
+#pragma once
+/// Checkpoints of `firn run` (docs/checkpoints.md): `--checkpoint-every N` writes the complete state of a run to
+/// OUT/checkpoint/state.bin after every N-th frame's outputs; `--resume` continues from it so that the output folder
+/// ends exactly as an uninterrupted run leaves it.
+///
+/// File: "FIRNCKPT", format version (uint32), scene hash (uint64, FNV-1a of the scene file's bytes), payload length
+/// and payload hash (uint64 each), then the payload: sections "RUN " (frame, options, output lengths), "SIM " (the
+/// Simulation, app/simulation_state.h) and, with grains, "GREC" (the grain recorder's rows). Written atomically and
+/// durably (core/binary_io.h write_file_durably).
+#include <cstdint>
+#include <filesystem>
+
+#include "app/grain_simulation.h"
+#include "app/run.h"
+#include "app/simulation.h"
+
+namespace firn::app {
+
+/// Where a run stands after the outputs of its last written frame.
+struct RunProgress {
+  int frame = -1;                    ///< last frame whose outputs are complete; -1: none
+  std::uint64_t stats_bytes = 0;     ///< length of stats.jsonl after that frame's line [bytes]
+  std::uint64_t inversions_seen = 0; ///< snow inversions already warned about (run.cpp warn_inversions)
+  int checkpoint_every = 0;          ///< the interval [frames] the run checkpoints at; 0: none
+};
+
+/// The checkpoint file of output folder `out`: out/checkpoint/state.bin.
+std::filesystem::path checkpoint_file(const std::filesystem::path& out);
+
+/// True after frame `frame` (0-based) when a run that checkpoints every `every` frames (0: never) writes one.
+bool checkpoint_due(int frame, int every);
+
+/// Writes the checkpoint of a run with options `o` whose outputs are complete up to `progress.frame`: the state of
+/// `sim` and of `recorder` (null without grains). Atomic and durable. Throws std::runtime_error on I/O failure.
+void write_checkpoint(const RunOptions& o, const Simulation& sim, const GrainRecorder* recorder,
+                      const RunProgress& progress);
+
+/// Throws firn::InputError (exit 2) naming the option when `o`'s checkpoint options do not fit a run of `frames`
+/// frames: --checkpoint-every past the last frame (no checkpoint would be written).
+void check_checkpoint_options(const RunOptions& o, int frames);
+
+/// For `--resume`: restores `sim` and `recorder` (null without grains), both built from the scene, from the
+/// checkpoint in o.out and brings the output folder back to that checkpoint: frame, particle and temporary files of
+/// later frames are removed, stats.jsonl is cut to its length then, the grain files are rewritten. Without a
+/// checkpoint the run starts from frame 0 (the same clean-up, from nothing; a note says so). Returns where the run
+/// stands. Throws firn::InputError (exit 2) before touching the folder when the checkpoint is corrupt, belongs to
+/// another scene, was written with other output options (naming the option) or lies past the last frame
+/// (`frames` - 1).
+RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRecorder* recorder);
+
+/// For a run without --resume: removes a checkpoint left in o.out by an earlier run, so that a later --resume
+/// cannot continue from a state this run's outputs do not belong to.
+void discard_checkpoint(const RunOptions& o);
+
+}  // namespace firn::app

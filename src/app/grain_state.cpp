@@ -1,0 +1,77 @@
+#include "app/grain_state.h"
+
+#include "dem/world_state.h"
+
+namespace firn::app {
+namespace {
+
+constexpr std::uint32_t kGrainsVersion = 1;
+constexpr std::uint32_t kRecorderVersion = 1;
+
+void put_frame_stats(BinaryWriter& out, const GrainFrameStats& s) {
+  out.put(static_cast<std::int32_t>(s.steps));
+  out.put(static_cast<std::int32_t>(s.contacts));
+  out.put(s.swaps);
+  for (double v : {s.max_penetration, s.kinetic_energy, s.wall_ms}) out.put(v);
+  out.put_array(s.wall_force);
+}
+
+GrainFrameStats get_frame_stats(BinaryReader& in) {
+  GrainFrameStats s;
+  s.steps = in.get<std::int32_t>();
+  s.contacts = in.get<std::int32_t>();
+  s.swaps = in.get<std::uint64_t>();
+  for (double* v : {&s.max_penetration, &s.kinetic_energy, &s.wall_ms}) *v = in.get<double>();
+  s.wall_force = in.get_array<glm::dvec3>();
+  return s;
+}
+
+}  // namespace
+
+void save_grains(const GrainSimulation& g, BinaryWriter& out) {
+  out.put(kGrainsVersion);
+  put_frame_stats(out, g.last_);
+  dem::save_world(g.world_, out);
+}
+
+void restore_grains(GrainSimulation& g, BinaryReader& in) {
+  in.expect_version(kGrainsVersion, "grain simulation state");
+  GrainFrameStats last = get_frame_stats(in);
+  dem::restore_world(g.world_, in);
+  g.last_ = std::move(last);
+}
+
+void save_recorder(const GrainRecorder& r, BinaryWriter& out) {
+  out.put(kRecorderVersion);
+  out.put(static_cast<std::uint64_t>(r.rows_.size()));
+  for (const GrainRecorder::Row& row : r.rows_) {
+    out.put(static_cast<std::int32_t>(row.frame));
+    out.put(row.time);
+    put_frame_stats(out, row.stats);
+    for (double v : {row.discharged, row.repose_fit, row.repose_steepest}) out.put(v);
+    out.put_array(row.type_height);
+  }
+}
+
+void restore_recorder(GrainRecorder& r, BinaryReader& in, const GrainSimulation& grains) {
+  in.expect_version(kRecorderVersion, "grain recorder state");
+  std::vector<GrainRecorder::Row> rows;
+  for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+    GrainRecorder::Row row;
+    row.frame = in.get<std::int32_t>();
+    row.time = in.get<double>();
+    row.stats = get_frame_stats(in);
+    for (double* v : {&row.discharged, &row.repose_fit, &row.repose_steepest}) *v = in.get<double>();
+    row.type_height = in.get_array<double>();
+    rows.push_back(std::move(row));
+  }
+  if (rows.empty()) in.fail("no grain rows (a checkpoint is written after at least one frame)");
+  // The last row is the restored state's own frame: record() derives it again from `grains` (the same functions of
+  // the same state, so the same row) and rewrites both files from all rows.
+  const int frame = rows.back().frame;
+  rows.pop_back();
+  r.rows_ = std::move(rows);
+  r.record(frame, grains);
+}
+
+}  // namespace firn::app

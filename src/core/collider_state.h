@@ -1,0 +1,18 @@
+#pragma once
+/// Checkpoint helpers for the kinematic colliders that the snow and water solvers each move by dt * velocity per
+/// step: their positions are history (floating-point sums over the step sequence), their shapes come from the scene.
+#include <vector>
+
+#include "core/binary_io.h"
+#include "core/collider.h"
+
+namespace firn {
+
+/// Appends the positions Collider::point [m] of `colliders` as an array of dvec3.
+void put_collider_points(BinaryWriter& out, const std::vector<Collider>& colliders);
+
+/// `colliders` with their positions replaced by those read from `in`. Throws firn::InputError (through
+/// BinaryReader::fail) when the count differs from the scene's.
+std::vector<Collider> get_collider_points(BinaryReader& in, std::vector<Collider> colliders);
+
+}  // namespace firn
