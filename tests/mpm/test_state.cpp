@@ -1,0 +1,99 @@
+// Checkpoint state of the snow solver (mpm/state.h): save -> restore into a fresh solver -> both continue bit for
+// bit; a checkpoint of another scene or a damaged one is refused without changing the solver.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+
+#include "core/error.h"
+#include "mpm/state.h"
+#include "mpm_test_util.h"
+#include "support/gl_context.h"
+
+using namespace firn;
+using namespace firn::mpm;
+
+namespace {
+
+constexpr int kParticles = 733;
+const glm::ivec3 kDims{13, 10, 11};
+
+std::unique_ptr<Solver> make_solver(const mpmtest::Scene& sc) {
+  firn::test::gl_context();
+  return std::make_unique<Solver>(sc.settings, sc.colliders, sc.gravity, sc.particles);
+}
+
+bool same_bytes(const std::vector<GpuParticle>& a, const std::vector<GpuParticle>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(GpuParticle)) == 0;
+}
+
+std::vector<std::byte> saved(const Solver& s) {
+  BinaryWriter out;
+  save_state(s, out);
+  return out.bytes();
+}
+
+}  // namespace
+
+// The random scene has moving colliders (their positions are sums over the substeps), three materials, plastic
+// particles and an adaptive step, so every part of the state shows in the continuation.
+TEST(MpmState, RestoredSolverContinuesBitForBit) {
+  std::mt19937_64 rng(mpmtest::test_seed());
+  const mpmtest::Scene sc = mpmtest::random_scene(rng, kParticles, kDims);
+  auto a = make_solver(sc);
+  a->advance(17 * a->step_limits().dt);
+  const auto bytes = saved(*a);
+
+  auto b = make_solver(sc);
+  BinaryReader in(bytes, "test checkpoint");
+  restore_state(*b, in);
+  EXPECT_EQ(b->time(), a->time());
+  EXPECT_EQ(b->substeps(), a->substeps());
+  EXPECT_EQ(b->step_limits().dt, a->step_limits().dt);
+  EXPECT_EQ(b->colliders()[0].point, a->colliders()[0].point);
+  EXPECT_NE(b->colliders()[0].point, sc.colliders[0].point) << "the colliders should have moved";
+  EXPECT_EQ(saved(*b), bytes) << "save after restore gives other bytes";
+
+  const double more = 23 * a->step_limits().dt;
+  const int steps_a = a->advance(more), steps_b = b->advance(more);
+  std::printf("  %u particles, %llu substeps before the checkpoint, %d after\n", a->particle_count(),
+              static_cast<unsigned long long>(a->substeps()) - steps_a, steps_a);
+  EXPECT_EQ(steps_a, steps_b);
+  EXPECT_EQ(a->time(), b->time());
+  EXPECT_EQ(a->inversions(), b->inversions());
+  EXPECT_EQ(a->step_limits().dt, b->step_limits().dt);
+  const auto pa = a->download_particles(), pb = b->download_particles();
+  EXPECT_TRUE(same_bytes(pa, pb));
+  EXPECT_EQ(saved(*a), saved(*b));
+  // The continuation is not the fresh start's: a solver that was not restored ends elsewhere.
+  auto fresh = make_solver(sc);
+  fresh->advance(more);
+  EXPECT_FALSE(same_bytes(fresh->download_particles(), pb));
+}
+
+TEST(MpmState, AnotherSceneOrADamagedCheckpointIsRefused) {
+  std::mt19937_64 rng(mpmtest::test_seed());
+  const mpmtest::Scene sc = mpmtest::random_scene(rng, kParticles, kDims);
+  auto a = make_solver(sc);
+  a->advance(5 * a->step_limits().dt);
+  const auto bytes = saved(*a);
+
+  mpmtest::Scene fewer = sc;
+  fewer.particles.pop_back();
+  auto other = make_solver(fewer);
+  BinaryReader in(bytes, "ckpt");
+  EXPECT_THROW(restore_state(*other, in), InputError);
+  EXPECT_EQ(other->time(), 0.0);
+
+  auto b = make_solver(sc);
+  const std::vector<std::byte> cut(bytes.begin(), bytes.end() - 7);
+  BinaryReader truncated(cut, "ckpt");
+  try {
+    restore_state(*b, truncated);
+    ADD_FAILURE() << "a truncated checkpoint was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("ckpt"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(b->time(), 0.0);
+  EXPECT_EQ(b->substeps(), 0u);
+}
