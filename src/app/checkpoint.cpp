@@ -30,13 +30,14 @@ struct OutputOption {
   std::int32_t value;
 };
 
+/// Image size and water look matter only when frames are rendered.
 std::array<OutputOption, 6> output_options(const RunOptions& o) {
-  return {{{"--width", o.width},
-           {"--height", o.height},
-           {"--no-render", o.render ? 0 : 1},
+  return {{{"--no-render", o.render ? 0 : 1},
+           {"--width", o.render ? o.width : 0},
+           {"--height", o.render ? o.height : 0},
+           {"--water", o.render ? static_cast<std::int32_t>(o.water) : 0},
            {"--export ply", o.export_ply ? 1 : 0},
-           {"--stats", o.stats ? 1 : 0},
-           {"--water", static_cast<std::int32_t>(o.water)}}};
+           {"--stats", o.stats ? 1 : 0}}};
 }
 
 void put_run(BinaryWriter& out, const RunOptions& o, const RunProgress& p) {
@@ -56,7 +57,7 @@ std::string option_text(const OutputOption& option) {
 }
 
 /// Reads the "RUN " section and checks that this run writes the same files as the one that wrote the checkpoint.
-RunProgress get_run(BinaryReader& in, const RunOptions& o) {
+RunProgress get_run(BinaryReader& in, const RunOptions& o, const fs::path& file) {
   in.expect_version(kRunVersion, "run state");
   RunProgress p;
   p.frame = in.get<std::int32_t>();
@@ -67,7 +68,7 @@ RunProgress get_run(BinaryReader& in, const RunOptions& o) {
   for (const OutputOption& now : output_options(o)) {
     const OutputOption then{now.flag, in.get<std::int32_t>()};
     if (then.value != now.value)
-      throw InputError("--resume: " + in.source() + " was written by a run with " + option_text(then) +
+      throw InputError("--resume: " + file.string() + " was written by a run with " + option_text(then) +
                        ", this run has " + option_text(now) + "; allowed: the output options of the run that wrote " +
                        "the checkpoint (its frames would not match), or a run without --resume into a new folder");
   }
@@ -168,7 +169,7 @@ RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRe
   const std::vector<std::byte> payload = read_payload(file, o.scene);
   BinaryReader in(payload, file.string());
   BinaryReader run = in.section("RUN ");
-  p = get_run(run, o);
+  p = get_run(run, o, file);
   if (p.frame > frames - 1)
     throw InputError("--frames " + std::to_string(frames) + ": the checkpoint in " + file.parent_path().string() +
                      " is at frame " + std::to_string(p.frame) + ", past this run's last frame; allowed: --frames " +

@@ -1,0 +1,183 @@
+// `firn run --checkpoint-every N` / `--resume` end to end: runs killed with SIGKILL at random moments and resumed
+// until they finish leave exactly the files of an uninterrupted run (PNG frames, PLY files, stats.jsonl, grain CSV and
+// JSON), byte for byte, for snow, water, grains and snow with water; outputs past the checkpoint are removed; bad
+// combinations of options are exit 2 naming the option.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <random>
+#include <signal.h>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "app/cli_util.h"
+#include "support/test_seed.h"
+
+namespace fs = std::filesystem;
+using firn::test::fresh_dir;
+using firn::test::run_firn;
+
+namespace {
+
+std::string scene(const std::string& name) { return std::string(FIRN_TEST_DIR) + "/data/" + name + ".json"; }
+
+/// Starts FIRN_BINARY with `args` (split at spaces), its output appended to `log`.
+pid_t launch(const std::string& args, const fs::path& log) {
+  std::vector<std::string> words{FIRN_BINARY};
+  for (size_t i = 0; i < args.size();) {
+    const size_t j = std::min(args.find(' ', i), args.size());
+    if (j > i) words.push_back(args.substr(i, j - i));
+    i = j + 1;
+  }
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    std::vector<char*> argv;
+    for (std::string& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+/// Runs firn with `args`; kills it with SIGKILL after `seconds` unless it ended before. Returns true if killed.
+bool run_and_kill(const std::string& args, double seconds, const fs::path& log) {
+  const pid_t pid = launch(args, log);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  return WIFSIGNALED(status);
+}
+
+/// Every file under `dir` except the checkpoint folder, by relative path, with its bytes.
+std::map<std::string, std::string> output_files(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const std::string rel = fs::relative(e.path(), dir).string();
+    if (!e.is_regular_file() || rel.rfind("checkpoint", 0) == 0) continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    files[rel].assign(std::istreambuf_iterator<char>(in), {});
+  }
+  return files;
+}
+
+/// Expects the same file names and bytes in both folders.
+void expect_same_outputs(const fs::path& reference, const fs::path& resumed) {
+  const auto want = output_files(reference), got = output_files(resumed);
+  for (const auto& [name, bytes] : want) {
+    const auto it = got.find(name);
+    if (it == got.end()) ADD_FAILURE() << name << " is missing after the resumed runs";
+    else EXPECT_TRUE(it->second == bytes) << name << " differs from the uninterrupted run's";
+  }
+  for (const auto& [name, bytes] : got)
+    EXPECT_TRUE(want.count(name)) << name << " was left by the resumed runs; the uninterrupted run has no such file";
+  EXPECT_GT(want.size(), 3u);
+}
+
+/// The uninterrupted run of `scene_name` with `outputs`, then the same run with --checkpoint-every `every` killed at
+/// random moments (seeded by the test's name) `kills` times, each time resumed, and finally resumed to the end.
+void kill_and_resume(const std::string& scene_name, const std::string& outputs, int every, int kills) {
+  const fs::path root = fresh_dir(firn::test::test_full_name());
+  std::mt19937_64 rng(firn::test::test_seed());
+  const std::string base = "run " + scene(scene_name) + " " + outputs + " --out ";
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = run_firn(base + (root / "reference").string());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+
+  const fs::path out = root / "killed", log = root / "killed.log";
+  const std::string first = base + out.string() + " --checkpoint-every " + std::to_string(every);
+  int killed = 0;
+  std::string moments;
+  for (int k = 0; k < kills; ++k) {
+    // Up to 70 % of an uninterrupted run: a resumed run has less left to do, and a kill should find it running.
+    const double delay = std::uniform_real_distribution<double>(0.0, 0.7 * seconds)(rng);
+    killed += run_and_kill(k == 0 ? first : base + out.string() + " --resume", delay, log);
+    char moment[32];
+    std::snprintf(moment, sizeof moment, " %.3f", delay);
+    moments += moment;
+  }
+  const auto last = run_firn(base + out.string() + " --resume");
+  std::printf("[ resume   ] %s: uninterrupted %.2f s; %d of %d runs killed, at%s s\n", scene_name.c_str(), seconds,
+              killed, kills, moments.c_str());
+  ASSERT_EQ(last.exit_code, 0) << last.output;
+  EXPECT_GE(killed, 1) << "no run was still running when its kill came";
+  expect_same_outputs(root / "reference", out);
+}
+
+const std::string kOutputs = "--stats --export ply --width 96 --height 72";
+
+}  // namespace
+
+TEST(FirnResume, KilledSnowRunsResumeToTheUninterruptedOutputs) { kill_and_resume("tiny-snowball", kOutputs, 1, 4); }
+
+TEST(FirnResume, KilledWaterRunsResumeToTheUninterruptedOutputs) { kill_and_resume("tiny-water", kOutputs, 2, 4); }
+
+TEST(FirnResume, KilledGrainRunsResumeToTheUninterruptedOutputs) { kill_and_resume("tiny-grains", kOutputs, 1, 4); }
+
+TEST(FirnResume, KilledSnowAndWaterRunsResumeToTheUninterruptedOutputs) {
+  kill_and_resume("tiny-snow-and-water", kOutputs, 1, 4);
+}
+
+// A checkpoint at frame 2 with the outputs of frame 3 beside it (what a run killed after writing frame 3 leaves):
+// --resume removes them and cuts stats.jsonl back, so a resumed run of 3 frames equals an uninterrupted one.
+TEST(FirnResume, OutputsPastTheCheckpointAreRemoved) {
+  const fs::path root = fresh_dir("resume-rewind");
+  const std::string base = "run " + scene("tiny-snowball") + " " + kOutputs;
+  ASSERT_EQ(run_firn(base + " --frames 3 --out " + (root / "reference").string()).exit_code, 0);
+  const fs::path out = root / "out";
+  ASSERT_EQ(run_firn(base + " --frames 4 --checkpoint-every 2 --out " + out.string()).exit_code, 0);
+  ASSERT_TRUE(fs::exists(out / "frame_00003.png"));
+  std::ofstream(out / "frame_00007.png.tmp") << "an interrupted write";
+  const auto r = run_firn(base + " --frames 3 --resume --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("continuing after frame 2"), std::string::npos) << r.output;
+  expect_same_outputs(root / "reference", out);
+}
+
+TEST(FirnResume, BadCombinationsGiveExit2NamingTheOption) {
+  const fs::path root = fresh_dir("resume-bad");
+  const fs::path out = root / "out";
+  const std::string snow = "run " + scene("tiny-snowball") + " --no-render --stats --out " + out.string();
+  ASSERT_EQ(run_firn(snow + " --checkpoint-every 2").exit_code, 0);
+  const fs::path state = out / "checkpoint" / "state.bin";
+  ASSERT_TRUE(fs::exists(state));
+  struct Case {
+    std::string args, expect;
+  };
+  const std::vector<Case> cases = {
+      {snow + " --checkpoint-every 0", "--checkpoint-every"},
+      {snow + " --checkpoint-every 4", "--checkpoint-every 4"},  // 4 frames: 0 .. 3, no checkpoint would be written
+      {snow + " --resume --frames 2", "--frames 2"},
+      {snow + " --resume --export ply", "--export ply"},
+      {"run " + scene("tiny-snowball") + " --stats --width 64 --out " + out.string() + " --resume", "--no-render"},
+      {"run " + scene("tiny-water") + " --no-render --stats --out " + out.string() + " --resume", "another scene"},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_firn(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.args << "\n" << r.output;
+  }
+  // A damaged checkpoint (one byte changed) is refused the same way.
+  std::fstream f(state, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(static_cast<std::streamoff>(fs::file_size(state) / 2));
+  f.put('\x5a');
+  f.close();
+  const auto r = run_firn(snow + " --resume");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("state.bin"), std::string::npos) << r.output;
+}
