@@ -5,6 +5,8 @@
 #include <regex>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "app/grain_state.h"
 #include "app/simulation_state.h"
 #include "core/binary_io.h"
@@ -21,8 +23,18 @@ constexpr std::size_t kHeaderBytes = sizeof kMagic + 4 + 3 * 8;
 
 namespace fs = std::filesystem;
 
-/// FNV-1a of the scene file's bytes: a checkpoint continues only the scene it was written for.
-std::uint64_t scene_hash(const fs::path& scene) { return fnv1a64(read_file_bytes(scene)); }
+/// Adds the bytes of every file that a string value of `node` names (meshes, environment files; relative to the
+/// scene's folder, as the loader resolves them) to `hash`, in the JSON's (sorted) order.
+void hash_referenced_files(const nlohmann::json& node, const fs::path& folder, std::uint64_t& hash) {
+  if (node.is_string()) {
+    const fs::path named = node.get<std::string>();
+    const fs::path file = named.is_absolute() ? named : folder / named;
+    std::error_code ec;
+    if (!named.empty() && fs::is_regular_file(file, ec)) hash = fnv1a64(read_file_bytes(file), hash);
+  }
+  if (!node.is_structured()) return;
+  for (const auto& child : node) hash_referenced_files(child, folder, hash);
+}
 
 /// The output options that decide which files a frame writes and what they hold, with the option that sets each.
 struct OutputOption {
@@ -57,9 +69,9 @@ std::string option_text(const OutputOption& option) {
 }
 
 /// Reads the "RUN " section and checks that this run writes the same files as the one that wrote the checkpoint.
-RunProgress get_run(BinaryReader& in, const RunOptions& o, const fs::path& file) {
+RunProgress get_run(BinaryReader& in, const RunOptions& o, const fs::path& file, std::uint64_t scene_hash) {
   in.expect_version(kRunVersion, "run state");
-  RunProgress p;
+  RunProgress p{.scene_hash = scene_hash};
   p.frame = in.get<std::int32_t>();
   p.stats_bytes = in.get<std::uint64_t>();
   p.inversions_seen = in.get<std::uint64_t>();
@@ -77,7 +89,7 @@ RunProgress get_run(BinaryReader& in, const RunOptions& o, const fs::path& file)
 }
 
 /// The payload of the checkpoint in `file`, after checking magic, version, scene and payload hash.
-std::vector<std::byte> read_payload(const fs::path& file, const fs::path& scene) {
+std::vector<std::byte> read_payload(const fs::path& file, const fs::path& scene, std::uint64_t scene_hash) {
   const std::vector<std::byte> bytes = read_file_bytes(file);
   BinaryReader header(bytes, file.string());
   std::array<char, sizeof kMagic> magic{};
@@ -86,10 +98,10 @@ std::vector<std::byte> read_payload(const fs::path& file, const fs::path& scene)
   header.expect_version(kFormatVersion, "checkpoint format");
   const auto hash = header.get<std::uint64_t>(), length = header.get<std::uint64_t>(),
              payload_hash = header.get<std::uint64_t>();
-  if (hash != scene_hash(scene))
+  if (hash != scene_hash)
     throw InputError("--resume: " + file.string() + " was written for another scene than " + scene.string() +
-                     " (the scene file's bytes differ); allowed: --resume with the scene that wrote it, or a run " +
-                     "without --resume into a new folder");
+                     " (the bytes of the scene file or of a file it names differ); allowed: --resume with the scene " +
+                     "that wrote it, or a run without --resume into a new folder");
   if (length != header.remaining()) header.fail("the payload length does not match the file size");
   std::vector<std::byte> payload(bytes.begin() + kHeaderBytes, bytes.end());
   if (fnv1a64(payload) != payload_hash) header.fail("the payload hash does not match (the file is damaged)");
@@ -98,7 +110,7 @@ std::vector<std::byte> read_payload(const fs::path& file, const fs::path& scene)
 
 /// Frame-numbered outputs (and the temporary files of interrupted writes) of frames after `last`.
 bool after_checkpoint(const std::string& name, int last) {
-  static const std::regex numbered(R"((frame|particles|water)_([0-9]+)\.(png|ply)(\.tmp)?)");
+  static const std::regex numbered(R"((frame|particles|water)_([0-9]{5,9})\.(png|ply)(\.tmp)?)");
   std::smatch m;
   if (std::regex_match(name, m, numbered)) return std::stoll(m[2].str()) > last || m[4].matched;
   return name == "grains.csv.tmp" || name == "grains_summary.json.tmp" || name == "state.bin.tmp";
@@ -123,6 +135,17 @@ void rewind_outputs(const RunOptions& o, const RunProgress& p) {
 
 }  // namespace
 
+std::uint64_t scene_hash(const fs::path& scene) {
+  const std::vector<std::byte> bytes = read_file_bytes(scene);
+  std::uint64_t hash = fnv1a64(bytes);
+  // The scene was loaded before (load_scene checked it), so it parses; a failure here would be a changed file.
+  const nlohmann::json root = nlohmann::json::parse(reinterpret_cast<const char*>(bytes.data()),
+                                                    reinterpret_cast<const char*>(bytes.data() + bytes.size()),
+                                                    nullptr, false);
+  hash_referenced_files(root, scene.parent_path(), hash);
+  return hash;
+}
+
 fs::path checkpoint_file(const fs::path& out) { return out / "checkpoint" / "state.bin"; }
 
 bool checkpoint_due(int frame, int every) { return every > 0 && frame > 0 && frame % every == 0; }
@@ -141,7 +164,7 @@ void write_checkpoint(const RunOptions& o, const Simulation& sim, const GrainRec
   BinaryWriter file;
   for (char c : kMagic) file.put(c);
   file.put(kFormatVersion);
-  file.put(scene_hash(o.scene));
+  file.put(progress.scene_hash);
   file.put(static_cast<std::uint64_t>(payload.bytes().size()));
   file.put(fnv1a64(payload.bytes()));
   std::vector<std::byte> bytes = file.bytes();
@@ -154,22 +177,22 @@ void check_checkpoint_options(const RunOptions& o, int frames) {
   if (o.checkpoint_every > 0 && o.checkpoint_every > frames - 1)
     throw InputError("--checkpoint-every " + std::to_string(o.checkpoint_every) + ": the run has " +
                      std::to_string(frames) + " frames (0 .. " + std::to_string(frames - 1) +
-                     "), so no checkpoint would be written; allowed: 1 .. " + std::to_string(frames - 1) +
-                     (frames < 2 ? " (none: raise --frames)" : ""));
+                     "), so no checkpoint would be written; allowed: " +
+                     (frames < 2 ? std::string("none (raise --frames)") : "1 .. " + std::to_string(frames - 1)));
 }
 
 RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRecorder* recorder) {
   const fs::path file = checkpoint_file(o.out);
-  RunProgress p;
+  RunProgress p{.scene_hash = scene_hash(o.scene)};
   if (!fs::exists(file)) {
     log::info("--resume: no checkpoint in " + file.parent_path().string() + "; starting from frame 0");
     rewind_outputs(o, p);
     return p;
   }
-  const std::vector<std::byte> payload = read_payload(file, o.scene);
+  const std::vector<std::byte> payload = read_payload(file, o.scene, p.scene_hash);
   BinaryReader in(payload, file.string());
   BinaryReader run = in.section("RUN ");
-  p = get_run(run, o, file);
+  p = get_run(run, o, file, p.scene_hash);
   if (p.frame > frames - 1)
     throw InputError("--frames " + std::to_string(frames) + ": the checkpoint in " + file.parent_path().string() +
                      " is at frame " + std::to_string(p.frame) + ", past this run's last frame; allowed: --frames " +
@@ -188,9 +211,10 @@ RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRe
   return p;
 }
 
-void discard_checkpoint(const RunOptions& o) {
+RunProgress start_run(const RunOptions& o) {
   std::error_code ignored;
   fs::remove(checkpoint_file(o.out), ignored);
+  return {.checkpoint_every = o.checkpoint_every, .scene_hash = scene_hash(o.scene)};
 }
 
 }  // namespace firn::app

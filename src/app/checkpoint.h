@@ -3,7 +3,7 @@
 /// OUT/checkpoint/state.bin after every N-th frame's outputs; `--resume` continues from it so that the output folder
 /// ends exactly as an uninterrupted run leaves it.
 ///
-/// File: "FIRNCKPT", format version (uint32), scene hash (uint64, FNV-1a of the scene file's bytes), payload length
+/// File: "FIRNCKPT", format version (uint32), scene hash (uint64, scene_hash()), payload length
 /// and payload hash (uint64 each), then the payload: sections "RUN " (frame, options, output lengths), "SIM " (the
 /// Simulation, app/simulation_state.h) and, with grains, "GREC" (the grain recorder's rows). Written atomically and
 /// durably (core/binary_io.h write_file_durably).
@@ -22,7 +22,13 @@ struct RunProgress {
   std::uint64_t stats_bytes = 0;     ///< length of stats.jsonl after that frame's line [bytes]
   std::uint64_t inversions_seen = 0; ///< snow inversions already warned about (run.cpp warn_inversions)
   int checkpoint_every = 0;          ///< the interval [frames] the run checkpoints at; 0: none
+  std::uint64_t scene_hash = 0;      ///< scene_hash() of the run's scene when it started
 };
+
+/// FNV-1a (64 bit) of the scene file's bytes followed by the bytes of every file that a string value in it names
+/// (meshes, environment files; relative to the scene's folder): a checkpoint continues only the scene it was
+/// written for. Throws firn::InputError when the scene file cannot be read.
+std::uint64_t scene_hash(const std::filesystem::path& scene);
 
 /// The checkpoint file of output folder `out`: out/checkpoint/state.bin.
 std::filesystem::path checkpoint_file(const std::filesystem::path& out);
@@ -49,7 +55,7 @@ void check_checkpoint_options(const RunOptions& o, int frames);
 RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRecorder* recorder);
 
 /// For a run without --resume: removes a checkpoint left in o.out by an earlier run, so that a later --resume
-/// cannot continue from a state this run's outputs do not belong to.
-void discard_checkpoint(const RunOptions& o);
+/// cannot continue from a state this run's outputs do not belong to. Returns the progress of a run at its start.
+RunProgress start_run(const RunOptions& o);
 
 }  // namespace firn::app

@@ -90,9 +90,7 @@ int run_scene(const RunOptions& o) {
   std::filesystem::create_directories(o.out);
   std::optional<GrainRecorder> grain_recorder;  // grains.csv, grains_summary.json
   if (sim.grains()) grain_recorder.emplace(o.out);
-  RunProgress run{.checkpoint_every = o.checkpoint_every};
-  if (o.resume) run = resume_run(o, frames, sim, grain_recorder ? &*grain_recorder : nullptr);
-  else discard_checkpoint(o);
+  RunProgress run = o.resume ? resume_run(o, frames, sim, grain_recorder ? &*grain_recorder : nullptr) : start_run(o);
   std::ofstream stats;
   if (o.stats) stats.open(o.out / "stats.jsonl", o.resume ? std::ios::app : std::ios::trunc);
   for (int k = run.frame + 1; k < frames; ++k) {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "app/checkpoint.h"
 #include "app/cli_util.h"
 #include "support/test_seed.h"
 
@@ -180,4 +181,18 @@ TEST(FirnResume, BadCombinationsGiveExit2NamingTheOption) {
   const auto r = run_firn(snow + " --resume");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("state.bin"), std::string::npos) << r.output;
+}
+
+// The scene hash covers the files a scene names (meshes, environment files), so a changed mesh is another scene.
+TEST(FirnResume, SceneHashCoversTheFilesTheSceneNames) {
+  const fs::path dir = fresh_dir("resume-scene-hash");
+  std::ofstream(dir / "scene.json") << R"({ "name": "s", "mpm": { "bodies": [ { "file": "body.ply" } ] } })";
+  std::ofstream(dir / "body.ply") << "ply v1";
+  const auto with_v1 = firn::app::scene_hash(dir / "scene.json");
+  EXPECT_EQ(firn::app::scene_hash(dir / "scene.json"), with_v1);
+  std::ofstream(dir / "body.ply") << "ply v2";
+  const auto with_v2 = firn::app::scene_hash(dir / "scene.json");
+  EXPECT_NE(with_v2, with_v1);
+  fs::remove(dir / "body.ply");
+  EXPECT_NE(firn::app::scene_hash(dir / "scene.json"), with_v2);
 }
