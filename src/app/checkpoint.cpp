@@ -1,6 +1,11 @@
 #include "app/checkpoint.h"
 
 #include <array>
+#include <cerrno>
+#include <fcntl.h>
+#include <stdexcept>
+#include <system_error>
+#include <unistd.h>
 #include <cstring>
 #include <regex>
 #include <string>
@@ -133,6 +138,18 @@ void rewind_outputs(const RunOptions& o, const RunProgress& p) {
   if (o.stats && fs::exists(stats)) fs::resize_file(stats, p.stats_bytes);
 }
 
+/// Flushes every written file of the file system that holds `folder` (syncfs), so that after a power loss the
+/// outputs of the frames before a checkpoint are on disk whenever the checkpoint is.
+void sync_folder_filesystem(const fs::path& folder) {
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || ::syncfs(fd) != 0) {
+    const std::string why = std::generic_category().message(errno);
+    if (fd >= 0) ::close(fd);
+    throw std::runtime_error(folder.string() + ": syncfs failed: " + why);
+  }
+  ::close(fd);
+}
+
 }  // namespace
 
 std::uint64_t scene_hash(const fs::path& scene) {
@@ -170,6 +187,7 @@ void write_checkpoint(const RunOptions& o, const Simulation& sim, const GrainRec
   std::vector<std::byte> bytes = file.bytes();
   bytes.insert(bytes.end(), payload.bytes().begin(), payload.bytes().end());
   fs::create_directories(o.out / "checkpoint");
+  sync_folder_filesystem(o.out);  // the outputs the checkpoint vouches for reach the disk before it does
   write_file_durably(checkpoint_file(o.out), bytes);
 }
 
