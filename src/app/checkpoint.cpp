@@ -58,11 +58,7 @@ std::array<OutputOption, 6> output_options(const RunOptions& o) {
 }
 
 void put_run(BinaryWriter& out, const RunOptions& o, const RunProgress& p) {
-  out.put(kRunVersion);
-  out.put(static_cast<std::int32_t>(p.frame));
-  out.put(p.stats_bytes);
-  out.put(p.inversions_seen);
-  out.put(static_cast<std::int32_t>(p.checkpoint_every));
+  out.put(kRunVersion, std::int32_t{p.frame}, p.stats_bytes, p.inversions_seen, std::int32_t{p.checkpoint_every});
   for (const OutputOption& option : output_options(o)) out.put(option.value);
 }
 
@@ -77,10 +73,7 @@ std::string option_text(const OutputOption& option) {
 RunProgress get_run(BinaryReader& in, const RunOptions& o, const fs::path& file, std::uint64_t scene_hash) {
   in.expect_version(kRunVersion, "run state");
   RunProgress p{.scene_hash = scene_hash};
-  p.frame = in.get<std::int32_t>();
-  p.stats_bytes = in.get<std::uint64_t>();
-  p.inversions_seen = in.get<std::uint64_t>();
-  p.checkpoint_every = in.get<std::int32_t>();
+  in.read(p.frame, p.stats_bytes, p.inversions_seen, p.checkpoint_every);
   if (p.frame < 0 || p.checkpoint_every < 0) in.fail("a negative frame or interval");
   for (const OutputOption& now : output_options(o)) {
     const OutputOption then{now.flag, in.get<std::int32_t>()};
@@ -98,11 +91,11 @@ std::vector<std::byte> read_payload(const fs::path& file, const fs::path& scene,
   const std::vector<std::byte> bytes = read_file_bytes(file);
   BinaryReader header(bytes, file.string());
   std::array<char, sizeof kMagic> magic{};
-  for (char& c : magic) c = header.get<char>();
+  header.read(magic);
   if (std::memcmp(magic.data(), kMagic, sizeof kMagic) != 0) header.fail("not a firn checkpoint");
   header.expect_version(kFormatVersion, "checkpoint format");
-  const auto hash = header.get<std::uint64_t>(), length = header.get<std::uint64_t>(),
-             payload_hash = header.get<std::uint64_t>();
+  std::uint64_t hash = 0, length = 0, payload_hash = 0;
+  header.read(hash, length, payload_hash);
   if (hash != scene_hash)
     throw InputError("--resume: " + file.string() + " was written for another scene than " + scene.string() +
                      " (the bytes of the scene file or of a file it names differ); allowed: --resume with the scene " +
@@ -179,11 +172,8 @@ void write_checkpoint(const RunOptions& o, const Simulation& sim, const GrainRec
     payload.put_section("GREC", rows);
   }
   BinaryWriter file;
-  for (char c : kMagic) file.put(c);
-  file.put(kFormatVersion);
-  file.put(progress.scene_hash);
-  file.put(static_cast<std::uint64_t>(payload.bytes().size()));
-  file.put(fnv1a64(payload.bytes()));
+  file.put(kMagic, kFormatVersion, progress.scene_hash, std::uint64_t{payload.bytes().size()},
+           fnv1a64(payload.bytes()));
   std::vector<std::byte> bytes = file.bytes();
   bytes.insert(bytes.end(), payload.bytes().begin(), payload.bytes().end());
   fs::create_directories(o.out / "checkpoint");

@@ -9,19 +9,13 @@ constexpr std::uint32_t kGrainsVersion = 1;
 constexpr std::uint32_t kRecorderVersion = 1;
 
 void put_frame_stats(BinaryWriter& out, const GrainFrameStats& s) {
-  out.put(static_cast<std::int32_t>(s.steps));
-  out.put(static_cast<std::int32_t>(s.contacts));
-  out.put(s.swaps);
-  for (double v : {s.max_penetration, s.kinetic_energy, s.wall_ms}) out.put(v);
+  out.put(std::int32_t{s.steps}, std::int32_t{s.contacts}, s.swaps, s.max_penetration, s.kinetic_energy, s.wall_ms);
   out.put_array(s.wall_force);
 }
 
 GrainFrameStats get_frame_stats(BinaryReader& in) {
   GrainFrameStats s;
-  s.steps = in.get<std::int32_t>();
-  s.contacts = in.get<std::int32_t>();
-  s.swaps = in.get<std::uint64_t>();
-  for (double* v : {&s.max_penetration, &s.kinetic_energy, &s.wall_ms}) *v = in.get<double>();
+  in.read(s.steps, s.contacts, s.swaps, s.max_penetration, s.kinetic_energy, s.wall_ms);
   s.wall_force = in.get_array<glm::dvec3>();
   return s;
 }
@@ -42,13 +36,11 @@ void restore_grains(GrainSimulation& g, BinaryReader& in) {
 }
 
 void save_recorder(const GrainRecorder& r, BinaryWriter& out) {
-  out.put(kRecorderVersion);
-  out.put(static_cast<std::uint64_t>(r.rows_.size()));
+  out.put(kRecorderVersion, std::uint64_t{r.rows_.size()});
   for (const GrainRecorder::Row& row : r.rows_) {
-    out.put(static_cast<std::int32_t>(row.frame));
-    out.put(row.time);
+    out.put(std::int32_t{row.frame}, row.time);
     put_frame_stats(out, row.stats);
-    for (double v : {row.discharged, row.repose_fit, row.repose_steepest}) out.put(v);
+    out.put(row.discharged, row.repose_fit, row.repose_steepest);
     out.put_array(row.type_height);
   }
 }
@@ -58,10 +50,9 @@ void restore_recorder(GrainRecorder& r, BinaryReader& in, const GrainSimulation&
   std::vector<GrainRecorder::Row> rows;
   for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
     GrainRecorder::Row row;
-    row.frame = in.get<std::int32_t>();
-    row.time = in.get<double>();
+    in.read(row.frame, row.time);
     row.stats = get_frame_stats(in);
-    for (double* v : {&row.discharged, &row.repose_fit, &row.repose_steepest}) *v = in.get<double>();
+    in.read(row.discharged, row.repose_fit, row.repose_steepest);
     row.type_height = in.get_array<double>();
     rows.push_back(std::move(row));
   }

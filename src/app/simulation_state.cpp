@@ -20,9 +20,7 @@ std::uint32_t solver_bits(const Simulation& sim) {
 
 void save_simulation(const Simulation& sim, BinaryWriter& out) {
   if (sim.mid_frame()) throw std::logic_error("save_simulation: a frame is being advanced in slices");
-  out.put(kStateVersion);
-  out.put(static_cast<std::int32_t>(sim.frame_));
-  out.put(solver_bits(sim));
+  out.put(kStateVersion, std::int32_t{sim.frame_}, solver_bits(sim));
   if (sim.snow_) {
     BinaryWriter s;
     mpm::save_state(*sim.snow_, s);

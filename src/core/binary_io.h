@@ -25,12 +25,11 @@ std::uint64_t fnv1a64(std::span<const std::byte> bytes, std::uint64_t seed = 146
 /// Appends values to a byte vector (the body of a checkpoint section).
 class BinaryWriter {
  public:
-  /// Appends the bytes of `value` (a trivially copyable type without padding: integers, doubles, glm vectors).
-  template <class T>
-  void put(const T& value) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const std::byte*>(&value);
-    bytes_.insert(bytes_.end(), p, p + sizeof(T));
+  /// Appends the bytes of each value in turn (trivially copyable types without padding: integers, doubles, glm
+  /// vectors and matrices, std::arrays of them).
+  template <class... T>
+  void put(const T&... values) {
+    (put_one(values), ...);
   }
   /// Appends the element count (uint64) and then the elements' bytes.
   template <class T>
@@ -48,6 +47,13 @@ class BinaryWriter {
   const std::vector<std::byte>& bytes() const { return bytes_; }
 
  private:
+  template <class T>
+  void put_one(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* p = reinterpret_cast<const std::byte*>(&value);
+    bytes_.insert(bytes_.end(), p, p + sizeof(T));
+  }
+
   std::vector<std::byte> bytes_;
 };
 
@@ -63,6 +69,11 @@ class BinaryReader {
     T value;
     std::memcpy(&value, take(sizeof(T)).data(), sizeof(T));
     return value;
+  }
+  /// Reads into each of `values` in turn (the counterpart of BinaryWriter::put with the same types).
+  template <class... T>
+  void read(T&... values) {
+    ((values = get<T>()), ...);
   }
   /// An array written by put_array.
   template <class T>

@@ -9,115 +9,59 @@ namespace {
 
 constexpr std::uint32_t kStateVersion = 1;
 
-// Structs with padding (or enums) are written field by field, so that one state always gives the same bytes.
+// Structs with padding, enums and bools are written field by field as fixed-size integers, so that one state always
+// gives the same bytes.
 
 void put_body(BinaryWriter& out, const RigidBody& b) {
-  out.put(b.position);
-  out.put(b.orientation);
-  out.put(b.velocity);
-  out.put(b.angular_velocity);
-  out.put(b.mass);
-  out.put(b.inertia);
-  out.put(b.force);
-  out.put(b.torque);
+  out.put(b.position, b.orientation, b.velocity, b.angular_velocity, b.mass, b.inertia, b.force, b.torque);
 }
 
-RigidBody get_body(BinaryReader& in) {
-  RigidBody b;
-  b.position = in.get<glm::dvec3>();
-  b.orientation = in.get<glm::dquat>();
-  b.velocity = in.get<glm::dvec3>();
-  b.angular_velocity = in.get<glm::dvec3>();
-  b.mass = in.get<double>();
-  b.inertia = in.get<glm::dvec3>();
-  b.force = in.get<glm::dvec3>();
-  b.torque = in.get<glm::dvec3>();
-  return b;
-}
-
-void put_coefficients(BinaryWriter& out, const GearCoefficients& c) {
-  out.put(static_cast<std::int32_t>(c.ode_order));
-  out.put(c.c);
-}
-
-GearCoefficients get_coefficients(BinaryReader& in) {
-  GearCoefficients c;
-  c.ode_order = in.get<std::int32_t>();
-  c.c = in.get<decltype(c.c)>();
-  return c;
+void get_body(BinaryReader& in, RigidBody& b) {
+  in.read(b.position, b.orientation, b.velocity, b.angular_velocity, b.mass, b.inertia, b.force, b.torque);
 }
 
 void put_gear(BinaryWriter& out, const GearRigidBody& g) {
-  out.put(g.dt);
-  put_coefficients(out, g.translation_coeffs);
-  put_coefficients(out, g.rotation_coeffs);
-  out.put(g.translation.r);
-  out.put(g.rotation.r);
-  out.put(static_cast<std::uint8_t>(g.renormalize));
+  out.put(g.dt, std::int32_t{g.translation_coeffs.ode_order}, g.translation_coeffs.c,
+          std::int32_t{g.rotation_coeffs.ode_order}, g.rotation_coeffs.c, g.translation.r, g.rotation.r,
+          std::uint8_t{g.renormalize});
 }
 
-GearRigidBody get_gear(BinaryReader& in) {
-  GearRigidBody g;
-  g.dt = in.get<double>();
-  g.translation_coeffs = get_coefficients(in);
-  g.rotation_coeffs = get_coefficients(in);
-  g.translation.r = in.get<decltype(g.translation.r)>();
-  g.rotation.r = in.get<decltype(g.rotation.r)>();
-  g.renormalize = in.get<std::uint8_t>() != 0;
-  return g;
-}
-
-void put_feature(BinaryWriter& out, const FeatureRef& f) {
-  out.put(static_cast<std::int32_t>(f.type));
-  out.put(static_cast<std::int32_t>(f.index));
-}
-
-FeatureRef get_feature(BinaryReader& in) {
-  FeatureRef f;
-  f.type = static_cast<FeatureType>(in.get<std::int32_t>());
-  f.index = in.get<std::int32_t>();
-  return f;
+void get_gear(BinaryReader& in, GearRigidBody& g) {
+  std::int32_t translation_order = 0, rotation_order = 0;
+  std::uint8_t renormalize = 0;
+  in.read(g.dt, translation_order, g.translation_coeffs.c, rotation_order, g.rotation_coeffs.c, g.translation.r,
+          g.rotation.r, renormalize);
+  g.translation_coeffs.ode_order = translation_order;
+  g.rotation_coeffs.ode_order = rotation_order;
+  g.renormalize = renormalize != 0;
 }
 
 void put_pair(BinaryWriter& out, const PairState& p) {
-  put_feature(out, p.features.a);
-  put_feature(out, p.features.b);
-  out.put(static_cast<std::int32_t>(p.features.axis.kind));
-  out.put(static_cast<std::int32_t>(p.features.axis.index_a));
-  out.put(static_cast<std::int32_t>(p.features.axis.index_b));
-  out.put(p.spring.displacement);
-  out.put(p.stamp);
+  const FeaturePair& f = p.features;
+  out.put(static_cast<std::int32_t>(f.a.type), std::int32_t{f.a.index}, static_cast<std::int32_t>(f.b.type),
+          std::int32_t{f.b.index}, std::int32_t{f.axis.kind}, std::int32_t{f.axis.index_a},
+          std::int32_t{f.axis.index_b}, p.spring.displacement, p.stamp);
 }
 
 PairState get_pair(BinaryReader& in) {
   PairState p;
-  p.features.a = get_feature(in);
-  p.features.b = get_feature(in);
-  p.features.axis.kind = static_cast<std::uint8_t>(in.get<std::int32_t>());
-  p.features.axis.index_a = in.get<std::int32_t>();
-  p.features.axis.index_b = in.get<std::int32_t>();
-  p.spring.displacement = in.get<glm::dvec3>();
-  p.stamp = in.get<std::uint64_t>();
+  FeaturePair& f = p.features;
+  std::int32_t type_a = 0, type_b = 0, kind = 0;
+  in.read(type_a, f.a.index, type_b, f.b.index, kind, f.axis.index_a, f.axis.index_b, p.spring.displacement, p.stamp);
+  if (type_a < 0 || type_a > 2 || type_b < 0 || type_b > 2 || kind < 0 || kind > 2)
+    in.fail("a closest-feature cache with an unknown feature type");
+  f.a.type = static_cast<FeatureType>(type_a);
+  f.b.type = static_cast<FeatureType>(type_b);
+  f.axis.kind = static_cast<std::uint8_t>(kind);
   return p;
-}
-
-void put_sap_stats(BinaryWriter& out, const SapStats& s) {
-  for (std::uint64_t v : {s.swaps, s.pairs_added, s.pairs_removed, s.full_sorts}) out.put(v);
-}
-
-SapStats get_sap_stats(BinaryReader& in) {
-  SapStats s;
-  for (std::uint64_t* v : {&s.swaps, &s.pairs_added, &s.pairs_removed, &s.full_sorts}) *v = in.get<std::uint64_t>();
-  return s;
 }
 
 void put_sap(BinaryWriter& out, const SweepAndPrune& sap) {
   out.put_array(sap.boxes);
   for (const auto& axis : sap.axes) out.put_array(axis);
   out.put_array(sap.pairs.slots);
-  out.put(static_cast<std::uint64_t>(sap.pairs.count));
-  put_sap_stats(out, sap.last);
-  put_sap_stats(out, sap.total);
+  out.put(std::uint64_t{sap.pairs.count});
+  for (const SapStats& s : {sap.last, sap.total}) out.put(s.swaps, s.pairs_added, s.pairs_removed, s.full_sorts);
 }
 
 void get_sap(BinaryReader& in, SweepAndPrune& sap) {
@@ -131,28 +75,21 @@ void get_sap(BinaryReader& in, SweepAndPrune& sap) {
   sap.pairs.slots = in.get_array<std::uint64_t>();
   if (!sap.pairs.slots.empty() && !std::has_single_bit(sap.pairs.slots.size()))
     in.fail("the pair set's capacity is not a power of two");
-  sap.pairs.count = in.get<std::uint64_t>();
+  std::uint64_t count = 0;
+  in.read(count);
+  sap.pairs.count = count;
   sap.events.clear();
-  sap.last = get_sap_stats(in);
-  sap.total = get_sap_stats(in);
+  for (SapStats* s : {&sap.last, &sap.total}) in.read(s->swaps, s->pairs_added, s->pairs_removed, s->full_sorts);
 }
 
 void put_counters(BinaryWriter& out, const StepCounters& c) {
-  out.put(static_cast<std::int32_t>(c.contacts));
-  out.put(static_cast<std::int32_t>(c.grain_contacts));
-  out.put(static_cast<std::int32_t>(c.wall_contacts));
-  for (std::uint64_t v : {c.box_pairs, c.swaps, c.narrow_tests, c.walk_iterations}) out.put(v);
-  for (double v : {c.max_penetration, c.kinetic_energy, c.elastic_energy}) out.put(v);
+  out.put(std::int32_t{c.contacts}, std::int32_t{c.grain_contacts}, std::int32_t{c.wall_contacts}, c.box_pairs,
+          c.swaps, c.narrow_tests, c.walk_iterations, c.max_penetration, c.kinetic_energy, c.elastic_energy);
 }
 
-StepCounters get_counters(BinaryReader& in) {
-  StepCounters c;
-  c.contacts = in.get<std::int32_t>();
-  c.grain_contacts = in.get<std::int32_t>();
-  c.wall_contacts = in.get<std::int32_t>();
-  for (std::uint64_t* v : {&c.box_pairs, &c.swaps, &c.narrow_tests, &c.walk_iterations}) *v = in.get<std::uint64_t>();
-  for (double* v : {&c.max_penetration, &c.kinetic_energy, &c.elastic_energy}) *v = in.get<double>();
-  return c;
+void get_counters(BinaryReader& in, StepCounters& c) {
+  in.read(c.contacts, c.grain_contacts, c.wall_contacts, c.box_pairs, c.swaps, c.narrow_tests, c.walk_iterations,
+          c.max_penetration, c.kinetic_energy, c.elastic_energy);
 }
 
 template <class Map>
@@ -163,53 +100,41 @@ std::vector<std::uint64_t> sorted_keys(const Map& map) {
   return keys;
 }
 
-void check_count(BinaryReader& in, std::uint64_t saved, std::size_t scene, const char* what) {
-  if (saved != scene)
+/// Reads a uint64 count and throws unless it is the scene's.
+void expect_count(BinaryReader& in, std::size_t scene, const char* what) {
+  if (const auto saved = in.get<std::uint64_t>(); saved != scene)
     in.fail(std::to_string(saved) + " " + what + ", the scene has " + std::to_string(scene));
 }
 
 }  // namespace
 
 void save_world(const World& w, BinaryWriter& out) {
-  out.put(kStateVersion);
-  out.put(w.time);
-  out.put(w.dt);
-  out.put(w.steps);
-  out.put(w.evaluations);
-  out.put(static_cast<std::uint8_t>(w.started));
-  out.put(static_cast<std::uint64_t>(w.grains.size()));
+  out.put(kStateVersion, w.time, w.dt, w.steps, w.evaluations, std::uint8_t{w.started});
+  out.put(std::uint64_t{w.grains.size()});
   for (const Grain& g : w.grains) {
-    out.put(static_cast<std::int32_t>(g.type));
+    out.put(std::int32_t{g.type});
     put_body(out, g.body);
     put_gear(out, g.gear);
   }
-  out.put(static_cast<std::uint64_t>(w.walls.size()));
+  out.put(std::uint64_t{w.walls.size()});
   for (const Wall& wall : w.walls) {
-    out.put(wall.pose.rotation);
-    out.put(wall.pose.translation);
-    out.put(wall.pose.linear_velocity);
-    out.put(wall.pose.angular_velocity);
-    out.put(wall.pose.pivot);
-    out.put(static_cast<std::uint8_t>(wall.active));
-    out.put(wall.force);
+    const WallPose& pose = wall.pose;
+    out.put(pose.rotation, pose.translation, pose.linear_velocity, pose.angular_velocity, pose.pivot,
+            std::uint8_t{wall.active}, wall.force);
   }
-  out.put(static_cast<std::uint64_t>(w.pieces.size()));
+  out.put(std::uint64_t{w.pieces.size()});
   put_sap(out, w.sap);
   out.put_array(w.boxes);
-  out.put(static_cast<std::uint64_t>(w.pairs.size()));
+  out.put(std::uint64_t{w.pairs.size()});
   for (std::uint64_t key : sorted_keys(w.pairs)) {
     out.put(key);
     put_pair(out, w.pairs.at(key));
   }
-  out.put(static_cast<std::uint64_t>(w.wall_springs.size()));
+  out.put(std::uint64_t{w.wall_springs.size()});
   for (std::uint64_t key : sorted_keys(w.wall_springs)) {
-    out.put(key);
     const std::vector<WallSpring>& springs = w.wall_springs.at(key);
-    out.put(static_cast<std::uint64_t>(springs.size()));
-    for (const WallSpring& s : springs) {
-      out.put(s.normal);
-      out.put(s.spring.displacement);
-    }
+    out.put(key, std::uint64_t{springs.size()});
+    for (const WallSpring& s : springs) out.put(s.normal, s.spring.displacement);
   }
   put_counters(out, w.last);
 }
@@ -217,29 +142,25 @@ void save_world(const World& w, BinaryWriter& out) {
 void restore_world(World& world, BinaryReader& in) {
   World w = world;  // restored into a copy, so that a checkpoint that fails half-way leaves `world` as it was
   in.expect_version(kStateVersion, "grain state");
-  w.time = in.get<double>();
-  w.dt = in.get<double>();
-  w.steps = in.get<std::uint64_t>();
-  w.evaluations = in.get<std::uint64_t>();
-  w.started = in.get<std::uint8_t>() != 0;
-  check_count(in, in.get<std::uint64_t>(), w.grains.size(), "grains");
+  std::uint8_t started = 0;
+  in.read(w.time, w.dt, w.steps, w.evaluations, started);
+  w.started = started != 0;
+  expect_count(in, w.grains.size(), "grains");
   for (Grain& g : w.grains) {
-    g.type = in.get<std::int32_t>();
+    in.read(g.type);
     if (g.type < 0 || static_cast<std::size_t>(g.type) >= w.types.size()) in.fail("a grain type out of range");
-    g.body = get_body(in);
-    g.gear = get_gear(in);
+    get_body(in, g.body);
+    get_gear(in, g.gear);
   }
-  check_count(in, in.get<std::uint64_t>(), w.walls.size(), "walls");
+  expect_count(in, w.walls.size(), "walls");
   for (Wall& wall : w.walls) {
-    wall.pose.rotation = in.get<glm::dmat3>();
-    wall.pose.translation = in.get<glm::dvec3>();
-    wall.pose.linear_velocity = in.get<glm::dvec3>();
-    wall.pose.angular_velocity = in.get<glm::dvec3>();
-    wall.pose.pivot = in.get<glm::dvec3>();
-    wall.active = in.get<std::uint8_t>() != 0;
-    wall.force = in.get<glm::dvec3>();
+    WallPose& pose = wall.pose;
+    std::uint8_t active = 0;
+    in.read(pose.rotation, pose.translation, pose.linear_velocity, pose.angular_velocity, pose.pivot, active,
+            wall.force);
+    wall.active = active != 0;
   }
-  check_count(in, in.get<std::uint64_t>(), w.pieces.size(), "wall pieces");
+  expect_count(in, w.pieces.size(), "wall pieces");
   get_sap(in, w.sap);
   w.boxes = in.get_array<Aabb>();
   w.pairs.clear();
@@ -252,12 +173,11 @@ void restore_world(World& world, BinaryReader& in) {
     std::vector<WallSpring>& springs = w.wall_springs[in.get<std::uint64_t>()];
     for (auto k = in.get<std::uint64_t>(); k > 0; --k) {
       WallSpring s;
-      s.normal = in.get<glm::dvec3>();
-      s.spring.displacement = in.get<glm::dvec3>();
+      in.read(s.normal, s.spring.displacement);
       springs.push_back(s);
     }
   }
-  w.last = get_counters(in);
+  get_counters(in, w.last);
   in.expect_end();
   world = std::move(w);
 }

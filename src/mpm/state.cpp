@@ -9,27 +9,12 @@ namespace {
 
 constexpr std::uint32_t kStateVersion = 1;
 
-void put_limits(BinaryWriter& out, const StepLimits& l) {
-  for (double v : {l.dt, l.wave_speed, l.max_speed, l.cfl_number, l.hardening}) out.put(v);
-}
-
-StepLimits get_limits(BinaryReader& in) {
-  StepLimits l;
-  for (double* v : {&l.dt, &l.wave_speed, &l.max_speed, &l.cfl_number, &l.hardening}) *v = in.get<double>();
-  return l;
-}
-
 }  // namespace
 
 void save_state(const Solver& s, BinaryWriter& out) {
-  out.put(kStateVersion);
-  out.put(s.dims_);
-  out.put(s.time_);
-  out.put(s.dt_);
-  out.put(s.substep_);
-  out.put(s.checked_substep_);
-  out.put(s.inversions_);
-  put_limits(out, s.limits_);
+  const StepLimits& l = s.limits_;
+  out.put(kStateVersion, s.dims_, s.time_, s.dt_, s.substep_, s.checked_substep_, s.inversions_);
+  out.put(l.dt, l.wave_speed, l.max_speed, l.cfl_number, l.hardening);
   put_collider_points(out, s.colliders());
   out.put_array(s.download_particles());
 }
@@ -37,9 +22,11 @@ void save_state(const Solver& s, BinaryWriter& out) {
 void restore_state(Solver& s, BinaryReader& in) {
   in.expect_version(kStateVersion, "snow state");
   if (in.get<glm::ivec3>() != s.dims_) in.fail("the snow grid differs from the scene's");
-  const double time = in.get<double>(), dt = in.get<double>();
-  const auto substep = in.get<std::uint64_t>(), checked = in.get<std::uint64_t>(), inversions = in.get<std::uint64_t>();
-  const StepLimits limits = get_limits(in);
+  double time = 0, dt = 0;
+  std::uint64_t substep = 0, checked = 0, inversions = 0;
+  StepLimits l;
+  in.read(time, dt, substep, checked, inversions);
+  in.read(l.dt, l.wave_speed, l.max_speed, l.cfl_number, l.hardening);
   std::vector<Collider> colliders = get_collider_points(in, s.colliders());
   const auto particles = in.get_array<GpuParticle>();
   if (particles.size() != s.count_)
@@ -56,7 +43,7 @@ void restore_state(Solver& s, BinaryReader& in) {
   s.substep_ = substep;
   s.checked_substep_ = checked;
   s.inversions_ = inversions;
-  s.limits_ = limits;
+  s.limits_ = l;
   s.set_time_step(dt);  // uploads the uniform block with the restored dt, substep index and collider count
 }
 

@@ -12,24 +12,20 @@ constexpr std::uint32_t kStateVersion = 1;
 }  // namespace
 
 void save_state(const Solver& s, BinaryWriter& out) {
-  out.put(kStateVersion);
-  out.put(s.time_);
-  out.put(s.dt_);
-  out.put(s.step_);
-  out.put(s.checked_step_);
   const StepLimits& l = s.limits_;
-  for (double v : {l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous}) out.put(v);
+  out.put(kStateVersion, s.time_, s.dt_, s.step_, s.checked_step_);
+  out.put(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
   put_collider_points(out, s.colliders());
   out.put_array(s.download_particles());
 }
 
 void restore_state(Solver& s, BinaryReader& in) {
   in.expect_version(kStateVersion, "water state");
-  const double time = in.get<double>(), dt = in.get<double>();
-  const auto step = in.get<std::uint64_t>(), checked = in.get<std::uint64_t>();
+  double time = 0, dt = 0;
+  std::uint64_t step = 0, checked = 0;
   StepLimits l;
-  for (double* v : {&l.dt, &l.max_speed, &l.max_accel, &l.max_density, &l.dt_cfl, &l.dt_force, &l.dt_viscous})
-    *v = in.get<double>();
+  in.read(time, dt, step, checked);
+  in.read(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
   std::vector<Collider> colliders = get_collider_points(in, s.colliders());
   const auto particles = in.get_array<GpuParticle>();
   if (particles.size() != s.count_)

@@ -2,15 +2,17 @@
 // bit; a checkpoint of another scene or a damaged one is refused without changing the solver.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <memory>
 
 #include "core/error.h"
 #include "mpm/state.h"
 #include "mpm_test_util.h"
 #include "support/gl_context.h"
+#include "support/state_bytes.h"
 
 using namespace firn;
+using firn::test::same_bytes;
+using firn::test::saved_state;
 using namespace firn::mpm;
 
 namespace {
@@ -23,16 +25,6 @@ std::unique_ptr<Solver> make_solver(const mpmtest::Scene& sc) {
   return std::make_unique<Solver>(sc.settings, sc.colliders, sc.gravity, sc.particles);
 }
 
-bool same_bytes(const std::vector<GpuParticle>& a, const std::vector<GpuParticle>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(GpuParticle)) == 0;
-}
-
-std::vector<std::byte> saved(const Solver& s) {
-  BinaryWriter out;
-  save_state(s, out);
-  return out.bytes();
-}
-
 }  // namespace
 
 // The random scene has moving colliders (their positions are sums over the substeps), three materials, plastic
@@ -42,7 +34,7 @@ TEST(MpmState, RestoredSolverContinuesBitForBit) {
   const mpmtest::Scene sc = mpmtest::random_scene(rng, kParticles, kDims);
   auto a = make_solver(sc);
   a->advance(17 * a->step_limits().dt);
-  const auto bytes = saved(*a);
+  const auto bytes = saved_state(*a);
 
   auto b = make_solver(sc);
   BinaryReader in(bytes, "test checkpoint");
@@ -52,7 +44,7 @@ TEST(MpmState, RestoredSolverContinuesBitForBit) {
   EXPECT_EQ(b->step_limits().dt, a->step_limits().dt);
   EXPECT_EQ(b->colliders()[0].point, a->colliders()[0].point);
   EXPECT_NE(b->colliders()[0].point, sc.colliders[0].point) << "the colliders should have moved";
-  EXPECT_EQ(saved(*b), bytes) << "save after restore gives other bytes";
+  EXPECT_EQ(saved_state(*b), bytes) << "save after restore gives other bytes";
 
   const double more = 23 * a->step_limits().dt;
   const int steps_a = a->advance(more), steps_b = b->advance(more);
@@ -64,7 +56,7 @@ TEST(MpmState, RestoredSolverContinuesBitForBit) {
   EXPECT_EQ(a->step_limits().dt, b->step_limits().dt);
   const auto pa = a->download_particles(), pb = b->download_particles();
   EXPECT_TRUE(same_bytes(pa, pb));
-  EXPECT_EQ(saved(*a), saved(*b));
+  EXPECT_EQ(saved_state(*a), saved_state(*b));
   // The continuation is not the fresh start's: a solver that was not restored ends elsewhere.
   auto fresh = make_solver(sc);
   fresh->advance(more);
@@ -76,7 +68,7 @@ TEST(MpmState, AnotherSceneOrADamagedCheckpointIsRefused) {
   const mpmtest::Scene sc = mpmtest::random_scene(rng, kParticles, kDims);
   auto a = make_solver(sc);
   a->advance(5 * a->step_limits().dt);
-  const auto bytes = saved(*a);
+  const auto bytes = saved_state(*a);
 
   mpmtest::Scene fewer = sc;
   fewer.particles.pop_back();

@@ -2,14 +2,16 @@
 // bit, particle slot order included; a checkpoint of another scene is refused without changing the solver.
 #include <gtest/gtest.h>
 
-#include <cstring>
 
 #include "core/error.h"
 #include "sph/state.h"
 #include "sph_test_util.h"
 #include "support/gl_context.h"
+#include "support/state_bytes.h"
 
 using namespace firn;
+using firn::test::same_bytes;
+using firn::test::saved_state;
 using namespace firn::sph;
 
 namespace {
@@ -54,16 +56,6 @@ Solver make_solver(const WaterScene& sc) {
   return Solver(sc.settings, sc.colliders, glm::dvec3(0, -9.81, 0), sc.particles);
 }
 
-bool same_bytes(const std::vector<GpuParticle>& a, const std::vector<GpuParticle>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(GpuParticle)) == 0;
-}
-
-std::vector<std::byte> saved(const Solver& s) {
-  BinaryWriter out;
-  save_state(s, out);
-  return out.bytes();
-}
-
 }  // namespace
 
 TEST(SphState, RestoredSolverContinuesBitForBit) {
@@ -71,7 +63,7 @@ TEST(SphState, RestoredSolverContinuesBitForBit) {
   const WaterScene sc = water_scene(rng);
   Solver a = make_solver(sc);
   a.advance(0.02);
-  const auto bytes = saved(a);
+  const auto bytes = saved_state(a);
 
   Solver b = make_solver(sc);
   BinaryReader in(bytes, "test checkpoint");
@@ -79,7 +71,7 @@ TEST(SphState, RestoredSolverContinuesBitForBit) {
   EXPECT_EQ(b.time(), a.time());
   EXPECT_EQ(b.steps(), a.steps());
   EXPECT_EQ(b.colliders()[0].point, a.colliders()[0].point);
-  EXPECT_EQ(saved(b), bytes) << "save after restore gives other bytes";
+  EXPECT_EQ(saved_state(b), bytes) << "save after restore gives other bytes";
   // The buffer is in the sorted order of the last step, not in id order: the order is part of the state.
   const auto order = b.download_particles();
   size_t out_of_id_order = 0;
@@ -93,7 +85,7 @@ TEST(SphState, RestoredSolverContinuesBitForBit) {
   EXPECT_EQ(a.time(), b.time());
   EXPECT_EQ(a.step_limits().dt, b.step_limits().dt);
   EXPECT_TRUE(same_bytes(a.download_particles(), b.download_particles()));
-  EXPECT_EQ(saved(a), saved(b));
+  EXPECT_EQ(saved_state(a), saved_state(b));
   Solver fresh = make_solver(sc);
   fresh.advance(0.02);
   EXPECT_FALSE(same_bytes(fresh.download_particles(), b.download_particles()));
@@ -104,7 +96,7 @@ TEST(SphState, AnotherSceneIsRefused) {
   const WaterScene sc = water_scene(rng);
   Solver a = make_solver(sc);
   a.advance(0.005);
-  const auto bytes = saved(a);
+  const auto bytes = saved_state(a);
   WaterScene no_ball = sc;
   no_ball.colliders.clear();
   Solver other = make_solver(no_ball);
