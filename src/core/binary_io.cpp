@@ -89,7 +89,8 @@ void write_file_durably(const std::filesystem::path& file, std::span<const std::
   const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : ".";
   Fd folder{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
   if (folder.fd < 0) io_failure("open", dir);
-  if (::fsync(folder.fd) != 0) io_failure("fsync", dir);
+  // Some file systems cannot fsync a folder (EINVAL); the rename is then as durable as they make it.
+  if (::fsync(folder.fd) != 0 && errno != EINVAL) io_failure("fsync", dir);
 }
 
 std::vector<std::byte> read_file_bytes(const std::filesystem::path& file) {
