@@ -8,13 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/binary_io.h"
 #include "dem/world.h"
 #include "scene/parse_dem.h"
-
-namespace firn {
-class BinaryReader;
-class BinaryWriter;
-}  // namespace firn
 
 namespace firn::app {
 

@@ -4,16 +4,12 @@
 #include <optional>
 
 #include "app/grain_simulation.h"
+#include "core/binary_io.h"
 #include "mpm/diagnostics.h"
 #include "mpm/solver.h"
 #include "scene/scene.h"
 #include "sph/diagnostics.h"
 #include "sph/solver.h"
-
-namespace firn {
-class BinaryReader;
-class BinaryWriter;
-}  // namespace firn
 
 namespace firn::app {
 

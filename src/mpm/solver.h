@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/advance.h"
+#include "core/binary_io.h"
 #include "core/collider.h"
 #include "gl/buffer.h"
 #include "gl/collider_buffer.h"
@@ -12,11 +13,6 @@
 #include "mpm/fixed_point.h"
 #include "mpm/layout.h"
 #include "mpm/settings.h"
-
-namespace firn {
-class BinaryReader;
-class BinaryWriter;
-}  // namespace firn
 
 namespace firn::mpm {
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/advance.h"
+#include "core/binary_io.h"
 #include "core/collider.h"
 #include "gl/buffer.h"
 #include "gl/collider_buffer.h"
@@ -13,11 +14,6 @@
 #include "sph/hash_sort.h"
 #include "sph/layout.h"
 #include "sph/settings.h"
-
-namespace firn {
-class BinaryReader;
-class BinaryWriter;
-}  // namespace firn
 
 namespace firn::sph {
 
