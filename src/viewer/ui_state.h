@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "gl/timer.h"
+#include "mpm/settings.h"
 #include "viewer/playback.h"
+#include "viewer/progress.h"
 
 namespace firn::viewer {
 
@@ -28,6 +30,15 @@ struct FrameStats {
   double display_fps = 0;             ///< displayed frames per wall second [1/s]
 };
 
+/// The last material edit that changed the snow's time step, so the panel can show the new cost per frame and
+/// offer to undo it.
+struct EditCost {
+  int material = -1;        ///< index of the edited material; < 0: none to show
+  mpm::Material before;     ///< its values before the edit (Undo restores them)
+  double dt_before = 0;     ///< time step before the edit [s]
+  double dt_after = 0;      ///< time step after it [s]
+};
+
 /// Everything the panels read and write besides the settings model.
 struct UiState {
   bool show_panels = true;        ///< panels drawn (U toggles; --hide-ui starts without)
@@ -39,7 +50,11 @@ struct UiState {
   FrameStats stats;
   std::string scene_message;      ///< last load/reload outcome
   bool scene_message_is_error = false;
+  FrameProgress progress;         ///< progress in the output frame being simulated
+  double wall_per_substep_s = 0;  ///< recent wall time per substep [s] (0: none measured yet)
+  EditCost edit_cost;             ///< cost of the last time-step-changing edit
   std::string sim_error;          ///< numerical failure, until reset
+  std::string dismissed_banner;   ///< the banner message the user dismissed (shown again if it changes)
   std::string output_message;     ///< last screenshot / recording written
   std::map<std::string, std::string> refusals;  ///< ImGui widget id -> why its last value was refused
 };

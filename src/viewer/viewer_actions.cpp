@@ -122,6 +122,7 @@ void Viewer::watch_scene_file() {
 }
 
 void Viewer::install(scene::Scene scene, std::unique_ptr<app::Simulation> sim, bool keep_camera) {
+  ui_.output_message.clear();  // a screenshot's or recording's message belongs to the simulation it came from
   if (recorder_.active()) {
     recorder_.stop();
     ui_.output_message = "recording stopped (" + std::to_string(recorder_.frames()) + " frames in " +
@@ -135,6 +136,8 @@ void Viewer::install(scene::Scene scene, std::unique_ptr<app::Simulation> sim, b
   settings_.look = old.look;
   settings_.substeps_per_frame = old.substeps_per_frame;
   settings_.real_time = old.real_time;
+  settings_.display_fps_target = old.display_fps_target;
+  settings_.auto_water_particles = old.auto_water_particles;
   if (!keep_camera) {
     camera_ = app::scene_camera(scene_);
     camera_moved_ = false;
@@ -144,6 +147,9 @@ void Viewer::install(scene::Scene scene, std::unique_ptr<app::Simulation> sim, b
   ui_.playback.playing = playing;
   ui_.sim_error.clear();
   ui_.stats = FrameStats{};
+  ui_.progress = FrameProgress{0.0, 1.0 / scene_.fps};
+  ui_.wall_per_substep_s = 0;
+  ui_.edit_cost = EditCost{};
   frame_ms_ = 0;
   frame_substeps_ = 0;
   pacer_ = FramePacer(1.0 / scene_.fps);
