@@ -10,10 +10,12 @@
 #include "app/output_names.h"
 #include "app/ply_writer.h"
 #include "app/simulation.h"
+#include "core/error.h"
 #include "core/log.h"
 #include "core/particle_totals.h"
 #include "gl/context.h"
 #include "render/png.h"
+#include "render/video.h"
 #include "scene/load.h"
 
 namespace firn::app {
@@ -76,6 +78,8 @@ void warn_inversions(const Simulation& sim, uint64_t& seen) {
 }  // namespace
 
 int run_scene(const RunOptions& o) {
+  if (!o.video.empty() && !o.render)
+    throw InputError("--video " + o.video.string() + " needs the rendered frames; allowed: --video without --no-render");
   const scene::Scene scene = scene::load_scene(o.scene);
   // Frames at t = 0, 1/fps, ..., duration: the whole duration is simulated and shown.
   const int frames = o.frames > 0 ? o.frames : scene.frame_count() + 1;
@@ -90,18 +94,27 @@ int run_scene(const RunOptions& o) {
   if (o.stats) stats.open(o.out / "stats.jsonl", std::ios::trunc);
   std::optional<GrainRecorder> grain_recorder;  // grains.csv, grains_summary.json
   if (sim.grains()) grain_recorder.emplace(o.out);
+  std::optional<render::VideoWriter> video;
+  if (!o.video.empty()) video.emplace(o.video, o.width, o.height, scene.fps);
   uint64_t inversions = 0;
   for (int k = 0; k < frames; ++k) {
     FrameReport r;
     if (k > 0) r = sim.advance_frame();
     warn_inversions(sim, inversions);
-    if (renderer)
-      render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, renderer->render(sim, look));
+    if (renderer) {
+      const std::vector<uint8_t> image = renderer->render(sim, look);
+      render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, image);
+      if (video) video->write(image);
+    }
     if (o.export_ply && sim.snow()) write_ply(o.out / frame_name("particles", k, ".ply"), sim.snow()->download_particles());
     if (o.export_ply && sim.water()) write_ply(o.out / frame_name("water", k, ".ply"), sim.water()->download_particles());
     if (stats.is_open()) stats << stats_line(sim, r.substeps).dump() << "\n" << std::flush;
     if (grain_recorder) grain_recorder->record(k, *sim.grains());
     progress(sim, k, frames, r);
+  }
+  if (video) {
+    video->finish();
+    std::printf("video written to %s\n", std::filesystem::absolute(o.video).c_str());
   }
   std::printf("%d frames written to %s\n", frames, std::filesystem::absolute(o.out).c_str());
   return 0;

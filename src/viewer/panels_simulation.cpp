@@ -103,10 +103,27 @@ void pacing(PanelContext& c) {
 void recording(PanelContext& c) {
   const bool active = c.recorder.active();
   if (ImGui::Button(active ? "Stop recording (V)" : "Record (V)")) c.ui.requests.record = true;
-  ImGui::SameLine();
+  if (!active) {
+    ImGui::SameLine();
+    if (ImGui::Button("Record the whole run")) c.ui.requests.record_run = true;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("reset to t = 0 (edits are kept) and record every frame up to the scene's duration, %g s",
+                        c.sim.scene().duration);
+  }
   if (active) ImGui::BeginDisabled();
   ImGui::Checkbox("include the panels", &c.ui.record_include_ui);
+  ImGui::Checkbox("also an MP4 video (H.264)", &c.ui.record_video);
   if (active) ImGui::EndDisabled();
+  if (active && c.ui.record_until_frame >= 0) {
+    const int total = c.ui.record_until_frame + 1;
+    const int left = total - c.recorder.frames();
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "%d / %d frames", c.recorder.frames(), total);
+    ImGui::ProgressBar(static_cast<float>(c.recorder.frames()) / total, ImVec2(-1.0f, 0.0f), overlay);
+    const ProgressEstimate e = estimate_progress(c.ui.progress);
+    const double per_frame = c.ui.progress.last_wall_s > 0 ? c.ui.progress.last_wall_s : e.seconds_left;
+    if (per_frame > 0) note_text("done in ~%s (at the last frame's pace)", duration_text(left * per_frame).c_str());
+  }
   if (active) {
     ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "REC");
     ImGui::SameLine();

@@ -18,6 +18,7 @@ namespace firn::viewer {
 struct Requests {
   bool play_pause = false, step = false, reset = false, screenshot = false, record = false;
   bool frame_all = false, scene_camera = false, quit = false, reload = false;
+  bool record_run = false;  ///< reset to t = 0 and record every output frame up to the scene's duration
   std::optional<std::filesystem::path> open_scene;  ///< switch to this scene file
 };
 
@@ -44,6 +45,8 @@ struct UiState {
   bool show_panels = true;        ///< panels drawn (U toggles; --hide-ui starts without)
   bool show_help = false;         ///< help overlay (H)
   bool record_include_ui = false; ///< recordings read back the window with the panels
+  bool record_video = false;      ///< recordings also write an MP4 beside their folder (<folder>.mp4)
+  int record_until_frame = -1;    ///< >= 0: a whole-run recording stops after this output frame
   bool auto_reload = true;        ///< reload the scene when its file changes on disk
   PlaybackState playback;
   Requests requests;

@@ -41,7 +41,10 @@ int Viewer::run() {
     display_frame();
     if (options_.frames > 0 && ui_.playback.failed) throw NumericalError(ui_.sim_error);
   }
-  if (recorder_.active()) std::printf("%d frames recorded in %s\n", recorder_.frames(), recorder_.folder().c_str());
+  if (recorder_.active()) {
+    stop_recording();  // completes the video, if any
+    std::printf("%d frames recorded in %s\n", recorder_.frames(), recorder_.folder().c_str());
+  }
   return kExitOk;
 }
 
@@ -111,6 +114,7 @@ void Viewer::carry_out_requests() {
     camera_moved_ = false;
   }
   if (r.record) toggle_record();
+  if (r.record_run) record_run();
   if (r.reload) open_scene(scene_.file, true);
   if (r.open_scene) open_scene(*r.open_scene, false);
   if (r.screenshot) {
@@ -232,9 +236,14 @@ void Viewer::capture() {
         recorder_.write(record_renderer_->render(*sim_, settings_.look, camera_));
       }
     } catch (const std::exception& e) {
-      ui_.output_message = std::string("recording stopped: ") + e.what();
+      const std::string why = e.what();
+      stop_recording();
+      ui_.output_message = "recording stopped: " + why;
       log::error(ui_.output_message);
-      recorder_.stop();
+    }
+    if (recorder_.active() && ui_.record_until_frame >= 0 && recorder_.frames() > ui_.record_until_frame) {
+      stop_recording();  // the whole run is recorded: t = 0 .. duration
+      ui_.playback.playing = false;
     }
   }
   if (scripted_done()) {

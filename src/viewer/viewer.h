@@ -51,6 +51,8 @@ class Viewer {
   void reset();
   void screenshot(const std::filesystem::path& file);
   void toggle_record();
+  void stop_recording();
+  void record_run();
   void start_recording(const std::filesystem::path& folder);
   void frame_all();
   void open_scene(const std::filesystem::path& file, bool reload);

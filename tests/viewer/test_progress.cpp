@@ -46,3 +46,34 @@ TEST(FrameProgress, CostText) {
 
 }  // namespace
 }  // namespace firn::viewer::test
+
+// The clock the progress bar reads moves within an output frame, slice by slice, before the frame is done.
+#include "app/simulation.h"
+#include "scene/load.h"
+#include "support/gl_context.h"
+#include "viewer/viewer_test_util.h"
+
+namespace firn::viewer::test {
+namespace {
+
+TEST(FrameProgress, SolverTimeAdvancesWithinAFrame) {
+  firn::test::gl_context();
+  app::Simulation sim(scene::load_scene(tiny_scene_path()));
+  double last = sim.solver_time();
+  int slices_within = 0;
+  for (int i = 0; i < 400 && sim.frame() == 0; ++i) {
+    const app::SliceReport r = sim.advance_slice(1);
+    if (r.frame_done) break;
+    EXPECT_TRUE(sim.mid_frame());
+    EXPECT_GT(sim.solver_time(), last) << "slice " << i;
+    EXPECT_LT(sim.solver_time(), 1.0 / sim.scene().fps);
+    last = sim.solver_time();
+    ++slices_within;
+  }
+  EXPECT_GE(slices_within, 2) << "the tiny scene takes several slices per frame";
+  EXPECT_EQ(sim.frame(), 1);
+  EXPECT_DOUBLE_EQ(sim.solver_time(), 1.0 / sim.scene().fps);
+}
+
+}  // namespace
+}  // namespace firn::viewer::test

@@ -7,6 +7,7 @@
 #include <stb_image.h>
 
 #include "app/cli_util.h"
+#include "render/video.h"
 #include "viewer/layout.h"
 #include "viewer/viewer_test_util.h"
 
@@ -108,6 +109,22 @@ TEST(ViewerScripted, ScreenshotShowsParticlesAndPanels) {
               free_area.max_channel);
   EXPECT_LT(free_area.fraction(), 0.005) << "the panels cover the scene or the scene is not framed in the free area";
   EXPECT_LE(free_area.pixels_over_2, 57);
+}
+
+// A scripted recording with --video: the MP4 holds one frame per recorded output frame at the window's size.
+TEST(ViewerScripted, RecordingWithVideo) {
+  if (!require_display()) return;
+  const fs::path dir = fresh_dir("viewer-video");
+  const auto rec = run_firn("view " + tiny_scene() + " --frames 3 --width 322 --height 240 --record " +
+                            (dir / "rec").string() + " --video " + (dir / "rec.mp4").string());
+  ASSERT_EQ(rec.exit_code, 0) << rec.output;
+  const render::VideoInfo v = render::read_video_info(dir / "rec.mp4");
+  EXPECT_EQ(v.frames, 3);
+  EXPECT_EQ(v.width, 322);
+  EXPECT_EQ(v.height, 240);
+  EXPECT_TRUE(fs::exists(dir / "rec" / frame_file(2)));
+  const auto bad = run_firn("view " + tiny_scene() + " --frames 3 --video " + (dir / "x.mp4").string());
+  EXPECT_NE(bad.exit_code, 0) << "--video needs --record";
 }
 
 // Recordings use the FrameRenderer / Renderer::capture path of `firn run` with the scene's camera and the default
