@@ -8,6 +8,7 @@ packages=(
   build-essential cmake pkg-config
   libglfw3-dev libglew-dev libglm-dev libassimp-dev libstb-dev libimgui-dev
   libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libccd-dev
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
   xvfb xauth
 )

@@ -43,6 +43,7 @@ void add_run(CLI::App& app, Commands& c) {
   c.run->add_flag("--no-render", [&o](int64_t) { o.render = false; }, "do not write PNG frames");
   c.run->add_option("--export", c.export_format, "also write particles per frame")->check(CLI::IsMember({"ply"}));
   c.run->add_flag("--stats", o.stats, "write stats.jsonl (one JSON object per frame)");
+  c.run->add_option("--video", o.video, "also write the frames as an MP4 video (H.264, the scene's fps)");
   c.run->add_option("--water", c.water, "draw water as a surface (screen-space fluid rendering, the default) or as "
                     "particles")->check(CLI::IsMember(water_mode_names()));
   c.run->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");

@@ -11,10 +11,12 @@
 #include "app/output_names.h"
 #include "app/ply_writer.h"
 #include "app/simulation.h"
+#include "core/error.h"
 #include "core/log.h"
 #include "core/particle_totals.h"
 #include "gl/context.h"
 #include "render/png.h"
+#include "render/video.h"
 #include "scene/load.h"
 
 namespace firn::app {
@@ -74,9 +76,22 @@ void warn_inversions(const Simulation& sim, uint64_t& seen) {
   seen = sim.snow()->inversions();
 }
 
+/// Encodes frame_00000.png .. frame_<frames-1>.png of `out` into the MP4 `video` at `fps` frames per second.
+void encode_frames(const std::filesystem::path& out, int frames, const std::filesystem::path& video, double fps) {
+  std::optional<render::VideoWriter> writer;
+  for (int k = 0; k < frames; ++k) {
+    const render::RgbaImage img = render::read_png(out / frame_name("frame", k, ".png"));
+    if (!writer) writer.emplace(video, img.width, img.height, fps);
+    writer->write(img.rgba);
+  }
+  if (writer) writer->finish();
+}
+
 }  // namespace
 
 int run_scene(const RunOptions& o) {
+  if (!o.video.empty() && !o.render)
+    throw InputError("--video " + o.video.string() + " needs the rendered frames; allowed: --video without --no-render");
   const scene::Scene scene = scene::load_scene(o.scene);
   // Frames at t = 0, 1/fps, ..., duration: the whole duration is simulated and shown.
   const int frames = o.frames > 0 ? o.frames : scene.frame_count() + 1;
@@ -109,6 +124,11 @@ int run_scene(const RunOptions& o) {
       write_checkpoint(o, sim, grain_recorder ? &*grain_recorder : nullptr, run);
     }
     progress(sim, k, frames, r);
+  }
+  if (!o.video.empty()) {
+    // From the frames on disk, so a run resumed after a kill gets the same video as one that never stopped.
+    encode_frames(o.out, frames, o.video, scene.fps);
+    std::printf("video written to %s\n", std::filesystem::absolute(o.video).c_str());
   }
   std::printf("%d frames written to %s\n", frames, std::filesystem::absolute(o.out).c_str());
   return 0;

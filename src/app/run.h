@@ -16,6 +16,7 @@ struct RunOptions {
   bool render = true;             ///< write frame_NNNNN.png
   bool export_ply = false;        ///< write particles_NNNNN.ply
   bool stats = false;             ///< write stats.jsonl
+  std::filesystem::path video;    ///< also write the frames as an H.264 MP4 here at the scene's fps (empty: none)
   WaterMode water = WaterMode::kSurface;  ///< how water particles are drawn (--water)
   std::string egl = "auto";       ///< EGL platform: auto, device, surfaceless
   int checkpoint_every = 0;       ///< write OUT/checkpoint/state.bin after every N-th frame; 0 = never

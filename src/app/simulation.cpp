@@ -1,6 +1,8 @@
 #include "app/simulation.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 
 #include "core/advance.h"
@@ -90,6 +92,15 @@ SliceReport Simulation::advance_slice(int max_substeps) {
 }
 
 double Simulation::time() const { return frame_ / scene_.fps; }
+
+double Simulation::solver_time() const {
+  if (!mid_frame()) return time();
+  // Snow and water keep their own clocks within a frame; grains advance whole frames, at the frame's end.
+  double t = std::numeric_limits<double>::infinity();
+  if (snow_) t = std::min(t, snow_->time());
+  if (water_) t = std::min(t, water_->time());
+  return std::isfinite(t) ? t : time();
+}
 
 mpm::Diagnostics Simulation::snow_diagnostics() const {
   return snow_ ? mpm::measure(snow_->download_particles()) : mpm::Diagnostics{};

@@ -44,8 +44,11 @@ class Simulation {
   bool mid_frame() const { return frame_end_.has_value(); }
   /// Output frames advanced so far.
   int frame() const { return frame_; }
-  /// Simulated time [s].
+  /// Simulated time [s] at the last output frame boundary (frame() / fps).
   double time() const;
+  /// Simulated time [s] that every solver has reached, also between the slices of a frame (the earliest of the
+  /// solvers' clocks; time() when the frame is not being sliced).
+  double solver_time() const;
   const scene::Scene& scene() const { return scene_; }
   /// The snow solver, or null when the scene has no "mpm" section.
   mpm::Solver* snow() { return snow_.get(); }

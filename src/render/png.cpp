@@ -8,6 +8,10 @@
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_WRITE_STATIC
 #include <stb_image_write.h>
+// Static, so the tests' own stb_image implementation does not clash with this one.
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_STATIC
+#include <stb_image.h>
 
 namespace firn::render {
 namespace {
@@ -48,6 +52,15 @@ void write_png(const std::filesystem::path& path, int width, int height, std::sp
     throw std::runtime_error("write_png: cannot rename " + tmp.string() + " to " + path.string() + ": " +
                              ec.message());
   }
+}
+
+RgbaImage read_png(const std::filesystem::path& path) {
+  int w = 0, h = 0, channels = 0;
+  unsigned char* px = stbi_load(path.c_str(), &w, &h, &channels, 4);
+  if (!px) throw std::runtime_error("PNG " + path.string() + ": " + stbi_failure_reason());
+  RgbaImage img{w, h, std::vector<uint8_t>(px, px + static_cast<size_t>(w) * h * 4)};
+  stbi_image_free(px);
+  return img;
 }
 
 }  // namespace firn::render

@@ -2,7 +2,9 @@
 #include <imgui.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include "app/water_mode.h"
@@ -12,12 +14,56 @@
 namespace firn::viewer {
 namespace {
 
-void presets(PanelContext& c, int index) {
-  ImGui::SetNextItemWidth(280.0f);
-  if (!ImGui::BeginCombo("preset", "choose a preset...")) return;
+/// Applies `edit` to material `index` and, when it changed the snow's time step by more than 1 %, keeps the old
+/// values and both steps so the section can show the new cost per frame and offer to undo.
+std::string edit_material(PanelContext& c, int index, const std::function<std::string()>& edit) {
+  const mpm::Material before = c.settings.materials[static_cast<size_t>(index)];
+  const double dt_before = c.sim.snow()->step_limits().dt;
+  std::string refusal = edit();
+  const double dt_after = c.sim.snow()->step_limits().dt;
+  if (refusal.empty() && std::abs(dt_after - dt_before) > 0.01 * dt_before)
+    c.ui.edit_cost = EditCost{index, before, dt_before, dt_after};
+  return refusal;
+}
+
+void edit_cost(PanelContext& c) {
+  EditCost& e = c.ui.edit_cost;
+  if (e.material < 0 || e.material >= static_cast<int>(c.settings.materials.size())) return;
+  const double frame_s = 1.0 / c.sim.scene().fps;
+  const ImVec4 colour = e.dt_after < e.dt_before ? ImVec4(1.0f, 0.8f, 0.3f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);
+  coloured_text(colour, "dt %.2g s: %s", e.dt_after,
+                     frame_cost_text(frame_s, e.dt_after, c.ui.wall_per_substep_s).c_str());
+  note_text("(was dt %.2g s: %s)", e.dt_before, frame_cost_text(frame_s, e.dt_before,
+                                                                          c.ui.wall_per_substep_s).c_str());
+  if (ImGui::Button("Undo the edit")) {
+    const mpm::Material before = e.before;
+    const int index = e.material;
+    e = EditCost{};
+    const std::string refusal = set_material(c.settings, c.sim, index, before);
+    if (!refusal.empty()) c.ui.output_message = "undo refused: " + refusal;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Keep")) e = EditCost{};
+}
+
+/// The preset whose six values equal material `index`'s, or null.
+const MaterialPreset* active_preset(const mpm::Material& m) {
   for (const MaterialPreset& p : material_presets()) {
-    if (ImGui::Selectable(p.name)) {
-      const std::string refusal = set_material(c.settings, c.sim, index, p.material);
+    bool same = true;
+    for (const MaterialParamInfo& info : material_params())
+      same = same && material_field(p.material, info.param) == material_field(m, info.param);
+    if (same) return &p;
+  }
+  return nullptr;
+}
+
+void presets(PanelContext& c, int index) {
+  const MaterialPreset* active = active_preset(c.settings.materials[static_cast<size_t>(index)]);
+  if (!ImGui::BeginCombo("preset", active ? active->name : "(custom values)")) return;
+  for (const MaterialPreset& p : material_presets()) {
+    if (ImGui::Selectable(p.name, &p == active)) {
+      const std::string refusal =
+          edit_material(c, index, [&] { return set_material(c.settings, c.sim, index, p.material); });
       if (!refusal.empty()) c.ui.output_message = "preset refused: " + refusal;
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.source);
@@ -30,11 +76,14 @@ void material_editor(PanelContext& c, int index) {
   const mpm::Material& m = c.settings.materials[static_cast<size_t>(index)];
   for (const MaterialParamInfo& info : material_params()) {
     checked_double(c.ui, info.label, material_field(m, info.param), material_range(info.param), info.format,
-                   [&](double v) { return set_material_param(c.settings, c.sim, index, info.param, v); });
+                   [&](double v) {
+                     return edit_material(c, index,
+                                          [&] { return set_material_param(c.settings, c.sim, index, info.param, v); });
+                   });
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.help);
   }
   if (density_pending(c.settings, index))
-    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "density %.1f kg/m^3 applies on reset (R): particle masses "
+    coloured_text(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "density %.1f kg/m^3 applies on reset (R): particle masses "
                        "were seeded with %.1f", m.density, c.settings.seeded_density[static_cast<size_t>(index)]);
 }
 
@@ -84,7 +133,7 @@ void collider_editor(PanelContext& c, int i, const Collider& now) {
     e.velocity = v;
     return commit(e);
   });
-  ImGui::TextDisabled("allowed: %s", collider_speed_range(*c.sim.snow()).text().c_str());
+  note_text("allowed: %s", collider_speed_range(*c.sim.snow()).text().c_str());
   checked_double(c.ui, "friction", now.friction, friction_range(), "%.3f", [&](double v) {
     Collider e = now;
     e.friction = v;
@@ -92,7 +141,7 @@ void collider_editor(PanelContext& c, int i, const Collider& now) {
   });
   static const std::array<const char*, 3> kBoundary{"sticky", "slip", "separate"};
   int b = static_cast<int>(now.boundary);
-  ImGui::SetNextItemWidth(150.0f);
+  ImGui::SetNextItemWidth(field_width(150.0f));
   if (ImGui::Combo("boundary", &b, kBoundary.data(), static_cast<int>(kBoundary.size()))) {
     Collider e = now;
     e.boundary = static_cast<Boundary>(b);
@@ -108,7 +157,7 @@ void water_mode_combo(app::FrameLook& look) {
     names[k] = app::water_mode_name(app::kWaterModes[k]);
     if (app::kWaterModes[k] == look.water) current = static_cast<int>(k);
   }
-  ImGui::SetNextItemWidth(200.0f);
+  ImGui::SetNextItemWidth(field_width(200.0f));
   if (ImGui::Combo("water (W)", &current, names.data(), static_cast<int>(names.size())))
     look.water = app::kWaterModes[static_cast<size_t>(current)];
   if (ImGui::IsItemHovered())
@@ -118,72 +167,63 @@ void water_mode_combo(app::FrameLook& look) {
 
 }  // namespace
 
-void material_panel(PanelContext& c) {
-  place_panel(c, 1.0f, 0.0f, 0, false);
-  if (ImGui::Begin("Material", nullptr, kPanelFlags)) {
-    for (int i = 0; i < static_cast<int>(c.settings.materials.size()); ++i) {
+void material_section(PanelContext& c) {
+  for (int i = 0; i < static_cast<int>(c.settings.materials.size()); ++i) {
+    ImGui::PushID(i);
+    const std::string title = "material \"" + c.settings.materials[static_cast<size_t>(i)].name + "\"";
+    if (ImGui::CollapsingHeader(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) material_editor(c, i);
+    ImGui::PopID();
+  }
+  if (!c.sim.snow()) {
+    note_text("no snow (mpm) section in this scene");
+    return;
+  }
+  edit_cost(c);
+  ImGui::Separator();
+  checked_double(c.ui, "PIC/FLIP blend", c.settings.flip, flip_range(), "%.3f",
+                 [&](double v) { return set_flip(c.settings, c.sim, v); });
+  note_text("changes apply at the next substep; the CFL time step follows");
+}
+
+void colliders_section(PanelContext& c) {
+  if (!c.sim.snow()) note_text("colliders move with the snow solver; this scene has none");
+  else if (c.sim.snow()->colliders().empty()) note_text("no colliders in this scene");
+  if (c.sim.snow()) {
+    const std::vector<Collider> colliders = c.sim.snow()->colliders();  // a copy: edits replace the solver's
+    for (int i = 0; i < static_cast<int>(colliders.size()); ++i) {
       ImGui::PushID(i);
-      const std::string title = "material \"" + c.settings.materials[static_cast<size_t>(i)].name + "\"";
-      if (ImGui::CollapsingHeader(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) material_editor(c, i);
+      char title[32];
+      std::snprintf(title, sizeof title, "#%d %s", i, shape_name(colliders[static_cast<size_t>(i)].shape));
+      if (ImGui::CollapsingHeader(title)) collider_editor(c, i, colliders[static_cast<size_t>(i)]);
       ImGui::PopID();
     }
-    if (c.settings.materials.empty()) ImGui::TextDisabled("no snow materials in this scene");
-    ImGui::Separator();
-    checked_double(c.ui, "PIC/FLIP blend", c.settings.flip, flip_range(), "%.3f",
-                   [&](double v) { return set_flip(c.settings, c.sim, v); });
-    ImGui::TextDisabled("changes apply at the next substep; the CFL time step follows");
+    note_text("reset (R) puts the colliders back where the scene file has them");
   }
-  ImGui::End();
 }
 
-void colliders_panel(PanelContext& c) {
-  place_panel(c, 1.0f, 1.0f, 2, true);
-  if (ImGui::Begin("Colliders", nullptr, kPanelFlags)) {
-    if (!c.sim.snow()) ImGui::TextDisabled("colliders move with the snow solver; this scene has none");
-    else if (c.sim.snow()->colliders().empty()) ImGui::TextDisabled("no colliders in this scene");
-    if (c.sim.snow()) {
-      const std::vector<Collider> colliders = c.sim.snow()->colliders();  // a copy: edits replace the solver's
-      for (int i = 0; i < static_cast<int>(colliders.size()); ++i) {
-        ImGui::PushID(i);
-        char title[32];
-        std::snprintf(title, sizeof title, "#%d %s", i, shape_name(colliders[static_cast<size_t>(i)].shape));
-        if (ImGui::CollapsingHeader(title)) collider_editor(c, i, colliders[static_cast<size_t>(i)]);
-        ImGui::PopID();
-      }
-      ImGui::TextDisabled("reset (R) puts the colliders back where the scene file has them");
-    }
-  }
-  ImGui::End();
-}
-
-void render_panel(PanelContext& c) {
-  place_panel(c, 1.0f, 1.0f, 1, true);
-  if (ImGui::Begin("Render", nullptr, kPanelFlags)) {
-    app::FrameLook& look = c.settings.look;
-    checked_double(c.ui, "particle radius [cells]", look.particle_radius_cells, particle_radius_range(), "%.3f",
-                   [&](double v) { return set_particle_radius(c.settings, v); });
-    static const std::array<const char*, 4> kModes{"uniform (snow)", "speed (0..10 m/s)", "J_P (0.8..1.2)",
-                                                   "material"};
-    static const std::array<render::ColourMode, 4> kModeValues{render::ColourMode::kUniform, render::ColourMode::kSpeed,
-                                                               render::ColourMode::kScalar,
-                                                               render::ColourMode::kMaterial};
-    int mode = 0;
-    for (int k = 0; k < 4; ++k)
-      if (kModeValues[static_cast<size_t>(k)] == look.colour) mode = k;
-    ImGui::SetNextItemWidth(200.0f);
-    if (ImGui::Combo("colour by", &mode, kModes.data(), 4)) look.colour = kModeValues[static_cast<size_t>(mode)];
-    water_mode_combo(look);
-    ImGui::Checkbox("grid bounds", &look.show_grid_bounds);
-    ImGui::SameLine();
-    ImGui::Checkbox("colliders", &look.show_colliders);
-    ImGui::ColorEdit3("background", &look.background.x);
-    if (ImGui::Button("Scene camera")) c.ui.requests.scene_camera = true;
-    ImGui::SameLine();
-    if (ImGui::Button("Frame all (F)")) c.ui.requests.frame_all = true;
-    ImGui::SameLine();
-    if (ImGui::Button("Help (H)")) c.ui.show_help = !c.ui.show_help;
-  }
-  ImGui::End();
+void render_section(PanelContext& c) {
+  app::FrameLook& look = c.settings.look;
+  checked_double(c.ui, "radius [cells]", look.particle_radius_cells, particle_radius_range(), "%.3f",
+                 [&](double v) { return set_particle_radius(c.settings, v); });
+  static const std::array<const char*, 4> kModes{"uniform (snow)", "speed (0..10 m/s)", "J_P (0.8..1.2)",
+                                                 "material"};
+  static const std::array<render::ColourMode, 4> kModeValues{render::ColourMode::kUniform, render::ColourMode::kSpeed,
+                                                             render::ColourMode::kScalar,
+                                                             render::ColourMode::kMaterial};
+  int mode = 0;
+  for (int k = 0; k < 4; ++k)
+    if (kModeValues[static_cast<size_t>(k)] == look.colour) mode = k;
+  ImGui::SetNextItemWidth(field_width(200.0f));
+  if (ImGui::Combo("colour by", &mode, kModes.data(), 4)) look.colour = kModeValues[static_cast<size_t>(mode)];
+  water_mode_combo(look);
+  ImGui::Checkbox("grid bounds", &look.show_grid_bounds);
+  ImGui::SameLine();
+  ImGui::Checkbox("colliders", &look.show_colliders);
+  ImGui::ColorEdit3("background", &look.background.x);
+  if (ImGui::Button("Scene camera")) c.ui.requests.scene_camera = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Frame all (F)")) c.ui.requests.frame_all = true;
+  if (ImGui::Button("Help (H)")) c.ui.show_help = !c.ui.show_help;
 }
 
 }  // namespace firn::viewer

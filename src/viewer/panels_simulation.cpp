@@ -1,5 +1,8 @@
-// Simulation panel, Scene panel, help overlay and the panel layout.
+// The side bar (Simulation and Scene sections), the error banner and the help overlay.
 #include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
 
 #include "viewer/keys.h"
 #include "viewer/panels.h"
@@ -15,41 +18,57 @@ void transport(PanelContext& c) {
   if (ImGui::Button("Step (N)")) r.step = true;
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) r.reset = true;
-  ImGui::SameLine();
   if (ImGui::Button("Screenshot (P)")) r.screenshot = true;
   if (!c.ui.sim_error.empty()) error_text(c.ui.sim_error + " -- press R to reset (edits are kept)");
+}
+
+void progress(PanelContext& c) {
+  const FrameProgress& p = c.ui.progress;
+  const ProgressEstimate e = estimate_progress(p);
+  char overlay[128];
+  if (e.expected_substeps > 0)
+    std::snprintf(overlay, sizeof overlay, "frame %d: substep %d of ~%d", c.sim.frame() + 1, p.substeps,
+                  e.expected_substeps);
+  else
+    std::snprintf(overlay, sizeof overlay, "frame %d: substep %d", c.sim.frame() + 1, p.substeps);
+  ImGui::ProgressBar(static_cast<float>(e.fraction), ImVec2(-1.0f, 0.0f), overlay);
+  if (e.seconds_left >= 0 && (c.ui.playback.playing || c.ui.playback.step_requested))
+    ImGui::Text("frame done in ~%s", duration_text(e.seconds_left).c_str());
+  else
+    note_text(c.ui.playback.playing ? "frame done in: measuring..." : "paused");
 }
 
 void solver_numbers(PanelContext& c) {
   const mpm::Solver* snow = c.sim.snow();
   const double t = snow ? snow->time() : c.sim.time();
-  ImGui::Text("frame %d   simulated time %.4f s   (%g fps)", c.sim.frame(), t, c.sim.scene().fps);
+  ImGui::TextWrapped("frame %d   simulated time %.4f s   (%g fps)", c.sim.frame(), t, c.sim.scene().fps);
   if (!snow) {
-    ImGui::TextDisabled("no snow (mpm) section in this scene");
+    note_text("no snow (mpm) section in this scene");
     return;
   }
   const mpm::StepLimits l = snow->step_limits();
-  ImGui::Text("dt %.3g s   substeps last frame %d", l.dt, c.ui.stats.substeps);
-  ImGui::Text("CFL number %.3f (scene cfl %.2f, dt_max %.3g s)", l.cfl_number, snow->settings().cfl,
-              snow->settings().dt_max);
-  ImGui::Text("wave speed %.3g m/s   max speed %.3g m/s   hardening %.3g", l.wave_speed, l.max_speed, l.hardening);
+  ImGui::TextWrapped("dt %.3g s   substeps last frame %d", l.dt, c.ui.stats.substeps);
+  ImGui::TextWrapped("next frame: %s",
+                     frame_cost_text(1.0 / c.sim.scene().fps, l.dt, c.ui.wall_per_substep_s).c_str());
+  ImGui::TextWrapped("CFL number %.3f (scene cfl %.2f, dt_max %.3g s)", l.cfl_number, snow->settings().cfl,
+                     snow->settings().dt_max);
+  ImGui::TextWrapped("wave speed %.3g m/s   max speed %.3g m/s   hardening %.3g", l.wave_speed, l.max_speed,
+                     l.hardening);
   const glm::ivec3 d = snow->grid_dims();
-  ImGui::Text("particles %u   grid %d x %d x %d", snow->particle_count(), d.x, d.y, d.z);
+  ImGui::TextWrapped("particles %u   grid %d x %d x %d", snow->particle_count(), d.x, d.y, d.z);
 }
 
 void timings(PanelContext& c) {
   const FrameStats& s = c.ui.stats;
-  ImGui::Text("simulation %.1f ms per frame   display %.1f fps", s.simulate_ms, s.display_fps);
-  ImGui::Text("real-time factor %.3g", s.real_time_factor);
-  if (c.ui.playback.playing && s.real_time_factor > 0.0 && s.real_time_factor < 0.95) {
-    ImGui::SameLine();
+  ImGui::TextWrapped("simulation %.1f ms per frame   display %.1f fps", s.simulate_ms, s.display_fps);
+  ImGui::TextWrapped("real-time factor %.3g", s.real_time_factor);
+  if (c.ui.playback.playing && s.real_time_factor > 0.0 && s.real_time_factor < 0.95)
     error_text("slower than real time");
-  }
-  if (s.passes.empty() || !ImGui::BeginTable("passes", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+  if (s.passes.empty() || !ImGui::BeginTable("passes", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
     return;
-  ImGui::TableSetupColumn("GPU pass");
-  ImGui::TableSetupColumn("ms / frame");
-  ImGui::TableSetupColumn("ms / substep");
+  ImGui::TableSetupColumn("GPU pass", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+  ImGui::TableSetupColumn("ms/frame", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("ms/substep", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableHeadersRow();
   for (const gl::PassTime& p : s.passes) {
     ImGui::TableNextRow();
@@ -64,23 +83,47 @@ void timings(PanelContext& c) {
 }
 
 void pacing(PanelContext& c) {
-  checked_double(c.ui, "substeps per displayed frame", c.settings.substeps_per_frame, substeps_range(), "%.0f",
+  checked_double(c.ui, "K [substeps]", c.settings.substeps_per_frame, substeps_range(), "%.0f",
                  [&](double v) {
                    if (v != static_cast<int>(v)) return "K must be a whole number; allowed: " + substeps_range().text();
                    return set_substeps_per_frame(c.settings, static_cast<int>(v));
                  });
-  ImGui::TextDisabled("(a displayed frame also stops simulating after %.0f ms)",
-                      c.settings.slice_budget_ms);
+  float fps = static_cast<float>(c.settings.display_fps_target);
+  ImGui::SetNextItemWidth(-1.0f);
+  if (ImGui::SliderFloat("##display", &fps, static_cast<float>(display_fps_range().lo),
+                         static_cast<float>(display_fps_range().hi), "display %.0f fps while playing"))
+    set_display_fps_target(c.settings, fps);
+  ImGui::TextWrapped("left: faster simulation, right: smoother display");
   ImGui::Checkbox("play no faster than real time", &c.settings.real_time);
+  ImGui::Checkbox("auto water particles", &c.settings.auto_water_particles);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("while playing, draw water as particles when its surface costs more than simulating");
 }
 
 void recording(PanelContext& c) {
   const bool active = c.recorder.active();
   if (ImGui::Button(active ? "Stop recording (V)" : "Record (V)")) c.ui.requests.record = true;
-  ImGui::SameLine();
+  if (!active) {
+    ImGui::SameLine();
+    if (ImGui::Button("Record the whole run")) c.ui.requests.record_run = true;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("reset to t = 0 (edits are kept) and record every frame up to the scene's duration, %g s",
+                        c.sim.scene().duration);
+  }
   if (active) ImGui::BeginDisabled();
   ImGui::Checkbox("include the panels", &c.ui.record_include_ui);
+  ImGui::Checkbox("also an MP4 video (H.264)", &c.ui.record_video);
   if (active) ImGui::EndDisabled();
+  if (active && c.ui.record_until_frame >= 0) {
+    const int total = c.ui.record_until_frame + 1;
+    const int left = total - c.recorder.frames();
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "%d / %d frames", c.recorder.frames(), total);
+    ImGui::ProgressBar(static_cast<float>(c.recorder.frames()) / total, ImVec2(-1.0f, 0.0f), overlay);
+    const ProgressEstimate e = estimate_progress(c.ui.progress);
+    const double per_frame = c.ui.progress.last_wall_s > 0 ? c.ui.progress.last_wall_s : e.seconds_left;
+    if (per_frame > 0) note_text("done in ~%s (at the last frame's pace)", duration_text(left * per_frame).c_str());
+  }
   if (active) {
     ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "REC");
     ImGui::SameLine();
@@ -92,45 +135,38 @@ void recording(PanelContext& c) {
 
 }  // namespace
 
-void place_panel(const PanelContext& c, float corner_x, float corner_y, int stack, bool collapsed) {
-  static_assert(kPanelFlags == ImGuiWindowFlags_AlwaysAutoResize);
-  const float margin = 10.0f, step = 35.0f;  // [pixels]
-  const float x = corner_x == 0.0f ? margin : c.window_width - margin;
-  const float y = corner_y == 0.0f ? margin + step * stack : c.window_height - margin - step * stack;
-  ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver, ImVec2(corner_x, corner_y));
-  ImGui::SetNextWindowCollapsed(collapsed, ImGuiCond_FirstUseEver);
+std::string banner_message(const UiState& ui) {
+  std::string m;
+  if (!ui.sim_error.empty()) m = ui.sim_error + "\nPress R to reset (edits are kept).";
+  else if (ui.scene_message_is_error) m = ui.scene_message;
+  return m == ui.dismissed_banner ? std::string() : m;
 }
 
-void simulation_panel(PanelContext& c) {
-  place_panel(c, 0.0f, 0.0f, 0, false);
-  if (ImGui::Begin("Simulation", nullptr, kPanelFlags)) {
-    transport(c);
-    solver_numbers(c);
-    timings(c);
-    pacing(c);
-    ImGui::Separator();
-    recording(c);
-  }
-  ImGui::End();
+void simulation_section(PanelContext& c) {
+  transport(c);
+  progress(c);
+  solver_numbers(c);
+  timings(c);
+  pacing(c);
+  ImGui::Separator();
+  recording(c);
 }
 
-void scene_panel(PanelContext& c) {
-  place_panel(c, 1.0f, 1.0f, 0, true);
-  if (ImGui::Begin("Scene", nullptr, kPanelFlags)) {
-    ImGui::TextWrapped("open: %s", c.scene_file.c_str());
-    for (const std::filesystem::path& p : c.scene_files)
-      if (ImGui::Selectable(p.filename().c_str(), p == c.scene_file)) c.ui.requests.open_scene = p;
-    if (ImGui::Button("Reload")) c.ui.requests.reload = true;
-    ImGui::SameLine();
-    ImGui::Checkbox("reload when the file changes", &c.ui.auto_reload);
-    if (c.ui.scene_message_is_error) error_text(c.ui.scene_message);
-    else if (!c.ui.scene_message.empty()) ImGui::TextWrapped("%s", c.ui.scene_message.c_str());
-  }
-  ImGui::End();
+void scene_section(PanelContext& c) {
+  ImGui::TextWrapped("open: %s", c.scene_file.filename().c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.scene_file.c_str());
+  for (const std::filesystem::path& p : c.scene_files)
+    if (ImGui::Selectable(p.filename().c_str(), p == c.scene_file)) c.ui.requests.open_scene = p;
+  if (ImGui::Button("Reload")) c.ui.requests.reload = true;
+  ImGui::Checkbox("reload when the file changes", &c.ui.auto_reload);
+  if (c.ui.scene_message_is_error) error_text(c.ui.scene_message);
+  else if (!c.ui.scene_message.empty()) ImGui::TextWrapped("%s", c.ui.scene_message.c_str());
 }
 
 void help_overlay(PanelContext& c) {
-  ImGui::SetNextWindowPos(ImVec2(0.5f * c.window_width, 0.5f * c.window_height), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  const Rect& s = c.layout.scene;
+  ImGui::SetNextWindowPos(ImVec2(s.x + 0.5f * s.width, s.y + 0.5f * s.height), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(s.width, s.height));
   ImGui::SetNextWindowBgAlpha(0.9f);
   if (ImGui::Begin("Help (H)", &c.ui.show_help, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
     for (const KeyBinding& k : key_bindings()) ImGui::BulletText("%-6s %s", k.name, k.description);
@@ -142,14 +178,53 @@ void help_overlay(PanelContext& c) {
   ImGui::End();
 }
 
-void draw_ui(PanelContext& c) {
-  if (c.ui.show_panels) {
-    simulation_panel(c);
-    material_panel(c);
-    colliders_panel(c);
-    render_panel(c);
-    scene_panel(c);
+namespace {
+
+constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+
+void sidebar(PanelContext& c) {
+  const Rect& r = c.layout.sidebar;
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(r.width, r.height), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(1.0f);
+  if (ImGui::Begin("firn", nullptr, kFixed)) {
+    ImGui::PushItemWidth(-140.0f);  // inputs fill the bar, leaving room for their labels
+    if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulation_section(c);
+    if (ImGui::CollapsingHeader("Material")) material_section(c);
+    if (ImGui::CollapsingHeader("Colliders")) colliders_section(c);
+    if (ImGui::CollapsingHeader("Render")) render_section(c);
+    if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) scene_section(c);
+    ImGui::PopItemWidth();
   }
+  ImGui::End();
+}
+
+void banner(PanelContext& c, const std::string& message) {
+  const Rect& r = c.layout.banner;
+  // The height follows the wrapped text, so the whole message shows; the scene's height bounds it.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float wrap = std::max(1.0f, r.width - 2.0f * style.WindowPadding.x);
+  const float text = ImGui::CalcTextSize(message.c_str(), nullptr, false, wrap).y;
+  const float height = text + ImGui::GetFrameHeight() + style.ItemSpacing.y + 2.0f * style.WindowPadding.y;
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(r.width, std::min(height, c.layout.scene.height)), ImGuiCond_Always);
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.45f, 0.05f, 0.05f, 0.95f));
+  if (ImGui::Begin("##banner", nullptr, kFixed | ImGuiWindowFlags_NoTitleBar)) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+    ImGui::TextUnformatted(message.c_str());
+    ImGui::PopTextWrapPos();
+    if (ImGui::Button("Dismiss")) c.ui.dismissed_banner = message;
+  }
+  ImGui::End();
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void draw_ui(PanelContext& c) {
+  if (c.ui.show_panels && c.layout.sidebar.width > 0) sidebar(c);
+  if (const std::string m = banner_message(c.ui); !m.empty()) banner(c, m);
   if (c.ui.show_help) help_overlay(c);
 }
 

@@ -18,11 +18,14 @@ std::filesystem::path next_free_path(const std::filesystem::path& base, const st
   }
 }
 
-void Recorder::start(const std::filesystem::path& folder, int width, int height, bool include_ui) {
+void Recorder::start(const std::filesystem::path& folder, int width, int height, bool include_ui,
+                     const std::filesystem::path& video, double fps) {
   if (width < 1 || height < 1)
     throw std::runtime_error("recording size " + std::to_string(width) + "x" + std::to_string(height) +
                              "; allowed: positive pixels");
   std::filesystem::create_directories(folder);
+  video_.reset();
+  if (!video.empty()) video_.emplace(video, width, height, fps);
   folder_ = folder;
   width_ = width;
   height_ = height;
@@ -33,7 +36,16 @@ void Recorder::start(const std::filesystem::path& folder, int width, int height,
 
 void Recorder::write(std::span<const uint8_t> rgba) {
   render::write_png(folder_ / app::frame_name("frame", frames_, ".png"), width_, height_, rgba);
+  if (video_) video_->write(rgba);
   ++frames_;
+}
+
+void Recorder::stop() {
+  active_ = false;
+  if (!video_) return;
+  std::optional<render::VideoWriter> video = std::move(video_);
+  video_.reset();
+  video->finish();
 }
 
 }  // namespace firn::viewer

@@ -1,5 +1,6 @@
 #include "viewer/settings_model.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -194,6 +195,18 @@ std::string set_flip(ViewerSettings& s, app::Simulation& sim, double alpha) {
   s.flip = alpha;
   if (sim.snow()) sim.snow()->set_flip(alpha);
   return "";
+}
+
+ParamRange display_fps_range() { return {"fps", "1/s", 2.0, 60.0}; }
+
+std::string set_display_fps_target(ViewerSettings& s, double fps) {
+  if (std::string e = check(display_fps_range(), fps); !e.empty()) return e;
+  s.display_fps_target = fps;
+  return "";
+}
+
+double slice_budget_ms(const ViewerSettings& s, double draw_ms) {
+  return std::max(5.0, 1000.0 / s.display_fps_target - std::max(0.0, draw_ms));
 }
 
 void toggle_water_mode(ViewerSettings& s) { s.look.water = app::toggled(s.look.water); }

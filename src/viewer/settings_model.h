@@ -88,9 +88,21 @@ struct ViewerSettings {
   double flip = 0.95;                    ///< PIC/FLIP blend alpha
   app::FrameLook look;                   ///< Render panel (defaults equal `firn run`'s look)
   int substeps_per_frame = 128;          ///< K: most substeps run per displayed frame (responsiveness)
-  double slice_budget_ms = 25.0;         ///< also stop a displayed frame's slicing after this wall time [ms]
+  /// Displayed frames per second aimed at while playing: each displayed frame simulates for 1 / target minus the
+  /// time drawing took (slice_budget_ms), so the rest of each second goes to the simulation.
+  double display_fps_target = 10.0;
+  bool auto_water_particles = true;      ///< while playing, draw water as particles when the surface costs more
+                                         ///< wall time than the simulation slice it shows
   bool real_time = true;                 ///< play no faster than real time
 };
+
+/// Allowed display target while playing: 2 <= fps <= 60 [1/s] (below 2 the viewer stops feeling interactive).
+ParamRange display_fps_range();
+/// Sets ViewerSettings::display_fps_target after checking display_fps_range(); "" or the refusal.
+std::string set_display_fps_target(ViewerSettings& s, double fps);
+/// Wall time a displayed frame may simulate [ms]: 1000 / target minus `draw_ms`, the time the last displayed
+/// frame spent outside the simulation (UI, drawing, swap), and at least 5 ms so the simulation never starves.
+double slice_budget_ms(const ViewerSettings& s, double draw_ms);
 
 /// The settings of a freshly built simulation: its scene's materials and flip, the default look.
 ViewerSettings settings_from(const app::Simulation& sim);

@@ -24,9 +24,11 @@ app::Command add_view_command(CLI::App& app) {
                                       "then quit")->check(CLI::Range(1, 10000000));
   v->add_option("--screenshot", o->screenshot, "scripted: PNG of the window when the last frame is shown")
       ->needs(frames);
-  v->add_option("--record", o->record, "scripted: record frames 0..N-1 into this folder (as firn run --out)")
+  CLI::Option* record = v->add_option("--record", o->record, "scripted: record frames 0..N-1 into this folder (as firn run --out)")
       ->needs(frames);
   v->add_flag("--record-ui", o->record_ui, "recordings include the panels");
+  v->add_option("--video", o->video, "scripted: the recording also as this MP4 video (H.264, the scene's fps)")
+      ->needs(record);
   v->add_flag("--hide-ui", o->hide_ui, "start with the panels hidden (U shows them)");
   v->add_option("--substeps", o->substeps, "most substeps per displayed frame (responsiveness; slicing also stops after 25 ms)")
       ->check(CLI::Range(1, 4096));

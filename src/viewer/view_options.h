@@ -15,6 +15,7 @@ struct ViewOptions {
   std::filesystem::path screenshot;     ///< scripted: PNG of the window once frame frames-1 is shown
   std::filesystem::path record;         ///< scripted: record frames 0 .. frames-1 into this folder
   bool record_ui = false;               ///< recordings include the panels (window read-back)
+  std::filesystem::path video;          ///< recordings also write this MP4 (H.264, the scene's fps); empty: none
   bool hide_ui = false;                 ///< start with the panels hidden
   app::WaterMode water = app::WaterMode::kSurface;  ///< how water starts being drawn (W toggles)
   int substeps = 128;                   ///< K: most substeps per displayed frame (see ViewerSettings)

@@ -3,6 +3,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -40,11 +41,16 @@ int Viewer::run() {
     display_frame();
     if (options_.frames > 0 && ui_.playback.failed) throw NumericalError(ui_.sim_error);
   }
-  if (recorder_.active()) std::printf("%d frames recorded in %s\n", recorder_.frames(), recorder_.folder().c_str());
+  if (recorder_.active()) {
+    stop_recording();  // completes the video, if any
+    std::printf("%d frames recorded in %s\n", recorder_.frames(), recorder_.folder().c_str());
+  }
   return kExitOk;
 }
 
 void Viewer::display_frame() {
+  const double start = now();
+  slice_ms_ = 0;
   glfwPollEvents();
   watch_scene_file();
   imgui_.new_frame();
@@ -52,14 +58,15 @@ void Viewer::display_frame() {
   carry_out_requests();  // keys now, buttons from the previous displayed frame's UI
   advance();
   // The UI is built after advancing, so the panels show the state that is drawn below them.
-  const glm::ivec2 fb = framebuffer_size();
-  PanelContext panels{*sim_, settings_, ui_, recorder_, scene_files_, scene_.file,
-                      static_cast<float>(fb.x), static_cast<float>(fb.y)};
+  layout_ = current_layout();
+  PanelContext panels{*sim_, settings_, ui_, recorder_, scene_files_, scene_.file, layout_};
   draw_ui(panels);
   draw();
   capture();
   ++display_frames_;
   const double t = now();
+  // What this displayed frame cost besides simulating: the next one's simulation slice leaves room for it.
+  draw_ms_ = std::max(0.0, 1000.0 * (t - start) - slice_ms_);
   if (last_display_s_ > 0 && t > last_display_s_)
     ui_.stats.display_fps = 0.9 * ui_.stats.display_fps + 0.1 / (t - last_display_s_);
   last_display_s_ = t;
@@ -107,6 +114,7 @@ void Viewer::carry_out_requests() {
     camera_moved_ = false;
   }
   if (r.record) toggle_record();
+  if (r.record_run) record_run();
   if (r.reload) open_scene(scene_.file, true);
   if (r.open_scene) open_scene(*r.open_scene, false);
   if (r.screenshot) {
@@ -136,22 +144,36 @@ void Viewer::advance() {
     p = PlaybackState{};
     p.failed = true;
   }
-  if (p.playing) meter_.sample(now(), sim_->snow() ? sim_->snow()->time() : sim_->time());
+  if (p.playing) meter_.sample(now(), sim_->solver_time());
   ui_.stats.real_time_factor = meter_.factor();
 }
 
 void Viewer::slice(int max_substeps) {
   // One status-check group at a time (the solver's own schedule) until K substeps, the wall-time budget or the
-  // frame's end.
+  // frame's end. The budget is what the display target leaves after drawing (settings' slice_budget_ms).
   const auto t0 = std::chrono::steady_clock::now();
+  const double budget_ms = slice_budget_ms(settings_, draw_ms_);
+  FrameProgress& progress = ui_.progress;
+  if (!sim_->mid_frame()) {
+    progress.frame_start = sim_->time();
+    progress.frame_end = (sim_->frame() + 1) / scene_.fps;
+  }
   for (int taken = 0; taken < max_substeps;) {
     const app::SliceReport s = sim_->advance_slice(1);
     frame_ms_ += s.wall_ms;
     frame_substeps_ += s.substeps;
+    slice_ms_ += s.wall_ms;
+    if (s.substeps > 0)  // recent wall time per substep, smoothed over ~10 slices
+      ui_.wall_per_substep_s = ui_.wall_per_substep_s > 0
+                                   ? 0.9 * ui_.wall_per_substep_s + 0.1e-3 * s.wall_ms / s.substeps
+                                   : 1e-3 * s.wall_ms / s.substeps;
+    progress.substeps = frame_substeps_;
+    progress.wall_s = 1e-3 * frame_ms_;
+    progress.time = sim_->solver_time();
     taken += std::max(1, s.substeps);
     if (s.frame_done) return on_frame_done();
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (ms >= settings_.slice_budget_ms) return;
+    if (ms >= budget_ms) return;
   }
 }
 
@@ -160,17 +182,41 @@ void Viewer::on_frame_done() {
   if (recorder_.active()) ui_.playback.capture_pending = true;
   ui_.stats.substeps = std::exchange(frame_substeps_, 0);
   ui_.stats.simulate_ms = std::exchange(frame_ms_, 0.0);
+  FrameProgress& progress = ui_.progress;
+  progress.last_substeps = ui_.stats.substeps;
+  progress.last_wall_s = 1e-3 * ui_.stats.simulate_ms;
+  progress.substeps = 0;
+  progress.wall_s = 0;
+  progress.frame_start = progress.time = sim_->time();
+  progress.frame_end = (sim_->frame() + 1) / scene_.fps;
   if (mpm::Solver* snow = sim_->snow()) {
     ui_.stats.passes = snow->timer().passes();
     snow->timer().clear();
   }
 }
 
-void Viewer::draw() {
+ViewerLayout Viewer::current_layout() const {
   const glm::ivec2 fb = framebuffer_size();
-  if (fb.x > 0 && fb.y > 0) {
-    renderer_.resize(fb.x, fb.y);
-    renderer_.render(camera_, app::frame_content(*sim_, settings_.look));
+  return viewer_layout(static_cast<float>(fb.x), static_cast<float>(fb.y), ui_.show_panels, 0.0f);
+}
+
+void Viewer::draw() {
+  // The scene fills the area left of the side bar (GL's viewport starts at the bottom left, and the bar spans the
+  // full height), so the panels never hide what the camera frames.
+  const int width = static_cast<int>(layout_.scene.width), height = static_cast<int>(layout_.scene.height);
+  if (width > 0 && height > 0) {
+    renderer_.resize(width, height);
+    app::FrameLook look = settings_.look;
+    const bool surface = look.water == app::WaterMode::kSurface && sim_->water();
+    // While playing, a water surface that costs more than the simulation slice it shows is drawn as particles
+    // (the user can turn this off); the cost is measured on frames that drew the surface.
+    if (surface && ui_.playback.playing && settings_.auto_water_particles && surface_draw_ms_ > slice_ms_ &&
+        slice_ms_ > 0)
+      look.water = app::WaterMode::kParticles;
+    const auto t0 = std::chrono::steady_clock::now();
+    renderer_.render(camera_, app::frame_content(*sim_, look));
+    if (surface && look.water == app::WaterMode::kSurface)
+      surface_draw_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
   imgui_.end_frame(true);
 }
@@ -190,9 +236,14 @@ void Viewer::capture() {
         recorder_.write(record_renderer_->render(*sim_, settings_.look, camera_));
       }
     } catch (const std::exception& e) {
-      ui_.output_message = std::string("recording stopped: ") + e.what();
+      const std::string why = e.what();
+      stop_recording();
+      ui_.output_message = "recording stopped: " + why;
       log::error(ui_.output_message);
-      recorder_.stop();
+    }
+    if (recorder_.active() && ui_.record_until_frame >= 0 && recorder_.frames() > ui_.record_until_frame) {
+      stop_recording();  // the whole run is recorded: t = 0 .. duration
+      ui_.playback.playing = false;
     }
   }
   if (scripted_done()) {

@@ -12,6 +12,7 @@
 #include "render/renderer.h"
 #include "scene/scene.h"
 #include "viewer/imgui_layer.h"
+#include "viewer/layout.h"
 #include "viewer/playback.h"
 #include "viewer/recorder.h"
 #include "viewer/scene_files.h"
@@ -22,9 +23,9 @@
 namespace firn::viewer {
 
 /// One viewer window and its simulation. Each displayed frame: input, requests (keys, and the buttons of the
-/// previous frame's UI), at most K substeps of the simulation in status-check groups (stopping early after
-/// ViewerSettings::slice_budget_ms and never past an output frame's end), the UI, drawing, then the recording and
-/// screenshot read-backs.
+/// previous frame's UI), at most K substeps of the simulation in status-check groups (stopping early after the
+/// time budget, slice_budget_ms in viewer/settings_model.h, and never past an output frame's end), the UI in a side
+/// bar (viewer/layout.h), drawing the scene left of it, then the recording and screenshot read-backs.
 class Viewer {
  public:
   /// Opens the window (throws std::runtime_error without a display) and builds the simulation of `scene`.
@@ -39,6 +40,7 @@ class Viewer {
   void advance();
   void slice(int max_substeps);
   void on_frame_done();
+  ViewerLayout current_layout() const;
   void draw();
   void capture();
   bool scripted_done() const;
@@ -49,6 +51,8 @@ class Viewer {
   void reset();
   void screenshot(const std::filesystem::path& file);
   void toggle_record();
+  void stop_recording();
+  void record_run();
   void start_recording(const std::filesystem::path& folder);
   void frame_all();
   void open_scene(const std::filesystem::path& file, bool reload);
@@ -78,6 +82,10 @@ class Viewer {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   double last_watch_s_ = 0, last_display_s_ = 0;
   double frame_ms_ = 0;      ///< simulation wall time of the frame being sliced [ms]
+  double slice_ms_ = 0;      ///< simulation wall time in the current displayed frame [ms]
+  double draw_ms_ = 0;       ///< wall time of the last displayed frame outside the simulation [ms]
+  double surface_draw_ms_ = 0;  ///< wall time of the last draw that drew a water surface [ms]
+  ViewerLayout layout_;      ///< this displayed frame's layout
   int frame_substeps_ = 0;   ///< substeps of the frame being sliced
   long display_frames_ = 0;
   bool quit_ = false;

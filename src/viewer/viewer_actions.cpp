@@ -59,12 +59,36 @@ void Viewer::screenshot(const std::filesystem::path& file) {
 }
 
 void Viewer::toggle_record() {
-  if (recorder_.active()) {
-    recorder_.stop();
-    ui_.output_message = std::to_string(recorder_.frames()) + " frames recorded in " + recorder_.folder().string();
-    return;
-  }
+  if (recorder_.active()) return stop_recording();
   start_recording(next_free_path(options_.out, scene_.name + "-rec"));
+}
+
+void Viewer::stop_recording() {
+  const std::filesystem::path video = recorder_.video();
+  ui_.record_until_frame = -1;
+  try {
+    recorder_.stop();
+    ui_.output_message = std::to_string(recorder_.frames()) + " frames recorded in " + recorder_.folder().string() +
+                         (video.empty() ? "" : " and " + video.string());
+  } catch (const std::exception& e) {
+    ui_.output_message = std::to_string(recorder_.frames()) + " frames recorded in " + recorder_.folder().string() +
+                         "; the video failed: " + e.what();
+    log::error(ui_.output_message);
+    if (options_.frames > 0) throw;
+  }
+}
+
+void Viewer::record_run() {
+  if (recorder_.active()) stop_recording();
+  reset();
+  if (ui_.playback.failed) return;
+  start_recording(next_free_path(options_.out, scene_.name + "-rec"));
+  if (!recorder_.active()) return;
+  ui_.record_until_frame = scene_.frame_count();
+  ui_.playback.playing = true;
+  ui_.playback.step_requested = false;
+  settings_.real_time = false;  // as fast as the simulation goes: the frames are exact in simulated time anyway
+  pacer_.restart();
 }
 
 void Viewer::start_recording(const std::filesystem::path& folder) {
@@ -73,7 +97,9 @@ void Viewer::start_recording(const std::filesystem::path& folder) {
     if (!ui_.record_include_ui &&
         (!record_renderer_ || record_renderer_->width() != fb.x || record_renderer_->height() != fb.y))
       record_renderer_ = std::make_unique<app::FrameRenderer>(fb.x, fb.y);
-    recorder_.start(folder, fb.x, fb.y, ui_.record_include_ui);
+    std::filesystem::path video = options_.video;
+    if (video.empty() && ui_.record_video) video = folder.string() + ".mp4";
+    recorder_.start(folder, fb.x, fb.y, ui_.record_include_ui, video, scene_.fps);
   } catch (const std::exception& e) {
     ui_.output_message = std::string("cannot record: ") + e.what();
     if (options_.frames > 0) throw;
@@ -122,10 +148,10 @@ void Viewer::watch_scene_file() {
 }
 
 void Viewer::install(scene::Scene scene, std::unique_ptr<app::Simulation> sim, bool keep_camera) {
+  ui_.output_message.clear();  // a screenshot's or recording's message belongs to the simulation it came from
   if (recorder_.active()) {
-    recorder_.stop();
-    ui_.output_message = "recording stopped (" + std::to_string(recorder_.frames()) + " frames in " +
-                         recorder_.folder().string() + "): the simulation restarted";
+    stop_recording();
+    ui_.output_message = "recording stopped (" + ui_.output_message + "): the simulation restarted";
   }
   const ViewerSettings old = settings_;
   scene_ = std::move(scene);
@@ -135,6 +161,8 @@ void Viewer::install(scene::Scene scene, std::unique_ptr<app::Simulation> sim, b
   settings_.look = old.look;
   settings_.substeps_per_frame = old.substeps_per_frame;
   settings_.real_time = old.real_time;
+  settings_.display_fps_target = old.display_fps_target;
+  settings_.auto_water_particles = old.auto_water_particles;
   if (!keep_camera) {
     camera_ = app::scene_camera(scene_);
     camera_moved_ = false;
@@ -144,6 +172,9 @@ void Viewer::install(scene::Scene scene, std::unique_ptr<app::Simulation> sim, b
   ui_.playback.playing = playing;
   ui_.sim_error.clear();
   ui_.stats = FrameStats{};
+  ui_.progress = FrameProgress{0.0, 1.0 / scene_.fps};
+  ui_.wall_per_substep_s = 0;
+  ui_.edit_cost = EditCost{};
   frame_ms_ = 0;
   frame_substeps_ = 0;
   pacer_ = FramePacer(1.0 / scene_.fps);

@@ -2,6 +2,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cstdarg>
+
 namespace firn::viewer {
 namespace {
 
@@ -23,6 +26,34 @@ void error_text(const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+namespace {
+
+void wrapped_in_colour(const ImVec4& colour, const char* format, va_list args) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::PushTextWrapPos(0.0f);  // wrap at the window's edge
+  ImGui::TextV(format, args);
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+float field_width(float preferred) { return std::min(preferred, 0.55f * ImGui::GetContentRegionAvail().x); }
+
+void note_text(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  wrapped_in_colour(ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], format, args);
+  va_end(args);
+}
+
+void coloured_text(const ImVec4& colour, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  wrapped_in_colour(colour, format, args);
+  va_end(args);
+}
+
 void show_refusal(const UiState& ui, const char* label) {
   if (const auto it = ui.refusals.find(key(label)); it != ui.refusals.end()) error_text("refused: " + it->second);
 }
@@ -30,7 +61,7 @@ void show_refusal(const UiState& ui, const char* label) {
 bool checked_double(UiState& ui, const char* label, double value, const ParamRange& range, const char* format,
                     const Commit& commit) {
   double v = value;
-  ImGui::SetNextItemWidth(kInputWidth);
+  ImGui::SetNextItemWidth(field_width(kInputWidth));
   bool accepted = false;
   // EnterReturnsTrue: half-typed numbers (the "1" of "140000") never reach the model.
   if (ImGui::InputDouble(label, &v, 0.0, 0.0, format, ImGuiInputTextFlags_EnterReturnsTrue)) {
@@ -39,8 +70,7 @@ bool checked_double(UiState& ui, const char* label, double value, const ParamRan
     accepted = refusal.empty();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("type a value and press Enter; allowed: %s", range.text().c_str());
-  ImGui::SameLine();
-  ImGui::TextDisabled("%s", range.text().c_str());
+  note_text("  %s", range.text().c_str());  // under the input, so a narrow side bar never cuts it
   show_refusal(ui, label);
   return accepted;
 }
@@ -48,7 +78,7 @@ bool checked_double(UiState& ui, const char* label, double value, const ParamRan
 bool checked_vec3(UiState& ui, const char* label, const glm::dvec3& value, const char* format,
                   const CommitVec3& commit) {
   double v[3] = {value.x, value.y, value.z};
-  ImGui::SetNextItemWidth(2.0f * kInputWidth);
+  ImGui::SetNextItemWidth(field_width(2.0f * kInputWidth));
   bool accepted = false;
   if (ImGui::InputScalarN(label, ImGuiDataType_Double, v, 3, nullptr, nullptr, format,
                           ImGuiInputTextFlags_EnterReturnsTrue)) {

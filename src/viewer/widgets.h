@@ -5,6 +5,7 @@
 #include <string>
 
 #include <glm/glm.hpp>
+#include <imgui.h>
 
 #include "viewer/settings_model.h"
 #include "viewer/ui_state.h"
@@ -30,5 +31,15 @@ void show_refusal(const UiState& ui, const char* label);
 
 /// Red text (errors), wrapped.
 void error_text(const std::string& text);
+
+/// Width for the next input or combo [pixels]: `preferred`, or less in a narrow panel, where 45 % of the row stays
+/// free for the label (the longest, "half extent [m]", needs ~110 pixels).
+float field_width(float preferred);
+
+/// Greyed-out text (hints, units, allowed ranges), printf-style, wrapped at the panel's edge.
+void note_text(const char* format, ...) IM_FMTARGS(1);
+
+/// Text in `colour`, printf-style, wrapped at the panel's edge.
+void coloured_text(const ImVec4& colour, const char* format, ...) IM_FMTARGS(2);
 
 }  // namespace firn::viewer

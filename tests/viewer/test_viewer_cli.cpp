@@ -7,6 +7,8 @@
 #include <stb_image.h>
 
 #include "app/cli_util.h"
+#include "render/video.h"
+#include "viewer/layout.h"
 #include "viewer/viewer_test_util.h"
 
 namespace fs = std::filesystem;
@@ -87,12 +89,42 @@ TEST(ViewerScripted, ScreenshotShowsParticlesAndPanels) {
   EXPECT_LT(scene.fraction(), 0.005);
   EXPECT_LE(scene.pixels_over_2, 57);
 
-  // With panels: the Simulation panel's title bar and body (top left) cover the scene...
-  const Difference panel = compare(with_ui, without, 20, 12, 400, 200);
-  EXPECT_GT(panel.fraction(), 0.6) << "the Simulation panel is missing";
-  // ...while the strip below the Simulation panel and left of the right-hand panels shows the scene unchanged.
-  const Difference free_area = compare(with_ui, without, 10, 560, 450, 600);
-  EXPECT_EQ(free_area.pixels, 0) << "the panels cover more than their area";
+  // With panels: the side bar covers the right edge of the window (viewer/layout.h: 300 pixels at this width)...
+  const int bar = static_cast<int>(sidebar_width(960.0f));
+  const Difference panel = compare(with_ui, without, 960 - bar + 10, 12, 950, 590);
+  EXPECT_GT(panel.fraction(), 0.6) << "the side bar is missing";
+  // ...and the scene is drawn, whole, in the area left of it: the same image as `firn run` at that size.
+  const auto narrow = run_firn("run " + tiny_scene() + " --frames 3 --width " + std::to_string(960 - bar) +
+                               " --height 600 --out " + (dir / "narrow").string());
+  ASSERT_EQ(narrow.exit_code, 0) << narrow.output;
+  const Image left = load_png(dir / "narrow" / frame_file(2));
+  ASSERT_EQ(left.width, 960 - bar);
+  Image with_ui_left;
+  with_ui_left.width = left.width;
+  with_ui_left.height = 600;
+  for (int y = 0; y < 600; ++y)
+    for (int x = 0; x < left.width; ++x) with_ui_left.rgb.insert(with_ui_left.rgb.end(), with_ui.at(x, y), with_ui.at(x, y) + 3);
+  const Difference free_area = compare(with_ui_left, left, 0, 0, left.width, 600);
+  std::printf("scene area vs firn run at %d x 600: %ld pixels differ, by at most %d\n", left.width, free_area.pixels,
+              free_area.max_channel);
+  EXPECT_LT(free_area.fraction(), 0.005) << "the panels cover the scene or the scene is not framed in the free area";
+  EXPECT_LE(free_area.pixels_over_2, 57);
+}
+
+// A scripted recording with --video: the MP4 holds one frame per recorded output frame at the window's size.
+TEST(ViewerScripted, RecordingWithVideo) {
+  if (!require_display()) return;
+  const fs::path dir = fresh_dir("viewer-video");
+  const auto rec = run_firn("view " + tiny_scene() + " --frames 3 --width 322 --height 240 --record " +
+                            (dir / "rec").string() + " --video " + (dir / "rec.mp4").string());
+  ASSERT_EQ(rec.exit_code, 0) << rec.output;
+  const render::VideoInfo v = render::read_video_info(dir / "rec.mp4");
+  EXPECT_EQ(v.frames, 3);
+  EXPECT_EQ(v.width, 322);
+  EXPECT_EQ(v.height, 240);
+  EXPECT_TRUE(fs::exists(dir / "rec" / frame_file(2)));
+  const auto bad = run_firn("view " + tiny_scene() + " --frames 3 --video " + (dir / "x.mp4").string());
+  EXPECT_NE(bad.exit_code, 0) << "--video needs --record";
 }
 
 // Recordings use the FrameRenderer / Renderer::capture path of `firn run` with the scene's camera and the default

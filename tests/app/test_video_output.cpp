@@ -1,0 +1,37 @@
+// `firn run --video`: the MP4 beside the PNG sequence holds exactly the frames written, at the scene's fps and the
+// image size; --video without rendering is bad input.
+#include <gtest/gtest.h>
+
+#include "app/cli_util.h"
+#include "render/video.h"
+
+namespace firn::test {
+namespace {
+
+const std::string kTiny = std::string(FIRN_TEST_DIR) + "/data/tiny-snowball.json";
+
+TEST(RunVideo, OneVideoFramePerOutputFrame) {
+  const auto dir = fresh_dir("run-video");
+  const auto r = run_firn("run " + kTiny + " --frames 5 --width 160 --height 90 --out " + (dir / "out").string() +
+                          " --video " + (dir / "run.mp4").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const render::VideoInfo v = render::read_video_info(dir / "run.mp4");
+  EXPECT_EQ(v.frames, 5);
+  EXPECT_EQ(v.width, 160);
+  EXPECT_EQ(v.height, 90);
+  EXPECT_NEAR(v.fps, 30.0, 1e-9) << "tiny-snowball.json has fps 30";
+  EXPECT_TRUE(std::filesystem::exists(dir / "out" / "frame_00004.png"));
+}
+
+TEST(RunVideo, NeedsRenderedFrames) {
+  const auto dir = fresh_dir("run-video-bad");
+  const auto r = run_firn("run " + kTiny + " --frames 2 --no-render --out " + (dir / "out").string() + " --video " +
+                          (dir / "run.mp4").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--video"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out")) << "bad input writes nothing";
+  EXPECT_FALSE(std::filesystem::exists(dir / "run.mp4"));
+}
+
+}  // namespace
+}  // namespace firn::test
