@@ -7,13 +7,15 @@
 /// - non-finite: any NaN or infinity in a grain's position, orientation, velocity or angular velocity.
 /// - step travel: the fastest point of a grain moves (|v| + |w| R) dt per step (R: the type's bounding radius); more
 ///   than travel_fraction (1/2) of the grain's smallest semi-axis a. Two such grains close by at most a per step, so
-///   a contact is first seen with a depth below a (the penetration bound below is then still reachable before the
-///   contact force acts), and no grain can cross a grain or a mesh-wall prism (thickness >= a) between two steps.
-/// - penetration: the largest contact depth of the step beyond penetration_fraction (1) of the smallest semi-axis a
-///   over all grain types. At a depth of a two such grains overlap by half their thickness and at 2a they pass
-///   through each other; the overlap-volume force model (contact_model.h) has lost the geometry it is built from
-///   well before, and a grain deeper than half a mesh prism's thickness is pushed out through its back (wall.h). The
-///   bundled scenes peak at 0.3-0.5 a on impacts (docs/dem-watchdog.md).
+///   a contact is first seen with a depth below a (half the penetration bound below), and no grain can cross a grain
+///   or a mesh-wall prism (thickness >= a) between two steps.
+/// - penetration: the largest contact depth of the step beyond penetration_fraction (2) of the smallest semi-axis a
+///   over all grain types, i.e. beyond the thinnest grain's whole thickness 2a. Two such grains overlapping by more
+///   than that no longer have the shorter way out on the side they came from (the minimum translation, and with it
+///   the contact normal, can reverse) and pass through each other; the overlap-volume force model (contact_model.h)
+///   is far outside its small-overlap range. Impacts of pointed vertices (the force grows with the overlap volume,
+///   ~depth^3 at a vertex) legitimately reach about one semi-axis: the bundled scenes peak at 0.15-0.46 of the bound
+///   (docs/dem-watchdog.md).
 /// - escape: a grain centre behind an active plane wall by more than the margin m = escape_sizes (2) largest grain
 ///   sizes (its whole body is then past the plane); or, with box / mesh walls, deeper along gravity than their lowest
 ///   point by more than m (unless an upward-facing plane wall is the floor, tested as above); or, in a scene without
@@ -37,7 +39,7 @@ namespace firn::dem {
 /// Bounds of watchdog_check() (see the file comment for their reasons).
 struct WatchdogLimits {
   double travel_fraction = 0.5;       ///< Largest per-step travel of a grain point / its smallest semi-axis [-].
-  double penetration_fraction = 1.0;  ///< Largest contact depth / smallest semi-axis of all types [-].
+  double penetration_fraction = 2.0;  ///< Largest contact depth / smallest semi-axis of all types [-].
   double escape_sizes = 2.0;          ///< Margin outside the walls, in largest grain sizes [-].
   double energy_tolerance = 0.1;      ///< Allowed energy growth / energy scale [-].
 };
