@@ -179,13 +179,14 @@ void libccd(benchmark::State& state, CcdQuery query, Scene scene) {
 void BM_LibccdGjkIntersect(benchmark::State& state) { libccd(state, CcdQuery::GjkIntersect, Scene::Separated); }
 void BM_LibccdMprIntersect(benchmark::State& state) { libccd(state, CcdQuery::MprIntersect, Scene::Separated); }
 
-/// Penetrating scenes: the warm walk alone (detects contact), the separating-axis depth and normal (warm axis, edge
-/// pairs pruned by the depth), the full contact query (walk + depth + normal + overlap volume and centroid), and
-/// libccd's penetration queries (depth, direction, point).
+/// Penetrating scenes: the warm walk alone (detects contact), the depth and normal of separating_axis() (GJK + EPA +
+/// exact snap since issue 13; before it, the separating-axis scan with the warm axis and edge pairs pruned by the
+/// depth; the name SatDepth is kept so runs compare), the full contact query (walk + depth + normal + overlap volume
+/// and centroid), and libccd's penetration queries (depth, direction, point).
 void sat_depth(benchmark::State& state, Scene scene) {
   const Polyhedron& g = grain(static_cast<int>(state.range(0)));
   const Motion& m = motion(static_cast<int>(state.range(0)), scene);
-  firn::dem::AxisCache axis;  // warm start from the previous step's best axis; pruning valid: the scene overlaps
+  firn::dem::AxisCache axis;  // warm start from the previous step's answer; pruning valid: the scene overlaps
   long step = 0;
   for (auto _ : state) {
     const int k = static_cast<int>(step++ % kSteps);

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "dem/grain_totals.h"
 #include "dem/measurements.h"
 
 namespace firn::app {
@@ -54,6 +55,10 @@ GrainFrameStats GrainSimulation::advance_to(double t_end) {
       throw NumericalError(file_.string() + ": dem step " + std::to_string(world_.steps + 1) + " (t = " +
                            std::to_string(world_.time) + " s): " + e.what());
     }
+    if (const auto failure = dem::watchdog_check(world_, watchdog_)) {
+      throw NumericalError(file_.string() + ": dem step " + std::to_string(world_.steps) + " (t = " +
+                           std::to_string(world_.time) + " s): " + failure->quantity + ": " + failure->detail);
+    }
     ++s.steps;
     s.swaps += world_.last.swaps;
     s.max_penetration = std::max(s.max_penetration, world_.last.max_penetration);
@@ -69,9 +74,12 @@ GrainFrameStats GrainSimulation::advance_to(double t_end) {
 
 nlohmann::json grain_stats_fields(const GrainSimulation& g) {
   const GrainFrameStats& s = g.last_frame();
+  const dem::GrainTotals t = dem::grain_totals(g.world());
   return {{"grains", g.world().grains.size()}, {"kinetic_energy", s.kinetic_energy}, {"contacts", s.contacts},
           {"swaps", s.swaps},           {"max_penetration", s.max_penetration},  {"steps", s.steps},
-          {"dt", g.world().dt}};
+          {"dt", g.world().dt},         {"total_mass", t.total_mass},
+          {"momentum", {t.momentum.x, t.momentum.y, t.momentum.z}},                {"max_speed", t.max_speed},
+          {"nonfinite", t.nonfinite},   {"energy_growth", g.watchdog().largest_growth}};
 }
 
 void GrainRecorder::record(int frame, const GrainSimulation& grains) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/binary_io.h"
+#include "dem/watchdog.h"
 #include "dem/world.h"
 #include "scene/parse_dem.h"
 
@@ -33,12 +34,15 @@ class GrainSimulation {
   explicit GrainSimulation(const scene::Scene& scene);
 
   /// Steps until the world's time reaches t_end [s] (within half a step); stats of these steps. Throws
-  /// firn::NumericalError naming the step and time if the state becomes non-finite.
+  /// firn::NumericalError naming the step, time and quantity if the state becomes non-finite or the watchdog
+  /// (dem/watchdog.h) finds a grain too fast, too deep, outside the walls, or the energy growing without work.
   GrainFrameStats advance_to(double t_end);
 
   const dem::World& world() const { return world_; }
   const scene::DemScene& setup() const { return setup_; }
   const GrainFrameStats& last_frame() const { return last_; }
+  /// The watchdog's memory (energy reference and the largest relative energy growth so far).
+  const dem::WatchdogState& watchdog() const { return watchdog_; }
 
  private:
   // Checkpoints (app/grain_state.h) save and restore the world and the last frame's stats.
@@ -49,9 +53,12 @@ class GrainSimulation {
   dem::World world_;
   GrainFrameStats last_;
   std::filesystem::path file_;
+  dem::WatchdogState watchdog_;  // energy reference of the watchdog
 };
 
-/// The grain fields of one `--stats` line: kinetic_energy, contacts, swaps, max_penetration, steps, dt.
+/// The grain fields of one `--stats` line: kinetic_energy, contacts, swaps, max_penetration, steps, dt, and the
+/// grains' own total_mass [kg], momentum [kg m/s], max_speed [m/s] and nonfinite (grains with a non-finite state),
+/// and energy_growth: the watchdog's largest relative energy rise so far (dem/watchdog.h; 0 with moving walls).
 nlohmann::json grain_stats_fields(const GrainSimulation& grains);
 
 /// Writes OUT/grains.csv (one row per frame: time, energy, counters, discharged mass, repose angle, mean height of

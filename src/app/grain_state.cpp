@@ -5,7 +5,7 @@
 namespace firn::app {
 namespace {
 
-constexpr std::uint32_t kGrainsVersion = 1;
+constexpr std::uint32_t kGrainsVersion = 2;  // 2: the watchdog's energy reference
 constexpr std::uint32_t kRecorderVersion = 1;
 
 void put_frame_stats(BinaryWriter& out, const GrainFrameStats& s) {
@@ -25,14 +25,23 @@ GrainFrameStats get_frame_stats(BinaryReader& in) {
 void save_grains(const GrainSimulation& g, BinaryWriter& out) {
   out.put(kGrainsVersion);
   put_frame_stats(out, g.last_);
+  const dem::WatchdogState& w = g.watchdog_;
+  out.put(std::uint8_t{w.has_reference}, std::uint64_t{w.grains}, w.energy, w.scale, w.largest_growth);
   dem::save_world(g.world_, out);
 }
 
 void restore_grains(GrainSimulation& g, BinaryReader& in) {
   in.expect_version(kGrainsVersion, "grain simulation state");
   GrainFrameStats last = get_frame_stats(in);
+  dem::WatchdogState w;
+  std::uint8_t has_reference = 0;
+  std::uint64_t grains = 0;
+  in.read(has_reference, grains, w.energy, w.scale, w.largest_growth);
+  w.has_reference = has_reference != 0;
+  w.grains = grains;
   dem::restore_world(g.world_, in);
   g.last_ = std::move(last);
+  g.watchdog_ = w;
 }
 
 void save_recorder(const GrainRecorder& r, BinaryWriter& out) {

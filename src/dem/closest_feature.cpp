@@ -7,6 +7,7 @@
 
 #include "dem/closest_feature_internal.h"
 #include "dem/penetration.h"
+#include "dem/penetration_gjk.h"
 
 namespace firn::dem {
 namespace {
@@ -117,17 +118,10 @@ Step run_walk(Side& sa, Side& sb, const FeaturePair& cache, const detail::Tolera
 }  // namespace
 
 FeaturePair initial_feature_pair(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb) {
-  dvec3 d = pb.position - pa.position;
+  const RelativePair pair = relative_pair(a, pa, b, pb);
+  dvec3 d = -pair.trans;  // B frame, from A's origin to B's
   if (!(glm::dot(d, d) > 0.0)) d = dvec3(1.0, 0.0, 0.0);
-  auto support = [](const Polyhedron& p, const dvec3& dir_body) {
-    int best = 0;
-    for (int i = 1; i < p.vertex_count(); ++i) {
-      if (glm::dot(p.vertices[i], dir_body) > glm::dot(p.vertices[best], dir_body)) best = i;
-    }
-    return best;
-  };
-  return {{FeatureType::Vertex, support(a, glm::transpose(pa.rotation) * d)},
-          {FeatureType::Vertex, support(b, glm::transpose(pb.rotation) * -d)}};
+  return {{FeatureType::Vertex, support_vertex(a, pair.rot_t * d, -1)}, {FeatureType::Vertex, support_vertex(b, -d, -1)}};
 }
 
 ClosestFeatureResult closest_features(const Polyhedron& a, const Placement& pa, const Polyhedron& b,

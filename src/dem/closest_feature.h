@@ -32,6 +32,8 @@ struct AxisCache {
   std::uint8_t kind = 0;  ///< 0 face of A, 1 face of B, 2 edge pair.
   int index_a = -1;       ///< Face or edge of A.
   int index_b = -1;       ///< Face or edge of B.
+  int vertex_a = -1;      ///< Support vertex of A along the last normal (start of the next hill climb); -1 unset.
+  int vertex_b = -1;      ///< Support vertex of B against the last normal; -1 unset.
 };
 
 struct FeaturePair {
@@ -78,8 +80,10 @@ ClosestFeatureResult closest_features(const Polyhedron& a, const Placement& pa, 
                                       const Placement& pb, FeaturePair& cache,
                                       const ClosestFeatureOptions& options = {});
 
-/// Cold-start pair: the vertex of A farthest along (pb.position - pa.position) and the vertex of B farthest along
-/// the opposite direction (O(V) support search).
+/// Cold-start pair: the vertex of A farthest along (pb.position - pa.position) and the vertex of B farthest along the
+/// opposite direction, found by support_vertex() (penetration_gjk.h: a linear scan up to 32 vertices, above that the
+/// best of ~sqrt(V) spread vertices and hill climbing, so O(sqrt V) instead of the O(V) scan that dominated cold
+/// queries on large hulls).
 FeaturePair initial_feature_pair(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb);
 
 /// Exhaustive closest features of two *disjoint* convex polyhedra: the minimum over all vertex-face, face-vertex and

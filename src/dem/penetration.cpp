@@ -6,6 +6,9 @@
 #include <limits>
 #include <vector>
 
+#include "dem/penetration_epa.h"
+#include "dem/penetration_gjk.h"
+
 namespace firn::dem {
 namespace {
 
@@ -30,24 +33,6 @@ MappedA map_a(const Polyhedron& a, const Placement& pa, const Placement& pb) {
   m.lo = m.hi = m.vertices[0];
   for (const dvec3& v : m.vertices) m.lo = glm::min(m.lo, v), m.hi = glm::max(m.hi, v);
   return m;
-}
-
-/// Vertex of p maximising dot(d, v) (body frame) by hill climbing over the edge graph from `start`. Exact on a convex
-/// polytope: a vertex that no edge improves maximises a linear function.
-int support_vertex(const Polyhedron& p, const dvec3& d, int start) {
-  int cur = start;
-  double best = glm::dot(p.vertices[cur], d);
-  for (;;) {
-    int next = -1;
-    for (int k = p.vertex_edge_start[cur]; k < p.vertex_edge_start[cur + 1]; ++k) {
-      const Edge& e = p.edges[p.vertex_edges[k]];
-      const int other = e.tail == cur ? e.head : e.tail;
-      const double v = glm::dot(p.vertices[other], d);
-      if (v > best) best = v, next = other;
-    }
-    if (next < 0) return cur;
-    cur = next;
-  }
 }
 
 /// Distance from the sphere (centre c, radius r) to the box [lo, hi] (0 if they meet) [m].
@@ -241,7 +226,7 @@ SeparatingAxis scan(const Polyhedron& a, const Placement& pa, const Polyhedron& 
   if (!(early_exit && s.best.separation > 0.0) && !s.faces_of_a() && !s.faces_of_b()) s.edge_pairs();
   s.best.normal = pb.rotation * s.best.normal;
   if (warm != nullptr) {
-    *warm = {static_cast<std::uint8_t>(s.best.kind), s.best.index_a, s.best.index_b};
+    *warm = {static_cast<std::uint8_t>(s.best.kind), s.best.index_a, s.best.index_b, -1, -1};
   }
   return s.best;
 }
@@ -250,11 +235,39 @@ SeparatingAxis scan(const Polyhedron& a, const Placement& pa, const Polyhedron& 
 
 SeparatingAxis separating_axis(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
                                bool assume_intersecting, AxisCache* warm) {
-  return scan(a, pa, b, pb, false, assume_intersecting, warm);
+  RelativePair pair = relative_pair(a, pa, b, pb);
+  if (warm != nullptr && warm->vertex_a >= 0 && warm->vertex_a < a.vertex_count() && warm->vertex_b >= 0 &&
+      warm->vertex_b < b.vertex_count()) {
+    pair.start_a = warm->vertex_a;  // the support vertices of the last answer: short hill climbs near the contact
+    pair.start_b = warm->vertex_b;
+  }
+  const GjkResult g = gjk(pair);
+  SeparatingAxis s;
+  if (g.intersecting && penetration_epa(pair, g, s)) {
+    s.normal = pb.rotation * s.normal;
+    if (warm != nullptr) {
+      *warm = {static_cast<std::uint8_t>(s.kind), s.index_a, s.index_b, pair.start_a, pair.start_b};
+    }
+    return s;
+  }
+  if (!g.intersecting && g.distance > 1e-9 * (a.bounding_radius + b.bounding_radius)) {
+    // Disjoint: the gap along the closest-point direction is the distance, the largest gap over all axes.
+    s.separation = g.distance;
+    s.normal = pb.rotation * (-g.closest / g.distance);  // closest = point on A - point on B
+    s.index_a = s.index_b = -1;
+    return s;
+  }
+  // Touching to within rounding, or EPA could not certify: the exact scan (its pruning only if GJK saw an overlap).
+  return scan(a, pa, b, pb, false, assume_intersecting && g.intersecting, warm);
 }
 
 bool polyhedra_overlap(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb) {
-  return !(scan(a, pa, b, pb, true, false, nullptr).separation > 0.0);
+  RelativePair pair = relative_pair(a, pa, b, pb);
+  const GjkResult g = gjk(pair);
+  if (g.intersecting && g.size == 4) return true;  // a tetrahedron of A - B encloses the origin
+  const double margin = 1e-9 * (a.bounding_radius + b.bounding_radius);
+  if (!g.intersecting && g.distance > margin) return false;
+  return !(scan(a, pa, b, pb, true, false, nullptr).separation > 0.0);  // touching to within rounding: exact test
 }
 
 ContactGeometry contact_geometry(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,

@@ -3,12 +3,15 @@
 /// contact-force code calls per broad-phase pair.
 ///
 /// The thesis stops at distance 0 and plans to compute forces "from the overlap of the two polyhedra" (notes §1.5, §7,
-/// §10.3); how is a project decision, made here: (1) penetration depth and normal by the separating-axis theorem over
-/// the face normals of A and B and the cross products of edge pairs that form a face of the Minkowski difference
-/// (Gauss-map arc test; Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013): the largest
-/// separation over these axes is the exact minimum translation distance; (2) the intersection polyhedron by clipping
-/// each face of one body against the other's half-spaces (Sutherland-Hodgman), whose volume and centroid feed a
-/// volume-based normal force (as in Yade's Law2_PolyhedraGeom_PolyhedraPhys_Volumetric, notes anchors §3.3).
+/// §10.3); how is a project decision, made here: (1) penetration depth and normal as the minimum translation distance
+/// of the configuration-space obstacle A - B: GJK finds a simplex of A - B around the origin (penetration_gjk.h), EPA
+/// expands it to the nearest face of A - B (penetration_epa.h, van den Bergen 2001/2003), and the answer is snapped to
+/// the exact separating axis it lies on (a face normal of A or B, or the cross product of an edge pair), i.e. the
+/// optimum of the separating-axis theorem (Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013)
+/// without its O(E_A E_B) edge-pair scan, which remains as the fallback and the disjoint-case answer; (2) the
+/// intersection polyhedron by clipping each face of one body against the other's half-spaces (Sutherland-Hodgman),
+/// whose volume and centroid feed a volume-based normal force (as in Yade's
+/// Law2_PolyhedraGeom_PolyhedraPhys_Volumetric, notes anchors §3.3).
 #include <cstdint>
 
 #include <glm/glm.hpp>
@@ -23,28 +26,31 @@ enum class AxisKind : std::uint8_t { FaceA, FaceB, EdgePair };
 
 /// Best separating axis of two convex polyhedra.
 struct SeparatingAxis {
-  /// Largest signed gap over all candidate axes [m]. > 0: disjoint, and this is a lower bound on the distance (exact
-  /// when a face realises the distance). <= 0: the closed bodies intersect and -separation is the penetration depth
-  /// (minimum translation distance).
+  /// Largest signed gap over all axes [m]. > 0: disjoint (the distance when GJK answered, else a lower bound on it,
+  /// exact when a face realises the distance). <= 0: the closed bodies intersect and -separation is the penetration
+  /// depth (minimum translation distance).
   double separation = 0.0;
   glm::dvec3 normal{0.0, 0.0, 1.0};  ///< Unit axis in world, pointing from A to B [-].
   AxisKind kind = AxisKind::FaceA;   ///< Face of A, face of B, or edge pair.
-  int index_a = -1;                  ///< Face or edge of A (-1 for a face of B).
-  int index_b = -1;                  ///< Face or edge of B (-1 for a face of A).
+  int index_a = -1;                  ///< Face or edge of A (-1 for a face of B, or for GJK's disjoint answer).
+  int index_b = -1;                  ///< Face or edge of B (-1 for a face of A, or for GJK's disjoint answer).
 };
 
-/// Separating-axis scan. Face axes use hill-climbing support vertices (warm-started from the previous face), so they
-/// cost about O(F_A + F_B) vertex-neighbourhood visits; edge pairs are filtered by the Gauss-map arc test, O(E_A E_B)
-/// in general. With assume_intersecting = true (the caller knows the closed bodies meet, e.g. the closest-feature walk
-/// reported Penetrating) edge pairs farther apart than the best depth found so far are skipped, which is exact for
-/// intersecting bodies (the optimal pair touches after the minimum translation) and makes shallow contacts cheap; for
-/// disjoint bodies that flag may miss the best edge axis, so leave it false unless intersection is certain.
-/// `warm` (optional, in/out): the axis of the previous query is evaluated first, which tightens both prunings from
-/// the start (temporal coherence for resting contacts); it is overwritten with this query's best axis.
+/// Best separating axis. Intersecting bodies (GJK): GJK + EPA + exact snap, exact to rounding; cost about the EPA
+/// iterations times the hill-climbing support steps (sublinear in the hull size). Disjoint bodies (GJK distance above
+/// 1e-9 of the summed bounding radii): separation = the distance, normal = the closest-point direction (the largest gap
+/// over all axes), index_a = index_b = -1. Touching to within that margin, or an EPA that cannot certify its answer
+/// (flat A - B, degenerate faces): the separating-axis scan, whose face axes use hill-climbing support vertices and
+/// whose edge pairs are filtered by the Gauss-map arc test, O(E_A E_B); with assume_intersecting = true (and GJK
+/// agreeing) it skips edge pairs farther apart than the best depth so far, exact for intersecting bodies.
+/// `warm` (optional, in/out): the last answer's support vertices start the hill climbs (temporal coherence); the scan
+/// evaluates the cached axis first. It is overwritten with this query's axis and support vertices.
 SeparatingAxis separating_axis(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
                                bool assume_intersecting = false, AxisCache* warm = nullptr);
 
-/// True iff the closed polyhedra intersect (touching counts): the full scan, stopping at the first separating axis.
+/// True iff the closed polyhedra intersect (touching counts): GJK (a tetrahedron of A - B around the origin, or a
+/// distance above 1e-9 of the summed bounding radii); nearer cases by the full scan, stopping at the first
+/// separating axis.
 bool polyhedra_overlap(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb);
 
 /// Intersection polyhedron of A and B.

@@ -7,7 +7,7 @@
 namespace firn::dem {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;  // 2: the hill-climbing start vertices of the axis cache
 
 // Structs with padding, enums and bools are written field by field as fixed-size integers, so that one state always
 // gives the same bytes.
@@ -40,14 +40,16 @@ void put_pair(BinaryWriter& out, const PairState& p) {
   const FeaturePair& f = p.features;
   out.put(static_cast<std::int32_t>(f.a.type), std::int32_t{f.a.index}, static_cast<std::int32_t>(f.b.type),
           std::int32_t{f.b.index}, std::int32_t{f.axis.kind}, std::int32_t{f.axis.index_a},
-          std::int32_t{f.axis.index_b}, p.spring.displacement, p.stamp);
+          std::int32_t{f.axis.index_b}, std::int32_t{f.axis.vertex_a}, std::int32_t{f.axis.vertex_b},
+          p.spring.displacement, p.stamp);
 }
 
 PairState get_pair(BinaryReader& in) {
   PairState p;
   FeaturePair& f = p.features;
   std::int32_t type_a = 0, type_b = 0, kind = 0;
-  in.read(type_a, f.a.index, type_b, f.b.index, kind, f.axis.index_a, f.axis.index_b, p.spring.displacement, p.stamp);
+  in.read(type_a, f.a.index, type_b, f.b.index, kind, f.axis.index_a, f.axis.index_b, f.axis.vertex_a,
+          f.axis.vertex_b, p.spring.displacement, p.stamp);
   if (type_a < 0 || type_a > 2 || type_b < 0 || type_b > 2 || kind < 0 || kind > 2)
     in.fail("a closest-feature cache with an unknown feature type");
   f.a.type = static_cast<FeatureType>(type_a);

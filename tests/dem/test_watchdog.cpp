@@ -1,0 +1,177 @@
+// The grain watchdog (watchdog.h) and the grain totals (grain_totals.h): a settling pour never trips it; each bound
+// trips just above its value and not just below; an injected NaN is named with its grain.
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "dem/closest_feature_oracle.h"
+#include "dem/grain_totals.h"
+#include "dem/watchdog.h"
+#include "dem/world_test_util.h"
+
+namespace firn::dem {
+namespace {
+
+using glm::dvec3;
+using testing::plane_wall;
+
+/// 18 grains of 2 cm (smallest semi-axis 1.2 cm) poured into a 0.2 m square box of plane walls.
+World pour(std::uint64_t seed) {
+  DemSettings s;
+  s.dt = 1e-4;
+  s.contact.stiffness = 1e8;
+  s.contact.restitution = 0.5;
+  s.contact.friction = 0.5;
+  GrainTypeSettings g;
+  g.size = {0.02, 0.016, 0.012};
+  g.vertices = 16;
+  g.count = 18;
+  g.region_min = {0.0, 0.03, 0.0};
+  g.region_max = {0.2, 0.6, 0.2};
+  g.seed = seed;
+  s.grains.push_back(g);
+  s.walls.push_back(plane_wall({0, 0, 0}, {0, 1, 0}));
+  s.walls.push_back(plane_wall({0, 0, 0}, {1, 0, 0}));
+  s.walls.push_back(plane_wall({0.2, 0, 0}, {-1, 0, 0}));
+  s.walls.push_back(plane_wall({0, 0, 0}, {0, 0, 1}));
+  s.walls.push_back(plane_wall({0, 0, 0.2}, {0, 0, -1}));
+  return make_world(s, {0, -9.81, 0});
+}
+
+TEST(Watchdog, SettlingPourNeverTrips) {
+  World w = pour(oracle::test_seed());
+  WatchdogState state;
+  double deepest = 0.0;
+  for (int k = 0; k < 2500; ++k) {  // 0.25 s: falls, impacts, a first heap
+    step(w);
+    const auto f = watchdog_check(w, state);
+    ASSERT_FALSE(f.has_value()) << "step " << k << ": " << f->quantity << ": " << f->detail;
+    deepest = std::max(deepest, w.last.max_penetration);
+  }
+  EXPECT_GT(w.last.contacts, 5);
+  std::printf("[ depth    ] deepest contact %.3g m = %.3f of the smallest semi-axis (bound 2)\n", deepest,
+              deepest / 0.012);
+}
+
+TEST(Watchdog, InjectedNanIsNamed) {
+  World w = pour(oracle::test_seed());
+  WatchdogState state;
+  for (int k = 0; k < 50; ++k) step(w);
+  ASSERT_FALSE(watchdog_check(w, state).has_value());
+  w.grains[7].body.angular_velocity.y = std::numeric_limits<double>::quiet_NaN();
+  const GrainTotals t = grain_totals(w);
+  EXPECT_EQ(t.nonfinite, 1u);
+  EXPECT_EQ(t.first_nonfinite, 7);
+  const auto f = watchdog_check(w, state);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->quantity, "non-finite state");
+  EXPECT_NE(f->detail.find("grain 7"), std::string::npos) << f->detail;
+}
+
+TEST(Watchdog, StepTravelBound) {
+  World w = pour(oracle::test_seed());
+  const GrainType& type = w.types[0];
+  const double a = std::min({type.semi_axes.x, type.semi_axes.y, type.semi_axes.z});
+  for (double fraction : {0.49, 0.51}) {
+    WatchdogState state;
+    w.grains[3].body.velocity = {0.0, -fraction * a / w.dt, 0.0};  // no rotation: the centre's travel is all
+    w.grains[3].body.angular_velocity = dvec3(0.0);
+    const auto f = watchdog_check(w, state);
+    EXPECT_EQ(f.has_value(), fraction > 0.5) << fraction;
+    if (f) {
+      EXPECT_EQ(f->quantity, "grain speed");
+      EXPECT_NE(f->detail.find("grain 3"), std::string::npos) << f->detail;
+    }
+  }
+  // A spinning grain: the rim speed |w| R counts.
+  WatchdogState state;
+  w.grains[3].body.velocity = dvec3(0.0);
+  w.grains[3].body.angular_velocity = {0.0, 0.0, 0.51 * a / (w.dt * type.shape.bounding_radius)};
+  EXPECT_TRUE(watchdog_check(w, state).has_value());
+}
+
+TEST(Watchdog, PenetrationBound) {
+  // Two boxes (half extents 0.1 x 0.05 x 0.08 m) stacked 1 cm into each other: start_world() evaluates the contact,
+  // whose depth the check reads; then the bound (the enclosing sphere's radius is the box types' semi-axis) is
+  // probed just below and above.
+  World w = testing::empty_world({0, 0, 0}, 1e-5, {});
+  const int t = testing::add_box_type(w, {0.1, 0.05, 0.08}, 1000.0);
+  add_grain(w, t, testing::body_at({0, 0, 0}));
+  add_grain(w, t, testing::body_at({0.03, 0.09, 0.02}));
+  start_world(w);
+  ASSERT_NEAR(w.last.max_penetration, 0.01, 1e-12);
+  WatchdogState state;
+  EXPECT_FALSE(watchdog_check(w, state).has_value());
+  const double a = std::min({w.types[t].semi_axes.x, w.types[t].semi_axes.y, w.types[t].semi_axes.z});
+  for (double fraction : {1.99, 2.01}) {
+    w.last.max_penetration = fraction * a;
+    const auto f = watchdog_check(w, state);
+    EXPECT_EQ(f.has_value(), fraction > 2.0) << fraction;
+    if (f) {
+      EXPECT_EQ(f->quantity, "penetration");
+    }
+  }
+}
+
+TEST(Watchdog, EscapedGrains) {
+  World w = pour(oracle::test_seed());
+  const double margin = 2.0 * largest_grain_size(w);
+  WatchdogState state;
+  w.grains[5].body.position.y = -0.99 * margin;  // below the floor, not yet by the margin
+  EXPECT_FALSE(watchdog_check(w, state).has_value());
+  w.grains[5].body.position.y = -1.01 * margin;
+  const auto f = watchdog_check(w, state);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->quantity, "escaped grain");
+  EXPECT_NE(f->detail.find("grain 5"), std::string::npos) << f->detail;
+
+  // A floor of box walls only: below it, or far beside it, is outside every wall; a heap above it is not.
+  World c = testing::empty_world({0, -9.81, 0}, 1e-4, {});
+  const int t = testing::add_box_type(c, {0.01, 0.01, 0.01}, 1000.0);
+  WallSettings floor;
+  floor.type = WallType::kBox;
+  floor.box_min = {-0.5, -0.1, -0.5};
+  floor.box_max = {0.5, 0.0, 0.5};
+  add_wall(c, floor);
+  add_grain(c, t, testing::body_at({0.0, 0.5, 0.0}));
+  start_world(c);
+  const double m = 2.0 * largest_grain_size(c);
+  EXPECT_FALSE(watchdog_check(c, state).has_value());  // 0.5 m above a 0.1 m thick floor
+  for (double f : {0.99, 1.01}) {
+    c.grains[0].body.position = {0.2, -0.1 - f * m, 0.0};
+    EXPECT_EQ(watchdog_check(c, state).has_value(), f > 1.0) << "below, " << f;
+    c.grains[0].body.position = {0.5 + 1.0 + f * m, 0.0, 0.0};  // the box's largest extent is 1 m
+    EXPECT_EQ(watchdog_check(c, state).has_value(), f > 1.0) << "beside, " << f;
+  }
+  EXPECT_EQ(watchdog_check(c, state)->quantity, "escaped grain");
+}
+
+TEST(Watchdog, EnergyGrowthWithoutWork) {
+  World w = pour(oracle::test_seed());
+  WatchdogState state;
+  ASSERT_FALSE(watchdog_check(w, state).has_value());  // takes the reference
+  ASSERT_GT(state.scale, 0.0);
+  // Energy scale: no initial motion or overlap, so E_s = M g (H + 2 s).
+  const GrainTotals t = grain_totals(w);
+  double lo = 1e300, hi = -1e300;
+  for (const Grain& g : w.grains) lo = std::min(lo, g.body.position.y), hi = std::max(hi, g.body.position.y);
+  EXPECT_NEAR(state.scale, t.total_mass * 9.81 * (hi - lo + 2.0 * largest_grain_size(w)), 1e-9 * state.scale);
+  // Lift one grain: potential energy added from nowhere, 0.09 and then 0.11 of the scale.
+  const double m = w.grains[2].body.mass;
+  const double y0 = w.grains[2].body.position.y;
+  w.grains[2].body.position.y = y0 + 0.09 * state.scale / (m * 9.81);
+  EXPECT_FALSE(watchdog_check(w, state).has_value());
+  w.grains[2].body.position.y = y0 + 0.11 * state.scale / (m * 9.81);
+  const auto f = watchdog_check(w, state);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->quantity, "energy growth");
+  // A moving wall does work: the check is off.
+  w.walls[1].settings.motion.type = WallMotionType::kSinusoidal;
+  EXPECT_FALSE(watchdog_check(w, state).has_value());
+}
+
+}  // namespace
+}  // namespace firn::dem
