@@ -36,6 +36,18 @@ glm::dvec2 half_widths(const Node& node) {
           node.element(1).number({.text = "> 0 [m]", .lo = 0, .lo_open = true})};
 }
 
+/// Fails on the first key of the object `node` not in `allowed` (expect_object takes an initializer_list; this
+/// takes the list a shape or type built at run time); `what` names the kind in the message ("box body").
+void expect_keys(const Node& node, const std::vector<std::string_view>& allowed, const std::string& what) {
+  for (const auto& [key, value] : node.expect_object().json().items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      std::string list;
+      for (std::string_view k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
+      node.find(key)->fail("unknown key \"" + key + "\" for a " + what, list);
+    }
+  }
+}
+
 /// The soft model's keys; "model" selects it (the default) or the complementarity model (parse_hard_contact).
 void parse_contact(const Node& node, dem::DemSettings& s, bool have_base) {
   const std::string model = node.string("model", "soft, complementarity", "soft");
@@ -98,13 +110,7 @@ dem::BodySettings parse_body(const Node& node, const std::filesystem::path& scen
   } else {
     node.at("shape", "").fail("unknown body shape \"" + shape + "\"", "box, sphere_hull, ellipsoid_hull, mesh");
   }
-  for (const auto& [key, value] : node.expect_object().json().items()) {
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      std::string list;
-      for (std::string_view k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
-      node.find(key)->fail("unknown key \"" + key + "\" for a " + shape + " body", list);
-    }
-  }
+  expect_keys(node, allowed, shape + " body");
   b.name = node.string("name", "free text", "");
   if (shape == "box") {
     b.shape = dem::BodyShape::kBox;
@@ -248,14 +254,7 @@ dem::WallSettings parse_wall(const Node& node) {
   } else {
     node.at("type", "").fail("unknown wall type \"" + type + "\"", "plane, box, mesh, cylinder, hopper");
   }
-  // expect_object takes an initializer_list; check the keys by hand against the vector.
-  for (const auto& [key, value] : node.expect_object().json().items()) {
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      std::string list;
-      for (std::string_view k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
-      node.find(key)->fail("unknown key \"" + key + "\" for a " + type + " wall", list);
-    }
-  }
+  expect_keys(node, allowed, type + " wall");
   w.name = node.string("name", "free text", "");
   if (type == "plane") {
     w.point = node.vec3("point", kPosition);
