@@ -1,5 +1,6 @@
 // The "dem" section of a scene (parse_dem.h) and the App. D environment file (environment_file.h): valid input
 // gives the plain settings, every broken field gives an InputError that names the file and the field.
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -8,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/paths.h"
+#include "dem/world.h"
 #include "scene/environment_file.h"
 #include "scene/load.h"
 #include "scene/parse_dem.h"
@@ -337,6 +340,18 @@ TEST(ParseDemBodies, BrokenBodyFieldsNameFileAndField) {
       EXPECT_NE(std::string(e.what()).find(c.field), std::string::npos) << c.pointer << ": " << e.what();
       EXPECT_NE(std::string(e.what()).find("allowed"), std::string::npos) << e.what();
     }
+  }
+}
+
+TEST(ParseDemBodies, BundledHardContactScenesLoadAndBuild) {
+  for (const char* name : {"bodies-complementarity.json", "grains-hopper-complementarity.json",
+                           "grains-repose-box-complementarity.json"}) {
+    const Scene scene = load_scene(asset_dir() / "scenes" / name);
+    const DemScene d = parse_dem_section(scene);
+    EXPECT_EQ(d.settings.model, dem::ContactModelType::kComplementarity) << name;
+    const dem::World w = dem::make_world(d.settings, scene.gravity);  // throws on overlaps at t = 0
+    EXPECT_EQ(w.grains.size(), d.settings.bodies.size() + (d.settings.grains.empty() ? 0 : d.settings.grains[0].count))
+        << name;
   }
 }
 
