@@ -6,6 +6,7 @@
 // swaps, closest-feature walk iterations per query.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "dem/world.h"
@@ -22,7 +23,7 @@ WallSettings plane(const glm::dvec3& p, const glm::dvec3& n) {
   return w;
 }
 
-World settled_bed(int n) {
+DemSettings bed_settings(int n) {
   DemSettings s;
   s.dt = 8e-5;
   s.contact.stiffness = 5e7;
@@ -41,7 +42,11 @@ World settled_bed(int n) {
   s.grains.push_back(g);
   s.walls = {plane({0, 0, 0}, {0, 1, 0}), plane({0, 0, 0}, {1, 0, 0}), plane({width, 0, 0}, {-1, 0, 0}),
              plane({0, 0, 0}, {0, 0, 1}), plane({0, 0, width}, {0, 0, -1})};
-  World w = make_world(s, {0, -9.81, 0});
+  return s;
+}
+
+World settled_bed(int n) {
+  World w = make_world(bed_settings(n), {0, -9.81, 0});
   for (int k = 0; k < 2500; ++k) step(w);  // 0.2 s: the four layers land and come to rest
   return w;
 }
@@ -68,6 +73,84 @@ void BM_WorldStep(benchmark::State& state) {
                                                       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_WorldStep)->RangeMultiplier(2)->Range(64, 2048)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+/// The same bed settled with the complementarity model (dt = 1e-3 s, 200 steps = 0.2 s, iterations 100, tolerance
+/// 1e-4 m/s); with `soft` the world then switches to the soft model (dt = 8e-5 s, Gear restarted) and takes 250
+/// steps (20 ms) so the resting contacts load their springs: settling 10^4 grains softly from the lattice would take
+/// 2500 steps of ~0.15 s each.
+World settled_bed_for(int n, bool soft) {
+  DemSettings s = bed_settings(n);
+  s.model = ContactModelType::kComplementarity;
+  s.dt = 1e-3;
+  s.complementarity.iterations = 100;
+  s.complementarity.tolerance = 1e-4;
+  World w = make_world(s, {0, -9.81, 0});
+  for (int k = 0; k < 200; ++k) step(w);
+  if (soft) {
+    w.model = ContactModelType::kSoft;
+    w.dt = 8e-5;
+    w.started = false;  // step() restarts the Gear integrators from the current state
+    for (int k = 0; k < 250; ++k) step(w);
+  }
+  return w;
+}
+
+/// Steps per second and compute seconds per simulated second of each model on the same bed: range(0) = grains,
+/// range(1) = 0 soft (dt 8e-5 s), 1 complementarity (dt 1e-3 s, APGD, iterations 100, tolerance 1e-4 m/s).
+void BM_WorldStepModel(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const bool soft = state.range(1) == 0;
+  World w = settled_bed_for(n, soft);
+  double contacts = 0, points = 0, iterations = 0, residual = 0;
+  for (auto _ : state) {
+    step(w);
+    contacts += w.last.contacts;
+    points += w.last.contact_points;
+    iterations += w.last.solver_iterations;
+    residual = std::max(residual, w.last.solver_residual);
+  }
+  const double steps = static_cast<double>(state.iterations());
+  state.counters["grains"] = n;
+  state.counters["dt"] = w.dt;
+  state.counters["contacts_per_grain"] = contacts / steps / n;
+  state.counters["points_per_grain"] = points / steps / n;
+  state.counters["iterations"] = iterations / steps;
+  state.counters["max_residual"] = residual;
+  state.counters["steps_per_s"] = benchmark::Counter(steps, benchmark::Counter::kIsRate);
+  state.counters["compute_s_per_sim_s"] =
+      benchmark::Counter(steps * w.dt, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_WorldStepModel)
+    ->Args({1000, 0})
+    ->Args({1000, 1})
+    ->Args({10000, 0})
+    ->Args({10000, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2.0);
+
+/// KKT residual after exactly k solver iterations (tolerance 0) of one step of the settled 1000-grain bed, from the
+/// previous step's impulses: range(0) = k, range(1) = 0 projected Gauss-Seidel, 1 APGD.
+void BM_SolverResidual(benchmark::State& state) {
+  static const World settled = settled_bed_for(1000, false);
+  World w = settled;
+  w.complementarity.iterations = static_cast<int>(state.range(0));
+  w.complementarity.tolerance = 1e-300;
+  w.complementarity.solver = state.range(1) == 0 ? ConeSolverMethod::kGaussSeidel : ConeSolverMethod::kApgd;
+  double residual = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    World copy = w;
+    state.ResumeTiming();
+    step(copy);
+    residual = copy.last.solver_residual;
+  }
+  state.counters["iterations"] = static_cast<double>(state.range(0));
+  state.counters["residual"] = residual;
+}
+BENCHMARK(BM_SolverResidual)
+    ->ArgsProduct({{5, 10, 20, 50, 100, 200, 500}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.2);
 
 }  // namespace
 

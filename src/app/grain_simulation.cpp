@@ -62,10 +62,15 @@ GrainFrameStats GrainSimulation::advance_to(double t_end) {
     ++s.steps;
     s.swaps += world_.last.swaps;
     s.max_penetration = std::max(s.max_penetration, world_.last.max_penetration);
+    s.max_solver_iterations = std::max(s.max_solver_iterations, world_.last.solver_iterations);
+    s.max_solver_residual = std::max(s.max_solver_residual, world_.last.solver_residual);
     for (std::size_t i = 0; i < world_.walls.size(); ++i) s.wall_force[i] += world_.walls[i].force;
   }
   for (glm::dvec3& f : s.wall_force) f /= std::max(1, s.steps);
   s.contacts = world_.last.contacts;
+  s.contact_points = world_.last.contact_points;
+  s.solver_iterations = world_.last.solver_iterations;
+  s.solver_residual = world_.last.solver_residual;
   s.kinetic_energy = dem::kinetic_energy(world_);
   s.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   last_ = s;
@@ -75,11 +80,22 @@ GrainFrameStats GrainSimulation::advance_to(double t_end) {
 nlohmann::json grain_stats_fields(const GrainSimulation& g) {
   const GrainFrameStats& s = g.last_frame();
   const dem::GrainTotals t = dem::grain_totals(g.world());
-  return {{"grains", g.world().grains.size()}, {"kinetic_energy", s.kinetic_energy}, {"contacts", s.contacts},
-          {"swaps", s.swaps},           {"max_penetration", s.max_penetration},  {"steps", s.steps},
-          {"dt", g.world().dt},         {"total_mass", t.total_mass},
-          {"momentum", {t.momentum.x, t.momentum.y, t.momentum.z}},                {"max_speed", t.max_speed},
-          {"nonfinite", t.nonfinite},   {"energy_growth", g.watchdog().largest_growth}};
+  nlohmann::json out = {{"grains", g.world().grains.size()}, {"kinetic_energy", s.kinetic_energy},
+                        {"contacts", s.contacts},           {"swaps", s.swaps},
+                        {"max_penetration", s.max_penetration}, {"steps", s.steps},
+                        {"dt", g.world().dt},               {"total_mass", t.total_mass},
+                        {"momentum", {t.momentum.x, t.momentum.y, t.momentum.z}},
+                        {"max_speed", t.max_speed},         {"nonfinite", t.nonfinite},
+                        {"energy_growth", g.watchdog().largest_growth}};
+  if (g.world().model == dem::ContactModelType::kComplementarity) {
+    out["contact_model"] = "complementarity";
+    out["contact_points"] = s.contact_points;
+    out["solver_iterations"] = s.solver_iterations;
+    out["max_solver_iterations"] = s.max_solver_iterations;
+    out["solver_residual"] = s.solver_residual;
+    out["max_solver_residual"] = s.max_solver_residual;
+  }
+  return out;
 }
 
 void GrainRecorder::record(int frame, const GrainSimulation& grains) {

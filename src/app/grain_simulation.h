@@ -23,6 +23,11 @@ struct GrainFrameStats {
   double max_penetration = 0.0;   ///< Largest penetration depth during the frame [m].
   double kinetic_energy = 0.0;    ///< After the last step [J].
   double wall_ms = 0.0;           ///< Wall-clock time of the frame's steps [ms].
+  int contact_points = 0;         ///< Complementarity model: manifold points at the last step.
+  int solver_iterations = 0;      ///< Complementarity model: solver iterations of the last step.
+  int max_solver_iterations = 0;  ///< Complementarity model: most solver iterations of any step of the frame.
+  double solver_residual = 0.0;   ///< Complementarity model: KKT residual of the last step [m/s].
+  double max_solver_residual = 0.0;  ///< Complementarity model: largest final residual of any step [m/s].
   std::vector<glm::dvec3> wall_force;  ///< Force of the grains on each wall, averaged over the frame's steps [N].
 };
 
@@ -56,9 +61,11 @@ class GrainSimulation {
   dem::WatchdogState watchdog_;  // energy reference of the watchdog
 };
 
-/// The grain fields of one `--stats` line: kinetic_energy, contacts, swaps, max_penetration, steps, dt, and the
+/// The grain fields of one `--stats` line: kinetic_energy, contacts, swaps, max_penetration, steps, dt, the
 /// grains' own total_mass [kg], momentum [kg m/s], max_speed [m/s] and nonfinite (grains with a non-finite state),
-/// and energy_growth: the watchdog's largest relative energy rise so far (dem/watchdog.h; 0 with moving walls).
+/// energy_growth (the watchdog's largest relative energy rise so far, dem/watchdog.h; 0 with moving walls), and with
+/// the complementarity model contact_points, solver_iterations, max_solver_iterations, solver_residual and
+/// max_solver_residual (per step, see GrainFrameStats).
 nlohmann::json grain_stats_fields(const GrainSimulation& grains);
 
 /// Writes OUT/grains.csv (one row per frame: time, energy, counters, discharged mass, repose angle, mean height of

@@ -5,17 +5,20 @@
 namespace firn::app {
 namespace {
 
-constexpr std::uint32_t kGrainsVersion = 2;  // 2: the watchdog's energy reference
+constexpr std::uint32_t kGrainsVersion = 3;  // 2: the watchdog's energy reference; 3: solver counters
 constexpr std::uint32_t kRecorderVersion = 1;
 
 void put_frame_stats(BinaryWriter& out, const GrainFrameStats& s) {
-  out.put(std::int32_t{s.steps}, std::int32_t{s.contacts}, s.swaps, s.max_penetration, s.kinetic_energy, s.wall_ms);
+  out.put(std::int32_t{s.steps}, std::int32_t{s.contacts}, s.swaps, s.max_penetration, s.kinetic_energy, s.wall_ms,
+          std::int32_t{s.contact_points}, std::int32_t{s.solver_iterations}, std::int32_t{s.max_solver_iterations},
+          s.solver_residual, s.max_solver_residual);
   out.put_array(s.wall_force);
 }
 
 GrainFrameStats get_frame_stats(BinaryReader& in) {
   GrainFrameStats s;
-  in.read(s.steps, s.contacts, s.swaps, s.max_penetration, s.kinetic_energy, s.wall_ms);
+  in.read(s.steps, s.contacts, s.swaps, s.max_penetration, s.kinetic_energy, s.wall_ms, s.contact_points,
+          s.solver_iterations, s.max_solver_iterations, s.solver_residual, s.max_solver_residual);
   s.wall_force = in.get_array<glm::dvec3>();
   return s;
 }

@@ -46,6 +46,7 @@ GrainType make_grain_type(const Polyhedron& shape, double density) {
   t.volume = mp.volume;
   const dmat3 axes = aligned_principal_axes(mp);  // columns: body axes in the input frame
   t.to_body = glm::transpose(axes);
+  t.input_centre_of_mass = mp.centre_of_mass;
   const dmat3 body_inertia = t.to_body * mp.inertia * axes;
   t.inertia = dvec3(body_inertia[0][0], body_inertia[1][1], body_inertia[2][2]);
   HullMesh mesh = to_mesh(shape);

@@ -28,6 +28,7 @@ struct GrainType {
   /// Rest-frame -> body rotation and offset: body = to_body * (input - centre_of_mass); used to map the
   /// generator's ellipsoid frame and kept for reference.
   glm::dmat3 to_body{1.0};
+  glm::dvec3 input_centre_of_mass{0.0};  ///< Centre of mass in the input frame [m] (the offset above).
 };
 
 /// Grain type from a convex polyhedron given in any frame, with density [kg/m^3] > 0: computes the mass

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
 
+#include "dem/complementarity.h"
 #include "dem/contact_model.h"
 
 namespace firn::dem {
@@ -43,6 +45,52 @@ struct GrainTypeSettings {
   glm::dvec3 velocity{0.0};              ///< Initial velocity of every grain [m/s].
   bool random_orientation = true;        ///< Random initial orientations (uniform on SO(3)); else identity.
   std::uint64_t seed = 4711;             ///< Seed of shape and orientations (RAND_SEED).
+};
+
+/// Shape of a rigid body placed by hand (docs/scene-format.md, "dem.bodies").
+enum class BodyShape : std::uint8_t {
+  kBox,            ///< Box with half extents `size` [m].
+  kSphereHull,     ///< Hull of `vertices` points on the sphere of radius size.x [m].
+  kEllipsoidHull,  ///< Hull of `vertices` points on the ellipsoid with semi-axes `size` [m].
+  kMesh,           ///< Convex hull of `points` (a mesh file's vertices, already scaled) [m].
+};
+
+/// One rigid body placed by hand. Its pose refers to the shape's own frame (box and hull centre, or the mesh's
+/// origin): a shape point p lands at position + R(orientation) p. Mass properties are exact (mass_properties.h).
+struct BodySettings {
+  std::string name;                            ///< Label [-]; may be empty.
+  BodyShape shape = BodyShape::kBox;
+  glm::dvec3 size{0.1};                        ///< Half extents (box), radius in x (sphere), semi-axes [m], > 0.
+  int vertices = 32;                           ///< Hull vertices of sphere_hull / ellipsoid_hull, >= 4.
+  std::uint64_t seed = 4711;                   ///< Seed of the hull's sample points.
+  std::vector<glm::dvec3> points;              ///< kMesh: points whose convex hull is the body [m].
+  glm::dvec3 position{0.0};                    ///< World position of the shape's origin [m].
+  glm::dquat orientation{1.0, 0.0, 0.0, 0.0};  ///< Unit quaternion shape -> world (w, x, y, z) [-].
+  glm::dvec3 velocity{0.0};                    ///< Velocity of the centre of mass, world [m/s].
+  glm::dvec3 angular_velocity{0.0};            ///< Angular velocity, WORLD frame [rad/s].
+  double density = 1000.0;                     ///< [kg/m^3], > 0.
+  /// Moves with its set velocity and angular velocity for ever and never reacts (infinite mass) [-].
+  bool kinematic = false;
+};
+
+/// Which contact law a world uses.
+enum class ContactModelType : std::uint8_t {
+  kSoft,             ///< Overlap-volume spring-dashpot with Gear integration (contact_model.h), the default.
+  kComplementarity,  ///< Hard contact, impulses from the cone complementarity QP (complementarity.h).
+};
+
+/// Parameters of the complementarity model (friction comes from ContactParameters::friction).
+struct ComplementarityParameters {
+  ConeSolverMethod solver = ConeSolverMethod::kApgd;  ///< Iteration (complementarity.h).
+  int iterations = 100;          ///< Cap on solver sweeps per step, >= 1.
+  /// Stop when the KKT residual (complementarity.h, kkt_residual) falls below this [m/s], > 0.
+  double tolerance = 1e-6;
+  /// Speculative contact distance: pairs closer than this get contact points with gap > 0 [m], >= 0;
+  /// 0 = 5 % of the smallest body size.
+  double margin = 0.0;
+  /// Largest speed at which an existing penetration is pushed out [m/s], > 0 (bounds Phi / h, see
+  /// docs/hard-contact.md).
+  double recovery_speed = 0.1;
 };
 
 /// Kind of wall.
@@ -109,7 +157,10 @@ struct DemSettings {
   BoxMethod boxes = BoxMethod::kEllipsoid;  ///< Broad-phase box method (BBOX).
   double box_margin = 0.0;               ///< Extra margin on every grain box [m], >= 0.
   ContactParameters contact;             ///< Force model parameters (contact_model.h).
+  ContactModelType model = ContactModelType::kSoft;  ///< Contact law.
+  ComplementarityParameters complementarity;         ///< Used when model is kComplementarity.
   std::vector<GrainTypeSettings> grains; ///< Grain types with their counts and seeding regions.
+  std::vector<BodySettings> bodies;      ///< Rigid bodies placed by hand (each its own type).
   std::vector<WallSettings> walls;       ///< Walls.
   MeasurementSettings measure;           ///< Scene-specific measurements (used by the app, not by the world).
 };

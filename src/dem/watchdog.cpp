@@ -121,6 +121,10 @@ std::optional<WatchdogFailure> check_energy(const World& w, WatchdogState& s, do
   for (const Wall& wall : w.walls) {
     if (wall.active && wall.settings.motion.type != WallMotionType::kNone) return std::nullopt;  // external work
   }
+  for (const Grain& grain : w.grains) {  // a moving kinematic body (dem.bodies) does work too
+    if (grain.kinematic && (grain.body.velocity != dvec3(0.0) || grain.body.angular_velocity != dvec3(0.0)))
+      return std::nullopt;
+  }
   const GrainTotals t = grain_totals(w);
   const double energy = t.kinetic_energy + t.potential_energy + w.last.elastic_energy;
   if (!s.has_reference || s.grains != w.grains.size()) {

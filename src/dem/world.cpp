@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "dem/body.h"
+
 namespace firn::dem {
 namespace {
 
@@ -115,6 +117,14 @@ int add_grain(World& world, int type, const RigidBody& state) {
   return static_cast<int>(world.grains.size()) - 1;
 }
 
+int add_body(World& world, const BodySettings& settings) {
+  world.types.push_back(make_body_type(settings));
+  const int type = static_cast<int>(world.types.size()) - 1;
+  const int index = add_grain(world, type, body_state(settings, world.types[type]));
+  world.grains[index].kinematic = settings.kinematic;
+  return index;
+}
+
 World make_world(const DemSettings& s, const dvec3& gravity) {
   if (!(s.dt > 0.0) || !std::isfinite(s.dt)) fail("dt", "must be finite and > 0 [s]");
   if (!(s.box_margin >= 0.0)) fail("box_margin", "must be >= 0 [m]");
@@ -124,17 +134,40 @@ World make_world(const DemSettings& s, const dvec3& gravity) {
   world.box_method = s.boxes;
   world.box_margin = s.box_margin;
   world.contact = s.contact;
+  world.model = s.model;
+  world.complementarity = s.complementarity;
   world.gravity = gravity;
+  const ComplementarityParameters& cp = s.complementarity;
+  if (cp.iterations < 1) fail("contact.iterations", "must be >= 1");
+  if (!(cp.tolerance > 0.0)) fail("contact.tolerance", "must be > 0 [m/s]");
+  if (!(cp.margin >= 0.0)) fail("contact.margin", "must be >= 0 [m]");
+  if (!(cp.recovery_speed > 0.0)) fail("contact.recovery_speed", "must be > 0 [m/s]");
   for (const GrainTypeSettings& g : s.grains) world.types.push_back(make_grain_type(g));
+  // Body types follow the grain types, so grain type i stays settings.grains[i]; walls see them when sizing prisms.
+  for (const BodySettings& b : s.bodies) world.types.push_back(make_body_type(b));
+  if (world.model == ContactModelType::kComplementarity) {
+    if (world.complementarity.margin == 0.0 && !world.types.empty()) {
+      double smallest = INFINITY;
+      for (const GrainType& t : world.types) smallest = std::min(smallest, grain_size(t));
+      world.complementarity.margin = 0.05 * smallest;  // speculative distance: 5 % of the smallest body
+    }
+    world.box_margin = std::max(world.box_margin, world.complementarity.margin);
+  }
   for (const WallSettings& w : s.walls) add_wall(world, w);
   for (std::size_t i = 0; i < s.grains.size(); ++i) seed_type(world, s.grains[i], static_cast<int>(i), i);
+  for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+    const int type = static_cast<int>(s.grains.size() + i);
+    const int index = add_grain(world, type, body_state(s.bodies[i], world.types[type]));
+    world.grains[index].kinematic = s.bodies[i].kinematic;
+  }
   start_world(world);
+  const std::string what = s.bodies.empty() ? "grains" : "grains/bodies";
   if (world.last.grain_contacts > 0) {
-    fail("grains", std::to_string(world.last.grain_contacts) +
+    fail(what, std::to_string(world.last.grain_contacts) +
                        " pairs of grains overlap at t = 0; allowed: seeding regions that do not overlap");
   }
   if (world.last.wall_contacts > 0) {
-    fail("grains", std::to_string(world.last.wall_contacts) +
+    fail(what, std::to_string(world.last.wall_contacts) +
                        " grains overlap a wall at t = 0; allowed: seeding regions clear of the walls");
   }
   return world;
@@ -158,13 +191,17 @@ double largest_grain_size(const World& world) {
 
 double kinetic_energy(const World& world) {
   double e = 0.0;
-  for (const Grain& g : world.grains) e += kinetic_energy(g.body);
+  for (const Grain& g : world.grains) {
+    if (!g.kinematic) e += kinetic_energy(g.body);
+  }
   return e;
 }
 
 double potential_energy(const World& world) {
   double e = 0.0;
-  for (const Grain& g : world.grains) e -= g.body.mass * glm::dot(world.gravity, g.body.position);
+  for (const Grain& g : world.grains) {
+    if (!g.kinematic) e -= g.body.mass * glm::dot(world.gravity, g.body.position);
+  }
   return e;
 }
 

@@ -32,6 +32,9 @@ namespace firn::dem {
 /// One grain: its type, rigid-body state and Gear state.
 struct Grain {
   int type = 0;          ///< Index into World::types.
+  /// Moves with its set velocity and angular velocity and never reacts (a hand-placed kinematic body); contacts
+  /// treat its mass as infinite.
+  bool kinematic = false;
   RigidBody body;        ///< Current state (after the last correction); force/torque hold the last step's loads.
   GearRigidBody gear;    ///< Nordsieck vectors of position and orientation.
 };
@@ -61,6 +64,15 @@ struct StepCounters {
   double max_penetration = 0.0;   ///< Largest penetration depth [m].
   double kinetic_energy = 0.0;    ///< Sum over grains of translational + rotational energy [J] (after the step).
   double elastic_energy = 0.0;    ///< Energy in the contact springs at the predicted state [J].
+  int contact_points = 0;         ///< Complementarity model: manifold points passed to the solver.
+  int solver_iterations = 0;      ///< Complementarity model: solver sweeps of the step.
+  double solver_residual = 0.0;   ///< Complementarity model: KKT residual of the returned impulses [m/s].
+};
+
+/// Impulse of one manifold point kept for the next step's warm start (complementarity model).
+struct CachedImpulse {
+  glm::dvec3 local_point{0.0};  ///< Contact point in body A's frame [m] (matches points from step to step).
+  glm::dvec3 impulse{0.0};      ///< Impulse on B, world frame [N s].
 };
 
 /// The whole grain world (plain data; build with make_world or by hand followed by start_world).
@@ -69,6 +81,8 @@ struct World {
   BoxMethod box_method = BoxMethod::kEllipsoid;
   double box_margin = 0.0;                 ///< [m].
   ContactParameters contact;               ///< Force model.
+  ContactModelType model = ContactModelType::kSoft;  ///< Contact law (settings.h).
+  ComplementarityParameters complementarity;         ///< Complementarity model settings (margin resolved > 0).
   glm::dvec3 gravity{0.0, -9.81, 0.0};     ///< [m/s^2].
   double time = 0.0;                       ///< Simulated time of the current state [s].
   std::uint64_t steps = 0;                 ///< Steps taken.
@@ -80,6 +94,9 @@ struct World {
   std::vector<Aabb> boxes;                 ///< Scratch: grain boxes then piece boxes.
   std::unordered_map<std::uint64_t, PairState> pairs;  ///< Per box pair (key a << 32 | b, a < b).
   std::unordered_map<std::uint64_t, std::vector<WallSpring>> wall_springs;  ///< Per (grain << 32 | wall).
+  /// Complementarity model: last step's impulses per pair key (grain pairs as in `pairs`; plane walls
+  /// grain << 32 | 0x80000000 | wall).
+  std::unordered_map<std::uint64_t, std::vector<CachedImpulse>> impulses;
   StepCounters last;                       ///< Counters of the last step (or of start_world()).
   std::uint64_t evaluations = 0;           ///< Load evaluations so far (stamps PairState::stamp).
   bool started = false;                    ///< start_world() has run.
@@ -102,14 +119,25 @@ int add_grain(World& world, int type, const RigidBody& body);
 /// integrators from them. Idempotent per grain set; step() calls it if needed.
 void start_world(World& world);
 
-/// One time step of length world.dt (see the file comment). Throws std::runtime_error if the state becomes
-/// non-finite (time step too large for the contact stiffness).
+/// Appends a rigid body placed by hand with its own grain type (body.h); returns its grain index.
+int add_body(World& world, const BodySettings& body);
+
+/// One time step of length world.dt (see the file comment; with ContactModelType::kComplementarity,
+/// step_complementarity()). Throws std::runtime_error if the state becomes non-finite (time step too large for the
+/// contact stiffness).
 void step(World& world);
 
-/// Kinetic energy of all grains [J].
+/// One step of the complementarity model (docs/hard-contact.md): broad phase and manifolds at the current state,
+/// free velocities (gravity, implicit gyroscopic term), the cone complementarity problem for the contact impulses
+/// (complementarity.h), then positions and quaternions from the new velocities (semi-implicit Euler:
+/// q <- normalise(q + h/2 q [0, w_body]), the errata's body-frame rate). Throws std::runtime_error on a
+/// non-finite state.
+void step_complementarity(World& world);
+
+/// Kinetic energy of all grains except kinematic bodies (infinite mass) [J].
 double kinetic_energy(const World& world);
 
-/// Potential energy -sum m g . x of all grains in the world's gravity [J].
+/// Potential energy -sum m g . x of all grains except kinematic bodies in the world's gravity [J].
 double potential_energy(const World& world);
 
 /// Body -> world placement of grain i.

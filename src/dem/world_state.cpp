@@ -7,7 +7,7 @@
 namespace firn::dem {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 2;  // 2: the hill-climbing start vertices of the axis cache
+constexpr std::uint32_t kStateVersion = 3;  // 2: axis-cache start vertices; 3: complementarity impulses
 
 // Structs with padding, enums and bools are written field by field as fixed-size integers, so that one state always
 // gives the same bytes.
@@ -86,12 +86,14 @@ void get_sap(BinaryReader& in, SweepAndPrune& sap) {
 
 void put_counters(BinaryWriter& out, const StepCounters& c) {
   out.put(std::int32_t{c.contacts}, std::int32_t{c.grain_contacts}, std::int32_t{c.wall_contacts}, c.box_pairs,
-          c.swaps, c.narrow_tests, c.walk_iterations, c.max_penetration, c.kinetic_energy, c.elastic_energy);
+          c.swaps, c.narrow_tests, c.walk_iterations, c.max_penetration, c.kinetic_energy, c.elastic_energy,
+          std::int32_t{c.contact_points}, std::int32_t{c.solver_iterations}, c.solver_residual);
 }
 
 void get_counters(BinaryReader& in, StepCounters& c) {
   in.read(c.contacts, c.grain_contacts, c.wall_contacts, c.box_pairs, c.swaps, c.narrow_tests, c.walk_iterations,
-          c.max_penetration, c.kinetic_energy, c.elastic_energy);
+          c.max_penetration, c.kinetic_energy, c.elastic_energy, c.contact_points, c.solver_iterations,
+          c.solver_residual);
 }
 
 template <class Map>
@@ -138,6 +140,13 @@ void save_world(const World& w, BinaryWriter& out) {
     out.put(key, std::uint64_t{springs.size()});
     for (const WallSpring& s : springs) out.put(s.normal, s.spring.displacement);
   }
+  // The complementarity model's warm start (looked up by key, so the order of the map does not matter).
+  out.put(std::uint64_t{w.impulses.size()});
+  for (std::uint64_t key : sorted_keys(w.impulses)) {
+    const std::vector<CachedImpulse>& points = w.impulses.at(key);
+    out.put(key, std::uint64_t{points.size()});
+    for (const CachedImpulse& p : points) out.put(p.local_point, p.impulse);
+  }
   put_counters(out, w.last);
 }
 
@@ -177,6 +186,15 @@ void restore_world(World& world, BinaryReader& in) {
       WallSpring s;
       in.read(s.normal, s.spring.displacement);
       springs.push_back(s);
+    }
+  }
+  w.impulses.clear();
+  for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+    std::vector<CachedImpulse>& points = w.impulses[in.get<std::uint64_t>()];
+    for (auto k = in.get<std::uint64_t>(); k > 0; --k) {
+      CachedImpulse p;
+      in.read(p.local_point, p.impulse);
+      points.push_back(p);
     }
   }
   get_counters(in, w.last);

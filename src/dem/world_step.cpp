@@ -6,13 +6,13 @@
 
 #include "dem/contact_overlap.h"
 #include "dem/world.h"
+#include "dem/quaternion.h"
+#include "dem/world_internal.h"
 
 namespace firn::dem {
 namespace {
 
 using glm::dvec3;
-
-std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) { return (std::uint64_t{a} << 32) | b; }
 
 /// One grain-wall contact before merging (normal from the grain into the wall).
 struct WallHit {
@@ -31,6 +31,8 @@ struct Evaluation {
   StepCounters counters;
   std::vector<WallHit> hits;
 };
+
+}  // namespace
 
 void update_walls(World& w) {
   for (Wall& wall : w.walls) {
@@ -58,11 +60,14 @@ void update_boxes(World& w, bool all_pieces) {
   }
 }
 
+namespace {
+
 /// Applies a contact between grain A (ia) and B (grain ib, or the wall `wall` when ib < 0).
 void apply(Evaluation& e, int ia, int ib, int wall, const dvec3& normal, const OverlapMeasures& overlap,
            double penetration, TangentialSpring& spring) {
   const dvec3& point = overlap.centroid;
   World& w = e.w;
+  if (w.grains[ia].kinematic && (ib < 0 || w.grains[ib].kinematic)) return;  // two immovable bodies
   RigidBody& a = w.grains[ia].body;
   const dvec3 va = point_velocity(a.velocity, angular_velocity_world(a), a.position, point);
   ContactState c;
@@ -71,13 +76,14 @@ void apply(Evaluation& e, int ia, int ib, int wall, const dvec3& normal, const O
   c.area = overlap.projected_area;
   c.point = point;
   double mu = w.contact.friction;
+  const double ma = w.grains[ia].kinematic ? INFINITY : a.mass;  // a kinematic body has infinite mass
   if (ib >= 0) {
     const RigidBody& b = w.grains[ib].body;
     c.relative_velocity = point_velocity(b.velocity, angular_velocity_world(b), b.position, point) - va;
-    c.effective_mass = effective_mass(a.mass, b.mass);
+    c.effective_mass = effective_mass(ma, w.grains[ib].kinematic ? INFINITY : b.mass);
   } else {
     c.relative_velocity = wall_point_velocity(w.walls[wall].pose, point) - va;
-    c.effective_mass = a.mass;
+    c.effective_mass = ma;
     mu = w.walls[wall].settings.friction.value_or(mu);
   }
   TangentialSpring scratch = spring;
@@ -103,7 +109,7 @@ void narrow_phase(Evaluation& e, BoxPair p) {
   const bool with_wall = p.b >= n;
   const int piece = with_wall ? static_cast<int>(p.b - n) : -1;
   if (with_wall && !w.walls[w.pieces[piece].wall].active) return;
-  PairState& state = w.pairs[pair_key(p.a, p.b)];
+  PairState& state = w.pairs[world_pair_key(p.a, p.b)];
   state.stamp = e.stamp;
   const Grain& ga = w.grains[p.a];
   const Placement xa = grain_placement(ga.body.orientation, ga.body.position);
@@ -181,7 +187,7 @@ void wall_contacts(Evaluation& e) {
       it->normal_sum += h.overlap.volume * h.normal;
       it->moment += h.overlap.volume * h.overlap.centroid;
     }
-    const std::uint64_t key = pair_key(static_cast<std::uint32_t>(e.hits[i].grain),
+    const std::uint64_t key = world_pair_key(static_cast<std::uint32_t>(e.hits[i].grain),
                                        static_cast<std::uint32_t>(e.hits[i].wall));
     std::vector<WallSpring> old;
     if (auto f = w.wall_springs.find(key); f != w.wall_springs.end()) old = std::move(f->second);
@@ -233,12 +239,32 @@ void start_world(World& w) {
   w.last.kinetic_energy = kinetic_energy(w);
 }
 
+void advance_kinematic(RigidBody& body, double dt) {
+  body.position += dt * body.velocity;
+  // Exact for a constant body-frame angular velocity: q <- q exp(w_body dt / 2).
+  const double angle = glm::length(body.angular_velocity) * dt;
+  if (angle > 0.0) {
+    body.orientation = normalized_quat(body.orientation * quat_from_axis_angle(body.angular_velocity, angle));
+  }
+}
+
 void step(World& w) {
+  if (w.model == ContactModelType::kComplementarity) {
+    step_complementarity(w);
+    return;
+  }
   if (!w.started) start_world(w);
-  for (Grain& g : w.grains) gear_rigid_body_predict(g.gear, g.body);
+  for (Grain& g : w.grains) {
+    if (!g.kinematic) gear_rigid_body_predict(g.gear, g.body);
+  }
   w.time += w.dt;  // loads at the predicted state, i.e. at the end of the step (walls there too)
+  for (Grain& g : w.grains) {
+    if (g.kinematic) advance_kinematic(g.body, w.dt);
+  }
   evaluate_loads(w, true);
-  for (Grain& g : w.grains) gear_rigid_body_correct(g.gear, g.body);
+  for (Grain& g : w.grains) {
+    if (!g.kinematic) gear_rigid_body_correct(g.gear, g.body);
+  }
   ++w.steps;
   w.last.kinetic_energy = kinetic_energy(w);
 }

@@ -6,10 +6,12 @@
 #include <stdexcept>
 
 #include "core/error.h"
+#include "dem/body.h"
 #include "dem/contact_model.h"
 #include "dem/grain_type.h"
 #include "dem/wall_meshes.h"
 #include "scene/environment_file.h"
+#include "scene/mesh_body.h"
 
 namespace firn::scene {
 namespace {
@@ -34,8 +36,41 @@ glm::dvec2 half_widths(const Node& node) {
           node.element(1).number({.text = "> 0 [m]", .lo = 0, .lo_open = true})};
 }
 
-void parse_contact(const Node& node, dem::ContactParameters& c, bool have_base) {
-  node.expect_object({"stiffness", "restitution", "friction", "tangential_stiffness_ratio", "no_tension"});
+/// Fails on the first key of the object `node` not in `allowed` (expect_object takes an initializer_list; this
+/// takes the list a shape or type built at run time); `what` names the kind in the message ("box body").
+void expect_keys(const Node& node, const std::vector<std::string_view>& allowed, const std::string& what) {
+  for (const auto& [key, value] : node.expect_object().json().items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      std::string list;
+      for (std::string_view k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
+      node.find(key)->fail("unknown key \"" + key + "\" for a " + what, list);
+    }
+  }
+}
+
+/// The soft model's keys; "model" selects it (the default) or the complementarity model (parse_hard_contact).
+void parse_contact(const Node& node, dem::DemSettings& s, bool have_base) {
+  const std::string model = node.string("model", "soft, complementarity", "soft");
+  if (model == "complementarity") {
+    node.expect_object({"model", "friction", "solver", "iterations", "tolerance", "margin", "recovery_speed"});
+    s.model = dem::ContactModelType::kComplementarity;
+    dem::ComplementarityParameters& p = s.complementarity;
+    s.contact.friction = node.number("friction", {.text = "mu >= 0", .lo = 0}, s.contact.friction);
+    const std::string solver = node.string("solver", "apgd, pgs", "apgd");
+    if (solver != "apgd" && solver != "pgs") {
+      node.at("solver", "").fail("\"" + solver + "\"", "apgd (Mazhar et al. 2015), pgs (projected Gauss-Seidel)");
+    }
+    p.solver = solver == "apgd" ? dem::ConeSolverMethod::kApgd : dem::ConeSolverMethod::kGaussSeidel;
+    if (auto i = node.find("iterations")) p.iterations = static_cast<int>(i->integer(1, 1000000, "1..10^6"));
+    p.tolerance = node.number("tolerance", {.text = "> 0 [m/s] (KKT residual)", .lo = 0, .lo_open = true}, p.tolerance);
+    p.margin = node.number("margin", {.text = ">= 0 [m] (0: 5 % of the smallest body)", .lo = 0}, p.margin);
+    p.recovery_speed =
+        node.number("recovery_speed", {.text = "> 0 [m/s]", .lo = 0, .lo_open = true}, p.recovery_speed);
+    return;
+  }
+  if (model != "soft") node.at("model", "").fail("\"" + model + "\"", "soft, complementarity");
+  dem::ContactParameters& c = s.contact;
+  node.expect_object({"model", "stiffness", "restitution", "friction", "tangential_stiffness_ratio", "no_tension"});
   const Range stiffness{.text = "E > 0 [N/m^3] (force per overlap volume)", .lo = 0, .lo_open = true};
   c.stiffness = have_base ? node.number("stiffness", stiffness, c.stiffness) : node.number("stiffness", stiffness);
   c.restitution = node.number("restitution", {.text = "0 < e <= 1", .lo = 0, .lo_open = true, .hi = 1}, c.restitution);
@@ -44,6 +79,74 @@ void parse_contact(const Node& node, dem::ContactParameters& c, bool have_base) 
       node.number("tangential_stiffness_ratio", {.text = "k_t / k_n > 0", .lo = 0, .lo_open = true},
                   c.tangential_stiffness_ratio);
   if (auto n = node.find("no_tension")) c.no_tension = n->boolean();
+}
+
+/// [w, x, y, z] with |q| = 1 within 1e-6 (renormalised exactly on load).
+glm::dquat unit_quaternion(const Node& node) {
+  constexpr std::string_view kAllowed = "a unit quaternion [w, x, y, z] (w^2 + x^2 + y^2 + z^2 = 1 within 1e-6)";
+  if (node.array_size() != 4) node.fail(std::to_string(node.array_size()) + " elements", kAllowed);
+  double q[4];
+  for (int i = 0; i < 4; ++i) q[i] = node.element(i).number({.text = "a finite number"});
+  const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (!(std::abs(norm - 1.0) <= 1e-6)) node.fail("|q| = " + format_number(norm) + " is not 1", kAllowed);
+  return glm::dquat(q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm);
+}
+
+dem::BodySettings parse_body(const Node& node, const std::filesystem::path& scene_dir) {
+  dem::BodySettings b;
+  const std::string shape = node.string("shape", "box, sphere_hull, ellipsoid_hull, mesh");
+  const std::initializer_list<std::string_view> common = {"name", "shape", "position", "orientation", "velocity",
+                                                          "angular_velocity", "density", "kinematic"};
+  std::vector<std::string_view> allowed(common);
+  const Range length{.text = "> 0 [m]", .lo = 0, .lo_open = true};
+  if (shape == "box") {
+    allowed.insert(allowed.end(), {"half_extents"});
+  } else if (shape == "sphere_hull") {
+    allowed.insert(allowed.end(), {"radius", "vertices", "seed"});
+  } else if (shape == "ellipsoid_hull") {
+    allowed.insert(allowed.end(), {"semi_axes", "vertices", "seed"});
+  } else if (shape == "mesh") {
+    allowed.insert(allowed.end(), {"file", "scale"});
+  } else {
+    node.at("shape", "").fail("unknown body shape \"" + shape + "\"", "box, sphere_hull, ellipsoid_hull, mesh");
+  }
+  expect_keys(node, allowed, shape + " body");
+  b.name = node.string("name", "free text", "");
+  if (shape == "box") {
+    b.shape = dem::BodyShape::kBox;
+    b.size = positive_vec3(node.at("half_extents", "[hx, hy, hz] > 0 [m]"), "[hx, hy, hz] > 0 [m]");
+  } else if (shape == "sphere_hull" || shape == "ellipsoid_hull") {
+    const bool sphere = shape == "sphere_hull";
+    b.shape = sphere ? dem::BodyShape::kSphereHull : dem::BodyShape::kEllipsoidHull;
+    b.size = sphere ? dvec3(node.number("radius", length))
+                    : positive_vec3(node.at("semi_axes", "[a, b, c] > 0 [m]"), "[a, b, c] > 0 [m]");
+    if (auto v = node.find("vertices")) b.vertices = static_cast<int>(v->integer(4, 10000, "4 <= vertices <= 10000"));
+    if (auto v = node.find("seed")) b.seed = v->unsigned_integer();
+  } else {
+    b.shape = dem::BodyShape::kMesh;
+    const Node file = node.at("file", "a mesh file Assimp reads, relative to the scene");
+    const double scale = node.number("scale", {.text = "> 0 (uniform factor on the file's coordinates)", .lo = 0,
+                                               .lo_open = true}, 1.0);
+    TriangleMesh mesh;
+    try {
+      mesh = load_triangles(scene_dir / file.string("a mesh file path"));
+    } catch (const InputError& e) {
+      file.fail(e.what(), "a mesh file Assimp reads (path relative to the scene file)");
+    }
+    for (const dvec3& v : mesh.vertices) b.points.push_back(scale * v);
+  }
+  b.position = node.vec3("position", kPosition);
+  if (auto q = node.find("orientation")) b.orientation = unit_quaternion(*q);
+  b.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s] (centre of mass)", b.velocity);
+  b.angular_velocity = node.vec3("angular_velocity", "[wx, wy, wz] [rad/s], world frame", b.angular_velocity);
+  b.density = node.number("density", {.text = "rho > 0 [kg/m^3]", .lo = 0, .lo_open = true}, b.density);
+  if (auto k = node.find("kinematic")) b.kinematic = k->boolean();
+  try {
+    (void)dem::make_body_type(b);  // a degenerate mesh hull or hull sampling fails here, with the field named
+  } catch (const std::runtime_error& e) {
+    node.at(shape == "mesh" ? "file" : "shape", "").fail(e.what(), "a closed convex shape with volume > 0");
+  }
+  return b;
 }
 
 dem::GrainTypeSettings parse_grain(const Node& node) {
@@ -151,14 +254,7 @@ dem::WallSettings parse_wall(const Node& node) {
   } else {
     node.at("type", "").fail("unknown wall type \"" + type + "\"", "plane, box, mesh, cylinder, hopper");
   }
-  // expect_object takes an initializer_list; check the keys by hand against the vector.
-  for (const auto& [key, value] : node.expect_object().json().items()) {
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      std::string list;
-      for (std::string_view k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
-      node.find(key)->fail("unknown key \"" + key + "\" for a " + type + " wall", list);
-    }
-  }
+  expect_keys(node, allowed, type + " wall");
   w.name = node.string("name", "free text", "");
   if (type == "plane") {
     w.point = node.vec3("point", kPosition);
@@ -218,13 +314,15 @@ void parse_measure(const Node& node, dem::MeasurementSettings& m) {
 /// binding one for flat grains: a settling heap of 12-vertex grains blew up at dt = t_rock / 10.5 and ran stably at
 /// t_rock / 15 (measured), hence the factor 15.
 void check_time_step(const Node& node, const dem::DemSettings& s) {
-  for (std::size_t i = 0; i < s.grains.size(); ++i) {
+  const std::size_t ng = s.grains.size();
+  for (std::size_t i = 0; i < ng + s.bodies.size(); ++i) {
     dem::GrainType t;
     try {
-      t = dem::make_grain_type(s.grains[i]);
+      t = i < ng ? dem::make_grain_type(s.grains[i]) : dem::make_body_type(s.bodies[i - ng]);
     } catch (const std::runtime_error& e) {
-      node.at("grains", "").element(i).fail(e.what(), "a grain shape that can be generated");
+      node.at(i < ng ? "grains" : "bodies", "").element(i < ng ? i : i - ng).fail(e.what(), "a shape that can be generated");
     }
+    const std::string label = i < ng ? "grains[" + std::to_string(i) + "]" : "bodies[" + std::to_string(i - ng) + "]";
     double area = 0.0;
     const dem::Polyhedron& p = t.shape;
     for (int f = 0; f < p.face_count(); ++f) {
@@ -242,7 +340,7 @@ void check_time_step(const Node& node, const dem::DemSettings& s) {
     const double limit = std::min(tc, t_rock) / 15.0;
     if (s.dt > limit) {
       const Node where = node.has("dt") ? node.at("dt", "") : node.at("environment_file", "");
-      where.fail(format_number(s.dt) + " s is too coarse for grains[" + std::to_string(i) + "] at contact.stiffness " +
+      where.fail(format_number(s.dt) + " s is too coarse for " + label + " at contact.stiffness " +
                      format_number(s.contact.stiffness) + " N/m^3: a face contact lasts " + format_number(tc) +
                      " s, a rocking period is " + format_number(t_rock) + " s",
                  "dt <= min(contact, rocking) / 15 = " + format_number(limit) + " s (or a lower stiffness)");
@@ -254,7 +352,7 @@ void check_time_step(const Node& node, const dem::DemSettings& s) {
 
 DemScene parse_dem(const Node& node, const std::filesystem::path& scene_dir) {
   node.expect_object({"environment_file", "dt", "integrator", "bounding_boxes", "box_margin", "contact", "grains",
-                      "walls", "measure"});
+                      "bodies", "walls", "measure"});
   DemScene out;
   dem::DemSettings& s = out.settings;
   const bool have_base = node.has("environment_file");
@@ -268,8 +366,6 @@ DemScene parse_dem(const Node& node, const std::filesystem::path& scene_dir) {
   }
   const Range dt{.text = "dt > 0 [s]", .lo = 0, .lo_open = true};
   s.dt = have_base ? node.number("dt", dt, s.dt) : node.number("dt", dt);
-  const std::string integrator = node.string("integrator", "gear6", "gear6");
-  if (integrator != "gear6") node.at("integrator", "").fail("\"" + integrator + "\"", "gear6 (6-value Gear, §3.7)");
   const std::string boxes = node.string("bounding_boxes", "ellipsoid, vertices",
                                         s.boxes == dem::BoxMethod::kEllipsoid ? "ellipsoid" : "vertices");
   if (boxes != "ellipsoid" && boxes != "vertices") {
@@ -278,24 +374,38 @@ DemScene parse_dem(const Node& node, const std::filesystem::path& scene_dir) {
   s.boxes = boxes == "ellipsoid" ? dem::BoxMethod::kEllipsoid : dem::BoxMethod::kVertices;
   s.box_margin = node.number("box_margin", {.text = ">= 0 [m]", .lo = 0}, s.box_margin);
   if (auto c = node.find("contact")) {
-    parse_contact(*c, s.contact, have_base);
+    parse_contact(*c, s, have_base);
   } else if (!have_base) {
-    node.at("contact", "an object with at least \"stiffness\" [N/m^3]");
+    node.at("contact", "an object with at least \"stiffness\" [N/m^3] (soft) or \"model\": \"complementarity\"");
+  }
+  const bool hard = s.model == dem::ContactModelType::kComplementarity;
+  // Each model has its own integrator: Gear for the soft forces, semi-implicit Euler for the impulses.
+  const std::string integrator = node.string("integrator", "gear6, semi_implicit_euler",
+                                             hard ? "semi_implicit_euler" : "gear6");
+  if (integrator != (hard ? "semi_implicit_euler" : "gear6")) {
+    node.at("integrator", "").fail("\"" + integrator + "\" with the " + (hard ? "complementarity" : "soft") +
+                                       " contact model",
+                                   hard ? "semi_implicit_euler (complementarity model)" : "gear6 (6-value Gear, §3.7)");
   }
   if (auto g = node.find("grains")) {
     s.grains.clear();
     const std::size_t n = g->array_size();
     if (n == 0) g->fail("no grain types", "at least one grain type object");
     for (std::size_t i = 0; i < n; ++i) s.grains.push_back(parse_grain(g->element(i)));
-  } else if (!have_base) {
-    node.at("grains", "an array of grain type objects");
+  } else if (!have_base && !node.has("bodies")) {
+    node.at("grains", "an array of grain type objects (or a \"bodies\" array)");
+  }
+  if (auto b = node.find("bodies")) {
+    const std::size_t n = b->array_size();
+    if (n == 0) b->fail("no bodies", "at least one body object");
+    for (std::size_t i = 0; i < n; ++i) s.bodies.push_back(parse_body(b->element(i), scene_dir));
   }
   if (auto w = node.find("walls")) {
     s.walls.clear();
     for (std::size_t i = 0; i < w->array_size(); ++i) s.walls.push_back(parse_wall(w->element(i)));
   }
   if (auto m = node.find("measure")) parse_measure(*m, s.measure);
-  check_time_step(node, s);
+  if (!hard) check_time_step(node, s);
   return out;
 }
 

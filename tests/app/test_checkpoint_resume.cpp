@@ -141,6 +141,9 @@ TEST(FirnResume, KilledWaterRunsResumeToTheUninterruptedOutputs) { kill_and_resu
 
 TEST(FirnResume, KilledGrainRunsResumeToTheUninterruptedOutputs) { kill_and_resume("tiny-grains", kOutputs, 1, 4); }
 
+// Hand-placed bodies with hard contact: the impulses that warm-start the cone solver are part of the state.
+TEST(FirnResume, KilledHardContactRunsResumeToTheUninterruptedOutputs) { kill_and_resume("tiny-bodies", kOutputs, 1, 4); }
+
 TEST(FirnResume, KilledSnowAndWaterRunsResumeToTheUninterruptedOutputs) {
   kill_and_resume("tiny-snow-and-water", kOutputs, 1, 4);
 }

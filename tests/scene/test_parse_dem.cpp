@@ -1,5 +1,6 @@
 // The "dem" section of a scene (parse_dem.h) and the App. D environment file (environment_file.h): valid input
 // gives the plain settings, every broken field gives an InputError that names the file and the field.
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -8,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/paths.h"
+#include "dem/world.h"
 #include "scene/environment_file.h"
 #include "scene/load.h"
 #include "scene/parse_dem.h"
@@ -236,6 +239,120 @@ TEST(ParseDem, EnvironmentFileSuppliesDefaults) {
   scene["dem"]["environment_file"] = "missing.env";
   const std::filesystem::path bad = dir.write("bad.json", scene.dump());
   EXPECT_THROW(parse_dem_section(load_scene(bad)), InputError);
+}
+
+}  // namespace
+}  // namespace firn::scene
+
+namespace firn::scene {
+namespace {
+
+constexpr const char* kCubeObj =
+    "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+    "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
+
+json bodies_scene() {
+  return json::parse(R"json(
+{ "name": "bodies", "duration": 1, "fps": 30,
+  "dem": {
+    "dt": 0.004,
+    "contact": { "model": "complementarity", "friction": 0.45, "iterations": 77, "tolerance": 2e-6,
+                 "margin": 0.002, "solver": "pgs" },
+    "bodies": [ { "name": "crate", "shape": "box", "half_extents": [0.1, 0.05, 0.07], "position": [0, 0.2, 0],
+                  "orientation": [0.9238795325, 0, 0.3826834324, 0], "velocity": [1, 0, 0],
+                  "angular_velocity": [0, 2, 0], "density": 700 },
+                { "shape": "sphere_hull", "radius": 0.05, "vertices": 30, "position": [0.5, 0.2, 0] },
+                { "shape": "ellipsoid_hull", "semi_axes": [0.05, 0.03, 0.02], "vertices": 12, "seed": 3,
+                  "position": [1, 0.2, 0], "kinematic": true },
+                { "shape": "mesh", "file": "cube.obj", "scale": 0.1, "position": [1.5, 0.2, 0] } ],
+    "walls": [ { "type": "plane", "point": [0, 0, 0], "normal": [0, 1, 0] } ] } }
+)json");
+}
+
+TEST(ParseDemBodies, ValidBodiesAndComplementarityContact) {
+  test::ScratchDir dir;
+  dir.write("cube.obj", kCubeObj);
+  const DemScene d = parse_dem_section(load_scene(dir.write("scene.json", bodies_scene().dump())));
+  const dem::DemSettings& s = d.settings;
+  EXPECT_EQ(s.model, dem::ContactModelType::kComplementarity);
+  EXPECT_EQ(s.contact.friction, 0.45);
+  EXPECT_EQ(s.complementarity.iterations, 77);
+  EXPECT_EQ(s.complementarity.tolerance, 2e-6);
+  EXPECT_EQ(s.complementarity.margin, 0.002);
+  EXPECT_EQ(s.complementarity.solver, dem::ConeSolverMethod::kGaussSeidel);
+  ASSERT_EQ(s.bodies.size(), 4u);
+  EXPECT_TRUE(s.grains.empty());
+  EXPECT_EQ(s.bodies[0].name, "crate");
+  EXPECT_EQ(s.bodies[0].shape, dem::BodyShape::kBox);
+  EXPECT_NEAR(s.bodies[0].orientation.y, 0.3826834324, 1e-9);
+  EXPECT_EQ(s.bodies[0].density, 700.0);
+  EXPECT_EQ(s.bodies[1].shape, dem::BodyShape::kSphereHull);
+  EXPECT_EQ(s.bodies[1].size, dvec3(0.05));
+  EXPECT_TRUE(s.bodies[2].kinematic);
+  EXPECT_EQ(s.bodies[2].seed, 3u);
+  ASSERT_EQ(s.bodies[3].shape, dem::BodyShape::kMesh);
+  EXPECT_FALSE(s.bodies[3].points.empty());
+  for (const dvec3& p : s.bodies[3].points) EXPECT_LE(std::max({p.x, p.y, p.z}), 0.1 + 1e-12);  // scaled
+}
+
+TEST(ParseDemBodies, BrokenBodyFieldsNameFileAndField) {
+  struct Case {
+    const char* pointer;
+    json value;
+    const char* field;
+  };
+  const Case cases[] = {
+      {"/dem/bodies/0/orientation", json::array({1, 0, 0.1, 0}), "dem.bodies[0].orientation"},
+      {"/dem/bodies/0/orientation", json::array({1, 0, 0}), "dem.bodies[0].orientation"},
+      {"/dem/bodies/0/density", -5, "dem.bodies[0].density"},
+      {"/dem/bodies/0/half_extents", json::array({0.1, 0, 0.1}), "dem.bodies[0].half_extents"},
+      {"/dem/bodies/0/radius", 0.1, "dem.bodies[0].radius"},
+      {"/dem/bodies/0/shape", "cone", "dem.bodies[0].shape"},
+      {"/dem/bodies/0/position", nullptr, "dem.bodies[0].position"},
+      {"/dem/bodies/1/vertices", 3, "dem.bodies[1].vertices"},
+      {"/dem/bodies/2/semi_axes", json::array({0.1, -1, 0.1}), "dem.bodies[2].semi_axes"},
+      {"/dem/bodies/3/file", "missing.obj", "missing.obj"},
+      {"/dem/bodies/3/file", "flat.obj", "dem.bodies[3].file"},
+      {"/dem/bodies/3/scale", 0, "dem.bodies[3].scale"},
+      {"/dem/bodies", json::array(), "dem.bodies"},
+      {"/dem/contact/model", "hard", "dem.contact.model"},
+      {"/dem/contact/stiffness", 1e8, "dem.contact.stiffness"},  // not a complementarity key
+      {"/dem/contact/iterations", 0, "dem.contact.iterations"},
+      {"/dem/contact/tolerance", 0, "dem.contact.tolerance"},
+      {"/dem/contact/solver", "newton", "dem.contact.solver"},
+      {"/dem/integrator", "gear6", "dem.integrator"},
+  };
+  test::ScratchDir dir;
+  dir.write("cube.obj", kCubeObj);
+  dir.write("flat.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n");
+  for (const Case& c : cases) {
+    json scene = bodies_scene();
+    if (c.value.is_null()) {
+      const json::json_pointer p(c.pointer);
+      scene.at(p.parent_pointer()).erase(p.back());
+    } else {
+      scene[json::json_pointer(c.pointer)] = c.value;
+    }
+    try {
+      parse_dem_section(load_scene(dir.write("scene.json", scene.dump())));
+      ADD_FAILURE() << c.pointer << ": no InputError";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.field), std::string::npos) << c.pointer << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find("allowed"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(ParseDemBodies, BundledHardContactScenesLoadAndBuild) {
+  for (const char* name : {"bodies-complementarity.json", "grains-hopper-complementarity.json",
+                           "grains-repose-box-complementarity.json"}) {
+    const Scene scene = load_scene(asset_dir() / "scenes" / name);
+    const DemScene d = parse_dem_section(scene);
+    EXPECT_EQ(d.settings.model, dem::ContactModelType::kComplementarity) << name;
+    const dem::World w = dem::make_world(d.settings, scene.gravity);  // throws on overlaps at t = 0
+    EXPECT_EQ(w.grains.size(), d.settings.bodies.size() + (d.settings.grains.empty() ? 0 : d.settings.grains[0].count))
+        << name;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,225 @@
+// Contact manifolds by reference-face clipping (contact_manifold.h).
+#include "dem/contact_manifold.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "dem/penetration.h"
+
+namespace firn::dem {
+namespace {
+
+using glm::dvec3;
+
+/// Index of the vertex of `p` farthest along the world direction d.
+int support_vertex(const Polyhedron& p, const Placement& x, const dvec3& d) {
+  const dvec3 local = glm::transpose(x.rotation) * d;
+  int best = 0;
+  for (int v = 1; v < p.vertex_count(); ++v) {
+    if (glm::dot(p.vertices[v], local) > glm::dot(p.vertices[best], local)) best = v;
+  }
+  return best;
+}
+
+/// Face around the support vertex along -n_ref whose outward normal is most opposed to n_ref (world).
+int incident_face(const Polyhedron& p, const Placement& x, const dvec3& n_ref) {
+  const int v = support_vertex(p, x, -n_ref);
+  const dvec3 local = glm::transpose(x.rotation) * n_ref;
+  int best = -1;
+  double best_dot = 2.0;
+  for (int k = p.vertex_edge_start[v]; k < p.vertex_edge_start[v + 1]; ++k) {
+    const Edge& e = p.edges[p.vertex_edges[k]];
+    for (int f : {e.left_face, e.right_face}) {
+      const double d = glm::dot(p.face_planes[f].normal, local);
+      if (d < best_dot) {
+        best_dot = d;
+        best = f;
+      }
+    }
+  }
+  return best;
+}
+
+std::vector<dvec3> face_polygon(const Polyhedron& p, const Placement& x, int f) {
+  std::vector<dvec3> out;
+  for (int k = p.face_start[f]; k < p.face_start[f + 1]; ++k) out.push_back(to_world(x, p.vertices[p.face_vertices[k]]));
+  return out;
+}
+
+/// Sutherland-Hodgman: keeps the part of `poly` where dot(n, x - o) >= 0.
+std::vector<dvec3> clip(const std::vector<dvec3>& poly, const dvec3& n, const dvec3& o) {
+  std::vector<dvec3> out;
+  for (std::size_t i = 0; i < poly.size(); ++i) {
+    const dvec3& p = poly[i];
+    const dvec3& q = poly[(i + 1) % poly.size()];
+    const double dp = glm::dot(n, p - o), dq = glm::dot(n, q - o);
+    if (dp >= 0.0) out.push_back(p);
+    if ((dp >= 0.0) != (dq >= 0.0)) out.push_back(p + (q - p) * (dp / (dp - dq)));
+  }
+  return out;
+}
+
+/// Reference face `f` of `ref` (placed by xr) against the incident body `inc` (placed by xi). The reference normal
+/// points out of `ref`; gaps are heights of incident points above the reference plane. `sign` turns the reference
+/// normal into the manifold normal (A to B): +1 when ref is A, -1 when ref is B.
+Manifold clip_faces(const Polyhedron& ref, const Placement& xr, int f, const Polyhedron& inc, const Placement& xi,
+                    double margin, double sign) {
+  const dvec3 n_ref = xr.rotation * ref.face_planes[f].normal;
+  const std::vector<dvec3> ref_poly = face_polygon(ref, xr, f);
+  std::vector<dvec3> poly = face_polygon(inc, xi, incident_face(inc, xi, n_ref));
+  // The ccw loop (seen from outside along n_ref) has its interior on the left of each edge: cross(n_ref, edge).
+  for (std::size_t k = 0; k < ref_poly.size() && !poly.empty(); ++k) {
+    const dvec3 edge = ref_poly[(k + 1) % ref_poly.size()] - ref_poly[k];
+    poly = clip(poly, glm::cross(n_ref, edge), ref_poly[k]);
+  }
+  Manifold m;
+  m.normal = sign * n_ref;
+  std::vector<ManifoldPoint> pts;
+  for (const dvec3& p : poly) {
+    const double gap = glm::dot(n_ref, p - ref_poly[0]);
+    if (gap <= margin) pts.push_back({p - 0.5 * gap * n_ref, gap});
+  }
+  if (pts.empty()) {  // the incident face misses the reference face (vertex or edge near its rim): one point
+    const dvec3 s = to_world(xi, inc.vertices[support_vertex(inc, xi, -n_ref)]);
+    const double gap = glm::dot(n_ref, s - ref_poly[0]);
+    if (gap <= margin) pts.push_back({s - 0.5 * gap * n_ref, gap});
+  }
+  m.count = reduce_to_four(pts.data(), static_cast<int>(pts.size()), m.normal);
+  std::copy_n(pts.begin(), m.count, m.points.begin());
+  return m;
+}
+
+/// Closest points of segments p0-p1 and q0-q1 (Ericson, Real-Time Collision Detection, §5.1.9).
+void closest_on_segments(const dvec3& p0, const dvec3& p1, const dvec3& q0, const dvec3& q1, dvec3& cp, dvec3& cq) {
+  const dvec3 d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
+  const double a = glm::dot(d1, d1), e = glm::dot(d2, d2), f = glm::dot(d2, r), c = glm::dot(d1, r);
+  const double b = glm::dot(d1, d2), den = a * e - b * b;
+  double s = den > 1e-14 * a * e ? std::clamp((b * f - c * e) / den, 0.0, 1.0) : 0.0;
+  double t = (b * s + f) / e;
+  if (t < 0.0) {
+    t = 0.0;
+    s = std::clamp(-c / a, 0.0, 1.0);
+  } else if (t > 1.0) {
+    t = 1.0;
+    s = std::clamp((b - c) / a, 0.0, 1.0);
+  }
+  cp = p0 + d1 * s;
+  cq = q0 + d2 * t;
+}
+
+/// Largest dot(face normal, d) over the faces of p (world direction d).
+double best_face_alignment(const Polyhedron& p, const Placement& x, const dvec3& d, int& face) {
+  const dvec3 local = glm::transpose(x.rotation) * d;
+  double best = -2.0;
+  for (int f = 0; f < p.face_count(); ++f) {
+    const double c = glm::dot(p.face_planes[f].normal, local);
+    if (c > best) {
+      best = c;
+      face = f;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+int reduce_to_four(ManifoldPoint* pts, int count, const dvec3& n) {
+  if (count <= 4) return count;
+  auto area = [&](const dvec3& a, const dvec3& b, const dvec3& c) { return glm::dot(glm::cross(b - a, c - a), n); };
+  int i0 = 0;
+  for (int i = 1; i < count; ++i) {
+    if (pts[i].gap < pts[i0].gap) i0 = i;
+  }
+  int i1 = i0 == 0 ? 1 : 0;
+  for (int i = 0; i < count; ++i) {
+    if (glm::length(pts[i].point - pts[i0].point) > glm::length(pts[i1].point - pts[i0].point)) i1 = i;
+  }
+  int i2 = -1;
+  double a2 = 0.0;
+  for (int i = 0; i < count; ++i) {
+    const double a = std::abs(area(pts[i0].point, pts[i1].point, pts[i].point));
+    if (i != i0 && i != i1 && (i2 < 0 || a > a2)) {
+      i2 = i;
+      a2 = a;
+    }
+  }
+  // Fourth: most area added on the side of the edge i0-i1 opposite to i2.
+  const double side = area(pts[i0].point, pts[i1].point, pts[i2].point) >= 0.0 ? -1.0 : 1.0;
+  int i3 = -1;
+  double a3 = 0.0;
+  for (int i = 0; i < count; ++i) {
+    if (i == i0 || i == i1 || i == i2) continue;
+    const double a = side * area(pts[i0].point, pts[i1].point, pts[i].point);
+    if (i3 < 0 || a > a3) {
+      i3 = i;
+      a3 = a;
+    }
+  }
+  const ManifoldPoint kept[4] = {pts[i0], pts[i1], pts[i2], pts[i3]};
+  std::copy_n(kept, 4, pts);
+  return 4;
+}
+
+Manifold polyhedra_manifold(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
+                            FeaturePair& cache, double margin) {
+  const ClosestFeatureResult cf = closest_features(a, pa, b, pb, cache);
+  Manifold m;
+  m.walk_iterations = cf.iterations;
+  if (cf.status == PairStatus::Separated && cf.distance > margin) return m;
+  const SeparatingAxis sat =
+      separating_axis(a, pa, b, pb, cf.status == PairStatus::Penetrating, &cache.axis);
+  if (sat.separation > margin) return m;
+  const dvec3 n = sat.normal;
+  AxisKind kind = sat.kind;
+  int face_a = sat.index_a, face_b = sat.index_b;
+  if (sat.index_a < 0 && sat.index_b < 0) {
+    // GJK's answer for disjoint bodies (a speculative contact inside the margin) names no feature: the reference
+    // face is the one of either body that faces the other most squarely along the closest direction.
+    const double along_a = best_face_alignment(a, pa, n, face_a);
+    const double along_b = best_face_alignment(b, pb, -n, face_b);
+    kind = along_a >= along_b ? AxisKind::FaceA : AxisKind::FaceB;
+  } else if (kind == AxisKind::EdgePair) {
+    // An edge-pair axis that coincides with a face normal (ties of parallel edges and faces) is a face contact.
+    constexpr double kParallel = 1.0 - 1e-9;
+    if (best_face_alignment(a, pa, n, face_a) > kParallel) {
+      kind = AxisKind::FaceA;
+    } else if (best_face_alignment(b, pb, -n, face_b) > kParallel) {
+      kind = AxisKind::FaceB;
+    }
+  }
+  Manifold out;
+  if (kind == AxisKind::FaceA) {
+    out = clip_faces(a, pa, face_a, b, pb, margin, 1.0);
+  } else if (kind == AxisKind::FaceB) {
+    out = clip_faces(b, pb, face_b, a, pa, margin, -1.0);
+  } else {
+    const Edge& ea = a.edges[sat.index_a];
+    const Edge& eb = b.edges[sat.index_b];
+    dvec3 ca, cb;
+    closest_on_segments(to_world(pa, a.vertices[ea.tail]), to_world(pa, a.vertices[ea.head]),
+                        to_world(pb, b.vertices[eb.tail]), to_world(pb, b.vertices[eb.head]), ca, cb);
+    out.normal = n;
+    out.count = 1;
+    out.points[0] = {0.5 * (ca + cb), glm::dot(n, cb - ca)};
+  }
+  out.walk_iterations = m.walk_iterations;
+  return out;
+}
+
+Manifold plane_manifold(const Polyhedron& a, const Placement& x, const dvec3& point, const dvec3& plane_normal,
+                        double margin) {
+  std::vector<ManifoldPoint> pts;
+  for (const dvec3& v : a.vertices) {
+    const dvec3 w = to_world(x, v);
+    const double gap = glm::dot(plane_normal, w - point);
+    if (gap <= margin) pts.push_back({w - 0.5 * gap * plane_normal, gap});
+  }
+  Manifold m;
+  m.normal = -plane_normal;
+  m.count = reduce_to_four(pts.data(), static_cast<int>(pts.size()), m.normal);
+  std::copy_n(pts.begin(), m.count, m.points.begin());
+  return m;
+}
+
+}  // namespace firn::dem

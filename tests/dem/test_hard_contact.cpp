@@ -1,0 +1,297 @@
+// The complementarity (hard contact) model in a World against closed-form answers (issue 13, point 4): a block on an
+// incline sticks for tan(theta) < mu and slides with a = g (sin theta - mu cos theta); a box sliding on a floor stops
+// after v^2 / (2 mu g); stacks and a pyramid stay put at dt = 1/60 s; kinetic energy never grows without external
+// work; momentum is conserved in zero gravity; the convex relaxation's spurious separation is mu |v_T| h.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "dem/world_test_util.h"
+#include "support/test_seed.h"
+
+namespace firn::dem {
+namespace {
+
+using glm::dvec3;
+using namespace testing;  // world_test_util.h
+
+constexpr double kG = 9.81;
+constexpr double kDeg = std::numbers::pi / 180.0;
+
+/// An empty complementarity world: gravity g, step dt, friction mu, speculative margin [m].
+World hard_world(const dvec3& g, double dt, double mu, double margin, int iterations = 200, double tolerance = 1e-9) {
+  ContactParameters p;
+  p.friction = mu;
+  World w = empty_world(g, dt, p);
+  w.model = ContactModelType::kComplementarity;
+  w.complementarity.iterations = iterations;
+  w.complementarity.tolerance = tolerance;
+  w.complementarity.margin = margin;
+  w.box_margin = margin;
+  return w;
+}
+
+/// A box (half extents 0.037 x 0.052 x 0.029 m, 1730 kg/m^3) resting on a plane tilted by theta about z, released
+/// at rest; displacement down the slope after `seconds`.
+double incline_slide(double theta_deg, double mu, double dt, double seconds) {
+  const double th = theta_deg * kDeg;
+  World w = hard_world({0, -kG, 0}, dt, mu, 0.002);
+  const dvec3 n(-std::sin(th), std::cos(th), 0.0), downhill(-std::cos(th), -std::sin(th), 0.0);
+  add_wall(w, plane_wall(dvec3(0.0), n));
+  const dvec3 half(0.037, 0.052, 0.029);
+  const int t = add_box_type(w, half, 1730.0);
+  const dvec3 x0 = n * half.y;
+  add_grain(w, t, body_at(x0, quat_from_axis_angle({0, 0, 1}, th)));
+  const int steps = static_cast<int>(std::lround(seconds / dt));
+  for (int s = 0; s < steps; ++s) step(w);
+  return glm::dot(w.grains[0].body.position - x0, downhill);
+}
+
+TEST(HardContact, BlockOnAnInclineSlidesWithTheCoulombAcceleration) {
+  const double theta = 27.3, mu = 0.31;
+  const double a = kG * (std::sin(theta * kDeg) - mu * std::cos(theta * kDeg));
+  const double exact = 0.5 * a;  // a t^2 / 2 after t = 1 s
+  const double d = incline_slide(theta, mu, 1e-3, 1.0);
+  std::printf("incline %.1f deg, mu %.2f, dt 1e-3: %.6f m after 1 s, analytic %.6f m\n", theta, mu, d, exact);
+  EXPECT_NEAR(d, exact, 0.01 * exact);
+  // At h = 1/60 s semi-implicit Euler itself moves a constant acceleration by a h^2 K (K + 1) / 2 after K steps,
+  // i.e. a t^2 / 2 (1 + h / t): 1.7 % more at t = 1 s, so the step's own closed form is the reference there.
+  const double h = 1.0 / 60.0, discrete = a * h * h * 60.0 * 61.0 / 2.0;
+  const double d60 = incline_slide(theta, mu, h, 1.0);
+  std::printf("dt 1/60: %.6f m after 1 s, semi-implicit Euler closed form %.6f m\n", d60, discrete);
+  EXPECT_NEAR(d60, discrete, 0.01 * discrete);
+}
+
+TEST(HardContact, BlockOnAnInclineSticksBelowTheFrictionAngle) {
+  // tan(17.3 deg) = 0.311 < mu = 0.61: the block stays (drift bounded by the solver tolerance times the time).
+  for (double dt : {1e-3, 1.0 / 60.0}) EXPECT_LT(std::abs(incline_slide(17.3, 0.61, dt, 1.0)), 1e-6) << "dt " << dt;
+  // Just below the friction angle as well: tan(29.1 deg) = 0.5565 < 0.57.
+  EXPECT_LT(std::abs(incline_slide(29.1, 0.57, 1e-3, 1.0)), 1e-6);
+}
+
+TEST(HardContact, BoxSlidingOnAFloorStopsAfterVSquaredOverTwoMuG) {
+  const double v0 = 1.37, mu = 0.43;
+  const double exact = v0 * v0 / (2.0 * mu * kG);
+  World w = hard_world({0, -kG, 0}, 1e-3, mu, 0.002);
+  add_wall(w, plane_wall(dvec3(0.0), {0, 1, 0}));
+  const dvec3 half(0.041, 0.023, 0.057);
+  add_grain(w, add_box_type(w, half, 2210.0), body_at({0, half.y, 0}, {1, 0, 0, 0}, {v0, 0, 0}));
+  for (int s = 0; s < 600; ++s) step(w);
+  const RigidBody& b = w.grains[0].body;
+  std::printf("slide: %.6f m, analytic %.6f m, final speed %.2e m/s\n", b.position.x, exact, glm::length(b.velocity));
+  EXPECT_LT(glm::length(b.velocity), 1e-6);
+  EXPECT_NEAR(b.position.x, exact, 0.01 * exact);
+}
+
+/// Largest displacement of any grain from its start over `steps` steps [m].
+double drift(World& w, int steps) {
+  std::vector<dvec3> start;
+  for (const Grain& g : w.grains) start.push_back(g.body.position);
+  double worst = 0.0;
+  for (int s = 0; s < steps; ++s) {
+    step(w);
+    for (std::size_t i = 0; i < start.size(); ++i) {
+      worst = std::max(worst, glm::length(w.grains[i].body.position - start[i]));
+    }
+  }
+  return worst;
+}
+
+TEST(HardContact, StackOfTenBoxesStaysAtLargeSteps) {
+  for (double dt : {1.0 / 60.0, 1e-3}) {
+    World w = hard_world({0, -kG, 0}, dt, 0.6, 0.003, 500, 1e-6);
+    add_wall(w, plane_wall(dvec3(0.0), {0, 1, 0}));
+    const dvec3 half(0.13, 0.071, 0.11);
+    const int t = add_box_type(w, half, 913.0);
+    for (int i = 0; i < 10; ++i) {
+      // Staggered by a few millimetres so the faces overlap only partly.
+      add_grain(w, t, body_at({0.003 * (i % 3) - 0.002, half.y * (2 * i + 1), 0.0017 * (i % 2)}));
+    }
+    const int steps = dt > 1e-2 ? 600 : 2000;  // 10 s at 1/60 s; 2 s at 1e-3 s
+    const double d = drift(w, steps);
+    std::printf("stack of 10, dt %.5f: drift %.3e m over %d steps, last step %d iterations, residual %.2e m/s\n", dt,
+                d, steps, w.last.solver_iterations, w.last.solver_residual);
+    EXPECT_LT(d, 1e-3) << "dt " << dt;
+  }
+}
+
+TEST(HardContact, PyramidOfFifteenBoxesStaysAtOneSixtiethSecond) {
+  World w = hard_world({0, -kG, 0}, 1.0 / 60.0, 0.6, 0.003, 500, 1e-6);
+  add_wall(w, plane_wall(dvec3(0.0), {0, 1, 0}));
+  const dvec3 half(0.097, 0.061, 0.083);
+  const int t = add_box_type(w, half, 1270.0);
+  const double pitch = 2.0 * half.x + 0.013;
+  for (int row = 0; row < 5; ++row) {
+    for (int k = 0; k < 5 - row; ++k) {
+      add_grain(w, t, body_at({pitch * (k + 0.5 * row), half.y * (2 * row + 1), 0.0}));
+    }
+  }
+  ASSERT_EQ(w.grains.size(), 15u);
+  const double d = drift(w, 600);
+  std::printf("pyramid of 15: drift %.3e m over 10 s, last step %d iterations, residual %.2e m/s\n", d,
+              w.last.solver_iterations, w.last.solver_residual);
+  EXPECT_LT(d, 1e-3);
+}
+
+/// Boxes with random velocities and spins in a closed room of six planes, zero gravity.
+World tumbling_room(std::mt19937_64& rng, double mu, bool cubes) {
+  World w = hard_world(dvec3(0.0), 1e-3, mu, 0.002, 500, 1e-10);
+  const double room = 0.5;
+  for (int a = 0; a < 3; ++a) {
+    for (double s : {-1.0, 1.0}) {
+      dvec3 n(0.0);
+      n[a] = -s;
+      add_wall(w, plane_wall(s * room * glm::abs(n), n));
+    }
+  }
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int i = 0; i < 6; ++i) {
+    const dvec3 half = cubes ? dvec3(0.061) : dvec3(0.061, 0.043, 0.077);
+    const int t = add_box_type(w, half, 1000.0 + 100.0 * i);
+    const dvec3 x{-0.3 + 0.3 * (i % 3), -0.15 + 0.3 * (i / 3), 0.0};
+    RigidBody b = body_at(x, normalized_quat(glm::dquat(u(rng), u(rng), u(rng), u(rng))), {u(rng), u(rng), u(rng)});
+    b.angular_velocity = {3 * u(rng), 3 * u(rng), 3 * u(rng)};
+    add_grain(w, t, b);
+  }
+  return w;
+}
+
+TEST(HardContact, KineticEnergyNeverIncreasesWithoutExternalWork) {
+  std::mt19937_64 rng(test::test_seed());
+  for (double mu : {0.0, 0.4}) {
+    World w = tumbling_room(rng, mu, false);
+    double e = kinetic_energy(w);
+    const double e0 = e;
+    int collisions = 0;
+    for (int s = 0; s < 1500; ++s) {
+      step(w);
+      collisions += w.last.contacts > 0;
+      const double next = kinetic_energy(w);
+      // Rounding of the velocity update is ~1e-16 relative per step; the solver tolerance bounds the rest.
+      ASSERT_LE(next, e * (1.0 + 1e-9)) << "step " << s << ", mu " << mu;
+      e = next;
+    }
+    std::printf("mu %.1f: kinetic energy %.4f -> %.4f J, %d steps with contacts\n", mu, e0, e, collisions);
+    EXPECT_GT(collisions, 50);  // the bodies really collided
+    EXPECT_LT(e, e0);           // and collisions are inelastic
+  }
+}
+
+TEST(HardContact, ZeroGravityCollisionConservesLinearAndAngularMomentum) {
+  std::mt19937_64 rng(test::test_seed());
+  World w = hard_world(dvec3(0.0), 1e-3, 0.37, 0.002, 500, 1e-12);
+  const int t = add_box_type(w, dvec3(0.05), 1130.0);
+  // Cubes (isotropic inertia, so free rotation conserves spin exactly), hitting off-centre with spin.
+  RigidBody a = body_at({-0.2, 0.031, 0.0}, quat_from_axis_angle({0.3, 1, 0.2}, 0.4), {1.3, 0.0, 0.1});
+  a.angular_velocity = {0.7, -2.1, 1.3};
+  RigidBody b = body_at({0.2, -0.027, 0.011}, quat_from_axis_angle({1, 0.1, -0.4}, 1.1), {-0.9, 0.05, 0.0});
+  b.angular_velocity = {-1.9, 0.4, 2.6};
+  add_grain(w, t, a);
+  add_grain(w, t, b);
+  auto momenta = [&](dvec3& p, dvec3& l) {
+    p = l = dvec3(0.0);
+    for (const Grain& g : w.grains) {
+      p += g.body.mass * g.body.velocity;
+      l += glm::cross(g.body.position, g.body.mass * g.body.velocity) + angular_momentum_world(g.body);
+    }
+  };
+  dvec3 p0, l0, p, l;
+  momenta(p0, l0);
+  int contact_steps = 0;
+  for (int s = 0; s < 600; ++s) {
+    step(w);
+    contact_steps += w.last.contact_points > 0;
+    momenta(p, l);
+    ASSERT_LT(glm::length(p - p0), 1e-12 * glm::length(p0) + 1e-15) << "step " << s;
+    ASSERT_LT(glm::length(l - l0), 1e-12 * glm::length(l0) + 1e-15) << "step " << s;
+  }
+  EXPECT_GT(contact_steps, 0);
+  EXPECT_LT(w.grains[0].body.velocity.x, 1.0);  // the collision changed the motion
+}
+
+TEST(HardContact, ConvexRelaxationSeparatesSlidingContactsAtMuVT) {
+  // The cone QP is Anitescu's convex relaxation: at a sliding contact lambda_n = v_n + Phi / h = mu |v_T| instead of
+  // 0 (docs/hard-contact.md). (1) A box launched along a floor leaves it after the first step with v_n = mu |v_T|.
+  {
+    const double mu = 0.27, v0 = 2.3;
+    World w = hard_world({0, -kG, 0}, 1e-3, mu, 0.05);
+    add_wall(w, plane_wall(dvec3(0.0), {0, 1, 0}));
+    const dvec3 half(0.2, 0.05, 0.15);
+    add_grain(w, add_box_type(w, half, 800.0), body_at({0, half.y, 0}, {1, 0, 0, 0}, {v0, 0, 0}));
+    step(w);
+    const dvec3 v = w.grains[0].body.velocity;
+    std::printf("launched box: v_n %.6f m/s, mu |v_T| %.6f m/s\n", v.y, mu * std::abs(v.x));
+    EXPECT_NEAR(v.y, mu * std::abs(v.x), 1e-6 * v0);
+  }
+  // (2) A block sliding down an incline with slowly growing speed rides at the gap Phi = mu |v_T| h (its normal
+  // velocity grows by only mu a h per step, less than g h, so it never takes off).
+  for (double dt : {1e-3, 1.0 / 60.0}) {
+    const double th = 27.3 * kDeg, mu = 0.31;
+    World w = hard_world({0, -kG, 0}, dt, mu, 0.05);
+    const dvec3 n(-std::sin(th), std::cos(th), 0.0);
+    add_wall(w, plane_wall(dvec3(0.0), n));
+    const dvec3 half(0.037, 0.052, 0.029);
+    add_grain(w, add_box_type(w, half, 1730.0), body_at(n * half.y, quat_from_axis_angle({0, 0, 1}, th)));
+    const int steps = static_cast<int>(std::lround(0.5 / dt));
+    for (int s = 0; s < steps; ++s) step(w);
+    // gap_new = gap + h v_n = gap + h (mu |v_T| - gap / h) with v_T the slip speed after the step.
+    const RigidBody& b = w.grains[0].body;
+    const double vt = glm::length(b.velocity - glm::dot(b.velocity, n) * n);
+    const double gap = glm::dot(b.position, n) - half.y;
+    std::printf("incline, dt %.5f: gap %.4e m, mu |v_T| h %.4e m\n", dt, gap, mu * vt * dt);
+    EXPECT_NEAR(gap, mu * vt * dt, 1e-3 * mu * vt * dt) << "dt " << dt;
+  }
+}
+
+/// A free box (moments in ratio 1 : 2.9 : 3.6) spinning mostly about its smallest-moment axis in zero gravity for
+/// 1 s: the drift of the world angular momentum, after checking energy and |q| at every step.
+double free_spin_momentum_drift(double dt) {
+  World w = hard_world(dvec3(0.0), dt, 0.5, 0.001);
+  RigidBody b = body_at(dvec3(0.0), quat_from_axis_angle({0.2, 1.0, -0.3}, 0.7));
+  b.angular_velocity = {9.0, 0.6, -0.4};
+  add_grain(w, add_box_type(w, {0.031, 0.087, 0.112}, 1000.0), b);
+  const dvec3 l0 = angular_momentum_world(w.grains[0].body);
+  double e = kinetic_energy(w);
+  const int steps = static_cast<int>(std::lround(1.0 / dt));
+  for (int s = 0; s < steps; ++s) {
+    step(w);
+    const glm::dquat& q = w.grains[0].body.orientation;
+    EXPECT_NEAR(quat_dot(q, q), 1.0, 1e-14) << "renormalised every step";
+    EXPECT_LE(kinetic_energy(w), e * (1.0 + 1e-14)) << "the implicit gyroscopic step adds no energy";
+    e = kinetic_energy(w);
+  }
+  return glm::length(angular_momentum_world(w.grains[0].body) - l0) / glm::length(l0);
+}
+
+TEST(HardContact, GyroscopicStepKeepsAngularMomentumToFirstOrder) {
+  // The errata's gyroscopic term (-w x I w, body frame), one implicit Newton step per step: a first-order method,
+  // so halving h halves the angular-momentum drift (without the term, w_body would stay constant and the drift
+  // would not shrink with h at all).
+  const double coarse = free_spin_momentum_drift(2e-3), fine = free_spin_momentum_drift(1e-3);
+  std::printf("free spin: |L| drift %.3e at h = 2e-3 s, %.3e at 1e-3 s\n", coarse, fine);
+  EXPECT_GT(coarse / fine, 1.6);
+  EXPECT_LT(coarse / fine, 2.4);
+}
+
+TEST(HardContact, IsDeterministic) {
+  std::mt19937_64 rng(test::test_seed());
+  const std::uint64_t seed = rng();
+  auto run = [&] {
+    std::mt19937_64 r(seed);
+    World w = tumbling_room(r, 0.5, false);
+    for (int s = 0; s < 300; ++s) step(w);
+    return w;
+  };
+  const World a = run(), b = run();
+  for (std::size_t i = 0; i < a.grains.size(); ++i) {
+    EXPECT_EQ(a.grains[i].body.position, b.grains[i].body.position);
+    EXPECT_EQ(a.grains[i].body.orientation, b.grains[i].body.orientation);
+  }
+}
+
+}  // namespace
+}  // namespace firn::dem
