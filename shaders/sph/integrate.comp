@@ -1,7 +1,7 @@
 #version 430
 // Symplectic Euler (v += dt a, then x += dt v), then the control regions in scene order, then the walls: a particle
 // behind a wall is projected onto it and takes the wall's velocity response. Also the per-step reductions (max
-// speed, acceleration, density) and the NaN / CFL checks.
+// speed, acceleration, density) and the watchdog: NaN, CFL and compression checks.
 #include "sph/layout.glsl"
 #include "sph/status.glsl"
 #include "sph/boundary.glsl"
@@ -50,6 +50,7 @@ void main() {
   } else {
     float speed = length(v);
     if (speed > domain_max.w) report_error(SPH_ERROR_CFL, p.id.x);
+    if (p.v_rho.w > rest_density() * (1.0 + uintBitsToFloat(step.z))) report_error(SPH_ERROR_DENSITY, p.id.x);
     atomicMax(status.max_speed_bits, floatBitsToUint(speed));
     atomicMax(status.max_accel_bits, floatBitsToUint(length(a)));
     atomicMax(status.max_density_bits, floatBitsToUint(max(p.v_rho.w, 0.0)));

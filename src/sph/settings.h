@@ -68,6 +68,10 @@ struct SphSettings {
   SortMethod sort = SortMethod::kCounting;
   double cfl = 0.4;               ///< dt <= cfl h / (c + |v|max), in (0, 1]
   double dt_max = 1e-3;           ///< upper bound on the time step [s]
+  /// Watchdog: a particle compressed beyond rho0 (1 + max_compression) ends the run (firn::NumericalError, exit 3).
+  /// Weakly compressible SPH is set up for about 1 % (c = 10 v_max); 10 % means the pressure (Tait: about the
+  /// stiffness B itself) no longer holds the water, the usual first sign of a blow-up.
+  double max_compression = 0.1;
   glm::dvec3 domain_min{0.0}, domain_max{1.0};  ///< walled box [m]; the hash origin is its centre
   /// Per axis: both domain faces of that axis are no-slip (the viscous term sees a mirror image moving with -v,
   /// so the fluid sticks to the wall) instead of free slip (the image has only its normal velocity reversed).

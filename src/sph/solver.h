@@ -27,6 +27,13 @@ struct StepLimits {
   double dt_viscous = 0;  ///< 0.125 h^2 rho0 / mu [s]
 };
 
+/// Force [N] and torque [N m] of the water on one solid (about its reference point: a collider's point or centre,
+/// a domain face's centre, a boundary slab's plane point).
+struct SolidLoad {
+  glm::dvec3 force{0.0};
+  glm::dvec3 torque{0.0};
+};
+
 /// Runs SPH water on the GPU. Needs a current OpenGL 4.3 context. The particle buffer is kept sorted by hash key
 /// (re-sorted at the start of every step), so particle slots change every step; GpuParticle::id is stable.
 /// Step: sort (hash keys, counting or radix sort, cell table), reorder, density + pressure, forces, integration
@@ -51,6 +58,12 @@ class Solver {
   /// the reductions. Waits for the GPU.
   void check_status();
   StepLimits step_limits() const { return limits_; }
+
+  /// Force and torque of the water on every solid from the particles' current density and pressure (call after
+  /// a step): colliders in order, then the 6 domain faces (x-, x+, y-, y+, z-, z+), then one per control region
+  /// (zero for regions that are not boundary slabs). Summed in 64-bit fixed point (2^-24 N), so the result does not
+  /// depend on the GPU's order of work. Waits for the GPU.
+  std::vector<SolidLoad> solid_loads();
 
   // The passes, in step order (public so that tests can check each against a CPU reference). density(),
   // forces() and neighbour_ids() read the packed positions that sort() writes: call sort() first.
@@ -111,9 +124,10 @@ class Solver {
   StepLimits limits_;
   gl::Buffer particles_[2];
   gl::Buffer positions_;  ///< vec4 (position, mass) per sorted slot, written by the reorder pass
+  gl::Buffer boundary_;   ///< BoundaryTerms (2 vec4) per sorted slot, written by the density pass
   HashSort sort_;
   gl::Buffer regions_, status_, params_;
-  gl::Program reorder_, density_, forces_, integrate_, neighbour_list_;
+  gl::Program reorder_, density_, forces_, integrate_, neighbour_list_, loads_;
   gl::PassTimer timer_;
 };
 

@@ -17,6 +17,7 @@ std::string quantity_name(uint32_t bit) {
   switch (bit) {
     case SPH_ERROR_NONFINITE: return "particle state (NaN or infinity)";
     case SPH_ERROR_CFL: return "particle speed (CFL violation: more than one kernel radius per step)";
+    case SPH_ERROR_DENSITY: return "density (compression rho / rho0 - 1 above sph.max_compression)";
   }
   return "unknown";
 }

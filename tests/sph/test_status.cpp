@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "sph/seeding.h"
 #include "sph/solver.h"
 #include "sph_test_util.h"
 #include "support/gl_context.h"
@@ -87,5 +88,34 @@ TEST(SphStatus, NonfiniteParticleStopsTheRunNamingIt) {
     ADD_FAILURE() << "no NumericalError";
   } catch (const NumericalError& e) {
     EXPECT_EQ(std::string(e.what()), want);
+  }
+}
+
+// The compression watchdog (SphSettings::max_compression): a block on the seeding lattice (rest density) passes a
+// step; then every particle of it pushed onto one spot makes a density spike far above rho0 (1 + 10 %), and the
+// run stops naming the step and the quantity.
+TEST(SphStatus, CompressionBeyondTheBoundStopsTheRun) {
+  firn::test::gl_context();
+  SphSettings st = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(0.6, 0.6, 0.5), kH);
+  st.viscosity = default_viscosity(st);
+  Body block;
+  block.min = glm::dvec3(0.2);
+  block.max = glm::dvec3(0.2 + 5 * st.spacing);
+  st.bodies = {block};
+  Solver solver(st, {}, glm::dvec3(0.0), seed_bodies(st));
+  solver.step(solver.step_limits().dt);
+  solver.check_status();  // the lattice block is at rest density
+  std::vector<GpuParticle> particles = solver.download_particles();
+  for (GpuParticle& p : particles) p.x_m = glm::vec4(0.3f, 0.3f, 0.3f, p.x_m.w);
+  solver.upload_particles(particles);
+  solver.step(solver.step_limits().dt);
+  try {
+    solver.check_status();
+    ADD_FAILURE() << "no NumericalError";
+  } catch (const NumericalError& e) {
+    const std::string what = e.what();
+    std::printf("  %s\n", what.c_str());
+    EXPECT_NE(what.find("at step 1 "), std::string::npos) << what;
+    EXPECT_NE(what.find("density (compression rho / rho0 - 1 above sph.max_compression)"), std::string::npos) << what;
   }
 }
