@@ -35,7 +35,7 @@
 layout(std430, binding = SPH_BIND_COLLIDERS) readonly buffer ColliderBuffer { Collider colliders[]; };
 layout(std430, binding = SPH_BIND_REGIONS) readonly buffer RegionBuffer { Region regions[]; };
 
-#define BOUNDARY_DIRECTIONS 128
+#define BOUNDARY_DIRECTIONS 256
 #define BOUNDARY_MAX_NEAR 8  // solids within h of one particle; the nearest-indexed 8 count, more are ignored
 #define PI 3.14159265358979
 
@@ -231,6 +231,16 @@ struct Near {
   vec3 n[BOUNDARY_MAX_NEAR];
 };
 
+// Whether the half-space at distance d with normal n lies wholly beyond a domain face (a face facing the same way
+// at most as far): clipped to the domain it is empty, e.g. a plane collider lying on a domain face.
+bool beyond_a_face(vec3 x, float d, vec3 n) {
+  for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
+    vec3 nf;
+    if (face_distance(f, x, nf) <= d && dot(nf, n) > 0.9999) return true;
+  }
+  return false;
+}
+
 Near near_solids(vec3 x) {
   Near s;
   s.count = 0u;
@@ -238,7 +248,7 @@ Near near_solids(vec3 x) {
     if (solid_kind(w) == SOLID_NONE) continue;
     vec3 n;
     float d = solid_distance(w, x, n);
-    if (d >= kernel_radius()) continue;
+    if (d >= kernel_radius() || (solid_kind(w) == SOLID_HALF_SPACE && beyond_a_face(x, d, n))) continue;
     if (s.count == uint(BOUNDARY_MAX_NEAR)) break;
     s.index[s.count] = w;
     s.d[s.count] = d;
@@ -249,6 +259,37 @@ Near near_solids(vec3 x) {
 }
 
 bool same_way(vec3 a, vec3 b) { return dot(a, b) > 0.9999; }
+
+// Whether the part of the kernel ball beyond the tangent plane (distance d, normal n) lies inside the bounding plane
+// at signed distance sd (> 0 outside) with outward normal m: over that cap (y - x) . m is at most -d when m is n,
+// at most h otherwise (a bound, so the test is conservative).
+bool cap_inside(float sd, vec3 m, float d, vec3 n) {
+  float reach = dot(m, n) > 0.9999 ? -d : kernel_radius();
+  return sd + reach <= 1e-5 * kernel_radius();
+}
+
+bool cap_inside_box(vec3 r, vec3 half_extent, float d, vec3 n) {
+  for (int a = 0; a < 3; ++a) {
+    vec3 m = vec3(0.0);
+    m[a] = 1.0;
+    if (!cap_inside(r[a] - half_extent[a], m, d, n) || !cap_inside(-r[a] - half_extent[a], -m, d, n)) return false;
+  }
+  return true;
+}
+
+// Whether solid w is its tangent half-space within the kernel ball at x: a half-space always; a box or a slab when
+// the cap beyond the tangent plane lies inside all its bounding planes (a wall away from its edges); a sphere never.
+bool acts_as_half_space(uint w, vec3 x, float d, vec3 n) {
+  uint kind = solid_kind(w);
+  if (kind == SOLID_HALF_SPACE) return true;
+  if (kind == SOLID_BOX) return cap_inside_box(x - colliders[w].point_shape.xyz, colliders[w].normal_radius.xyz, d, n);
+  if (kind != SOLID_SLAB) return false;
+  Region r = regions[w - collider_count() - 6u];
+  float front = dot(x - r.point.xyz, r.vector.xyz);
+  return cap_inside(front, r.vector.xyz, d, n) && cap_inside(-front - r.max_thickness.w, -r.vector.xyz, d, n) &&
+         cap_inside_box(x - 0.5 * (r.min_action.xyz + r.max_thickness.xyz), 0.5 * (r.max_thickness.xyz - r.min_action.xyz),
+                        d, n);
+}
 
 // Whether near solid k's tangent half-space is used as a control variate: not when another parallel one facing
 // the same way is nearer (or as near with a lower index), since their union is that one.
@@ -294,12 +335,12 @@ bool half_spaces_meet(float da, vec3 na, float db, vec3 nb) {
 // Per-solid shares of the boundary integrals at x for the solids in `s` (share[k] belongs to s.index[k]).
 void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
   for (uint k = 0u; k < uint(BOUNDARY_MAX_NEAR); ++k) share[k] = Share(0.0, vec3(0.0), 0.0);
-  // Closed forms only when they are exact: every solid a half-space and no two that are not parallel facing the
-  // same way meeting inside the kernel, nor one of them and the region beyond a domain face. Parallel ones nest;
+  // Closed forms only when they are exact: every solid a half-space within the kernel (acts_as_half_space) and no
+  // two that are not parallel facing the same way meeting inside the kernel, nor one and the region beyond a face. Parallel ones nest;
   // each keeps the part that the lower-index ones and the domain faces leave.
   bool exact = true;
   for (uint k = 0u; k < s.count && exact; ++k) {
-    exact = solid_kind(s.index[k]) == SOLID_HALF_SPACE;
+    exact = acts_as_half_space(s.index[k], x, s.d[k], s.n[k]);
     for (uint j = 0u; j < k && exact; ++j)
       exact = same_way(s.n[j], s.n[k]) || !half_spaces_meet(s.d[j], s.n[j], s.d[k], s.n[k]);
     for (uint f = 0u; f < 6u && exact && has_flag(SPH_FLAG_WALLS); ++f) {

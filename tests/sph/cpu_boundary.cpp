@@ -10,17 +10,6 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-double simpson(const std::function<double(double)>& f, double a, double b) {
-  if (b <= a) return 0.0;
-  constexpr int n = 64;
-  const double step = (b - a) / n;
-  double sum = f(a) + f(b);
-  for (int k = 1; k < n; ++k) sum += (k % 2 ? 4.0 : 2.0) * f(a + k * step);
-  return sum * step / 3.0;
-}
-
-// The kernels (Mueller et al. 2003) and the radial factors the integrals need.
-double w_poly6(double r, double h) { return r < h ? 315.0 / (64.0 * kPi * std::pow(h, 9)) * std::pow(h * h - r * r, 3) : 0; }
 double poly6_slope(double r, double h) {  // |dW_poly6 / dr|
   return r < h ? 945.0 / (32.0 * kPi * std::pow(h, 9)) * r * std::pow(h * h - r * r, 2) : 0;
 }
@@ -198,7 +187,7 @@ struct Direction {
 std::vector<Direction> directions(Rule rule) {
   std::vector<Direction> out;
   if (rule == Rule::kShader) {
-    const int n = 128;
+    const int n = 256;
     for (int k = 0; k < n; ++k) {
       const double z = 1.0 - (2.0 * k + 1.0) / n, r = std::sqrt(std::max(1.0 - z * z, 0.0));
       const double phi = k * kPi * (3.0 - std::sqrt(5.0));
@@ -256,13 +245,23 @@ struct NearSolid {
   glm::dvec3 n;
 };
 
+/// The solids within h of x, leaving out half-spaces that lie wholly beyond a domain face (empty once clipped).
 std::vector<NearSolid> near_solids(const Solids& solids, const glm::dvec3& x, double h) {
   std::vector<NearSolid> out;
   for (size_t k = 0; k < solids.count() && out.size() < 8; ++k) {
     if (solids.kind(k) == Kind::kNone) continue;
     glm::dvec3 n;
     const double d = solids.distance(k, x, n);
-    if (d < h) out.push_back({k, d, n});
+    if (d >= h) continue;
+    bool empty = false;
+    if (solids.kind(k) == Kind::kHalfSpace)
+      for (int f = 0; f < 6; ++f) {
+        glm::dvec3 nf(0.0);
+        nf[f / 2] = f % 2 ? -1.0 : 1.0;
+        const double df = f % 2 ? solids.s.domain_max[f / 2] - x[f / 2] : x[f / 2] - solids.s.domain_min[f / 2];
+        empty |= df <= d && glm::dot(nf, n) > 0.9999;
+      }
+    if (!empty) out.push_back({k, d, n});
   }
   return out;
 }
@@ -279,10 +278,46 @@ std::vector<NearSolid> near_faces(const sph::SphSettings& s, const glm::dvec3& x
   return out;
 }
 
+/// Whether the cap of the ball of radius h around x beyond the plane (d, n) lies inside the half-space
+/// {(y - p) . m <= 0}: the largest (y - x) . m over the cap is -d for m = n and at most h otherwise.
+bool cap_inside(const glm::dvec3& x, const glm::dvec3& p, const glm::dvec3& m, double d, const glm::dvec3& n, double h) {
+  const double reach = glm::dot(m, n) > 0.9999 ? -d : h;
+  return glm::dot(x - p, m) + reach <= 1e-5 * h;
+}
+
+bool cap_inside_box(const glm::dvec3& x, const glm::dvec3& lo, const glm::dvec3& hi, double d, const glm::dvec3& n,
+                    double h) {
+  for (int a = 0; a < 3; ++a) {
+    glm::dvec3 m(0.0);
+    m[a] = 1;
+    if (!cap_inside(x, hi, m, d, n, h) || !cap_inside(x, lo, -m, d, n, h)) return false;
+  }
+  return true;
+}
+
+/// Whether solid k is its tangent half-space (d, n) within the ball: planes always, boxes and slabs when the cap
+/// beyond the tangent plane is inside all their bounding planes, spheres never.
+bool acts_as_half_space(const Solids& solids, const NearSolid& q, const glm::dvec3& x, double h) {
+  switch (solids.kind(q.k)) {
+    case Kind::kHalfSpace: return true;
+    case Kind::kBox: {
+      const Collider& c = solids.colliders[q.k];
+      return cap_inside_box(x, c.point - c.half_extent, c.point + c.half_extent, q.d, q.n, h);
+    }
+    case Kind::kSlab: {
+      const sph::Region& r = solids.s.regions[q.k - solids.colliders.size() - 6];
+      return cap_inside(x, r.point, r.normal, q.d, q.n, h) &&
+             cap_inside(x, r.point - solids.thickness(r) * r.normal, -r.normal, q.d, q.n, h) &&
+             cap_inside_box(x, r.min, r.max, q.d, q.n, h);
+    }
+    default: return false;
+  }
+}
+
 bool exact_case(const Solids& solids, const std::vector<NearSolid>& near, const glm::dvec3& x, double h) {
   const auto faces = near_faces(solids.s, x);
   for (size_t i = 0; i < near.size(); ++i) {
-    if (solids.kind(near[i].k) != Kind::kHalfSpace) return false;
+    if (!acts_as_half_space(solids, near[i], x, h)) return false;
     for (size_t j = 0; j < i; ++j)
       if (!same_way(near[i].n, near[j].n) && meet_in_ball(near[i].d, near[i].n, near[j].d, near[j].n, h)) return false;
     for (const NearSolid& f : faces)
@@ -298,6 +333,19 @@ void add(SolidShare& s, const SolidShare& o, double sign) {
 }
 
 }  // namespace
+
+double simpson(const std::function<double(double)>& f, double a, double b) {
+  if (b <= a) return 0.0;
+  constexpr int n = 64;
+  const double step = (b - a) / n;
+  double sum = f(a) + f(b);
+  for (int k = 1; k < n; ++k) sum += (k % 2 ? 4.0 : 2.0) * f(a + k * step);
+  return sum * step / 3.0;
+}
+
+double w_poly6(double r, double h) {
+  return r < h ? 315.0 / (64.0 * kPi * std::pow(h, 9)) * std::pow(h * h - r * r, 3) : 0;
+}
 
 std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::vector<Collider>& colliders,
                                         const glm::dvec3& x, Rule rule) {

@@ -4,6 +4,7 @@
 /// solid (a point of S belongs to the lowest-index solid containing it). Written from the definitions: the
 /// half-space integrals by nested Simpson quadrature of the kernels (not the shader's closed forms), the solids'
 /// ray intervals in double, the radial integrals from the kernels' polynomials in h.
+#include <functional>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -12,6 +13,12 @@
 #include "sph/settings.h"
 
 namespace firn::sphref {
+
+/// Composite Simpson rule over [a, b] with 64 intervals (exact to ~1e-8 for the degree <= 9 kernel polynomials).
+double simpson(const std::function<double(double)>& f, double a, double b);
+
+/// W_poly6(r, h) = 315 / (64 pi h^9) (h^2 - r^2)^3 for r < h [1/m^3] (Mueller et al. 2003 Eq. 20).
+double w_poly6(double r, double h);
 
 /// One solid's share of the boundary integrals at a particle (SI units).
 struct SolidShare {
@@ -25,7 +32,7 @@ struct SolidShare {
 
 /// Angular rule of the integrals.
 enum class Rule {
-  kShader,  ///< the shader's: 128 Fibonacci directions, control variates, closed forms where exact
+  kShader,  ///< the shader's: 256 Fibonacci directions, control variates, closed forms where exact
   kFine,    ///< Gauss-Legendre 64 in cos(theta) x 128 in phi, no control variates (the accuracy reference)
 };
 

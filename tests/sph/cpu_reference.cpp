@@ -15,17 +15,6 @@ namespace {
 using sph::GpuParticle;
 constexpr double kPi = std::numbers::pi;
 
-/// Composite Simpson rule over [a, b] with 64 intervals (exact to ~1e-8 for the degree <= 9 kernel polynomials).
-double simpson(const std::function<double(double)>& f, double a, double b) {
-  if (b <= a) return 0.0;
-  constexpr int n = 64;
-  const double step = (b - a) / n;
-  double sum = f(a) + f(b);
-  for (int k = 1; k < n; ++k) sum += (k % 2 ? 4.0 : 2.0) * f(a + k * step);
-  return sum * step / 3.0;
-}
-
-double w_poly6(double r, double h) { return r < h ? 315.0 / (64.0 * kPi * std::pow(h, 9)) * std::pow(h * h - r * r, 3) : 0; }
 double w_spiky(double r, double h) { return r < h ? 15.0 / (kPi * std::pow(h, 6)) * std::pow(h - r, 3) : 0; }
 
 /// Integral of W over the plane at distance z from the particle: 2 pi int_z^h W(r) r dr.
@@ -137,7 +126,7 @@ std::vector<Density> density(const Setup& s, const std::vector<GpuParticle>& par
     out[i].rho = sum + s.settings.rest_density * walls;
     out[i].p = pressure_of(s.settings, out[i].rho);
     // Each float term (h^2 - r^2)^3 is off by at most ~12 FLT_EPSILON h^6 (r^2 and the difference rounded), the
-    // sum by n FLT_EPSILON of its value: 64 eps per term covers both. The solids' float sums over 128 rays (and
+    // sum by n FLT_EPSILON of its value: 64 eps per term covers both. The solids' float sums over 256 rays (and
     // interval ends from float positions) by ~100 eps of rho0 per solid.
     out[i].rho_bound = 64.0 * FLT_EPSILON * ((n + 1) * particles[i].x_m.w * w_poly6(0, h) + out[i].rho) +
                        100.0 * FLT_EPSILON * s.settings.rest_density * double(shares.size());
