@@ -93,7 +93,7 @@
 #define SPH_BIND_RADIX_HIST 23     /* uint[16 * tiles], digit-major */
 #define SPH_BIND_NEIGHBOURS 24     /* uint[]: neighbour lists (tests and diagnostics only) */
 #define SPH_BIND_POSITIONS 25      /* vec4[]: position and mass in sorted order, packed for the neighbour loops */
-#define SPH_BIND_BOUNDARY 26       /* BoundaryTerms[] per sorted slot: the solids' integrals (shaders/sph/boundary.glsl) */
+#define SPH_BIND_BOUNDARY 26       /* BoundaryTerms[] per sorted slot (shaders/sph/boundary.glsl) */
 #define SPH_BIND_LOADS 27          /* uint[]: force and torque per solid, 64-bit fixed point (shaders/sph/loads.comp) */
 
 /* SPH uniform buffer (std140). */

@@ -118,7 +118,8 @@ float solid_distance(uint w, vec3 x, out vec3 n) {
     return collider_distance(c, x);
   }
   Region r = regions[w - collider_count() - 6u];
-  vec3 centre = 0.5 * (r.min_action.xyz + r.max_thickness.xyz), half_extent = 0.5 * (r.max_thickness.xyz - r.min_action.xyz);
+  vec3 centre = 0.5 * (r.min_action.xyz + r.max_thickness.xyz);
+  vec3 half_extent = 0.5 * (r.max_thickness.xyz - r.min_action.xyz);
   float front = dot(x - r.point.xyz, r.vector.xyz);
   float back = -front - r.max_thickness.w;
   float box = box_distance(x - centre, half_extent);
@@ -287,8 +288,8 @@ bool acts_as_half_space(uint w, vec3 x, float d, vec3 n) {
   Region r = regions[w - collider_count() - 6u];
   float front = dot(x - r.point.xyz, r.vector.xyz);
   return cap_inside(front, r.vector.xyz, d, n) && cap_inside(-front - r.max_thickness.w, -r.vector.xyz, d, n) &&
-         cap_inside_box(x - 0.5 * (r.min_action.xyz + r.max_thickness.xyz), 0.5 * (r.max_thickness.xyz - r.min_action.xyz),
-                        d, n);
+         cap_inside_box(x - 0.5 * (r.min_action.xyz + r.max_thickness.xyz),
+                        0.5 * (r.max_thickness.xyz - r.min_action.xyz), d, n);
 }
 
 // Whether near solid k's tangent half-space is used as a control variate: not when another parallel one facing
@@ -336,8 +337,8 @@ bool half_spaces_meet(float da, vec3 na, float db, vec3 nb) {
 void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
   for (uint k = 0u; k < uint(BOUNDARY_MAX_NEAR); ++k) share[k] = Share(0.0, vec3(0.0), 0.0);
   // Closed forms only when they are exact: every solid a half-space within the kernel (acts_as_half_space) and no
-  // two that are not parallel facing the same way meeting inside the kernel, nor one and the region beyond a face. Parallel ones nest;
-  // each keeps the part that the lower-index ones and the domain faces leave.
+  // two that are not parallel facing the same way meeting inside the kernel, nor one and the region beyond a face.
+  // Parallel ones nest; each keeps the part that the lower-index ones and the domain faces leave.
   bool exact = true;
   for (uint k = 0u; k < s.count && exact; ++k) {
     exact = acts_as_half_space(s.index[k], x, s.d[k], s.n[k]);

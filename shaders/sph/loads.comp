@@ -9,18 +9,14 @@
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/boundary.glsl"
+#include "sph/fixed64.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 // Per solid, 6 components (force xyz, torque xyz), each (low word, high word) of a two's complement int64.
 layout(std430, binding = SPH_BIND_LOADS) coherent buffer LoadBuffer { uint loads[]; };
 
 void add_fixed(uint slot, float value) {
-  float x = value * 16777216.0;  // 2^24
-  float hi = floor(x / 4294967296.0);
-  uint lo = uint(x - hi * 4294967296.0);
-  uint old = atomicAdd(loads[2u * slot], lo);
-  uint carry = old + lo < old ? 1u : 0u;
-  atomicAdd(loads[2u * slot + 1u], uint(int(hi)) + carry);
+  ATOMIC_ADD_FIXED64(loads[2u * slot], loads[2u * slot + 1u], value * 16777216.0)  // 2^-24 N or N m
 }
 
 vec3 reference_point(uint w) {

@@ -42,6 +42,9 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       integrate_(gl::Program::compute("sph/integrate.comp")),
       neighbour_list_(gl::Program::compute("sph/neighbour_list.comp")),
       loads_(gl::Program::compute("sph/loads.comp")) {
+  closed_tank_ = true;
+  for (const Region& r : settings_.regions) closed_tank_ &= r.action == RegionAction::kBoundary;
+  for (const Collider& c : colliders_.colliders()) closed_tank_ &= c.velocity == glm::dvec3(0.0);
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
   double v0 = 0;
@@ -51,8 +54,8 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
 }
 
 size_t Solver::gpu_bytes() const {
-  return particles_[0].size() + particles_[1].size() + positions_.size() + boundary_.size() + sort_.gpu_bytes() + colliders_.gpu_bytes() +
-         regions_.size() + status_.size() + params_.size();
+  return particles_[0].size() + particles_[1].size() + positions_.size() + boundary_.size() + sort_.gpu_bytes() +
+         colliders_.gpu_bytes() + regions_.size() + status_.size() + params_.size();
 }
 
 void Solver::bind() const {

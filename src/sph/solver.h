@@ -2,6 +2,7 @@
 /// The GPU SPH water solver (Mueller, Charypar & Gross 2003 forces, weakly compressible Tait pressure) with the
 /// domain-size-independent hashed neighbour search of hash_sort.h.
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/advance.h"
@@ -58,6 +59,9 @@ class Solver {
   /// the reductions. Waits for the GPU.
   void check_status();
   StepLimits step_limits() const { return limits_; }
+  /// Kinetic plus potential energy of the water [J] (potential from the domain's lowest corner along gravity) after
+  /// the last step that check_status() read alone; NaN before.
+  double energy() const { return energy_; }
 
   /// Force and torque of the water on every solid from the particles' current density and pressure (call after
   /// a step): colliders in order, then the 6 domain faces (x-, x+, y-, y+, z-, z+), then one per control region
@@ -122,6 +126,8 @@ class Solver {
   uint64_t step_ = 0;
   uint64_t checked_step_ = 0;  ///< step_ at the last status read
   StepLimits limits_;
+  bool closed_tank_ = false;  ///< no region moves water and no collider moves: the energy can only fall
+  double energy_ = std::numeric_limits<double>::quiet_NaN(), energy_start_ = std::numeric_limits<double>::quiet_NaN();
   gl::Buffer particles_[2];
   gl::Buffer positions_;  ///< vec4 (position, mass) per sorted slot, written by the reorder pass
   gl::Buffer boundary_;   ///< BoundaryTerms (2 vec4) per sorted slot, written by the density pass

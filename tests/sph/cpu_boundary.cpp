@@ -141,7 +141,9 @@ struct Solids {
         clip(p, n);
         break;
       }
-      case Kind::kBox: clip_box(colliders[k].point - colliders[k].half_extent, colliders[k].point + colliders[k].half_extent); break;
+      case Kind::kBox:
+        clip_box(colliders[k].point - colliders[k].half_extent, colliders[k].point + colliders[k].half_extent);
+        break;
       case Kind::kSphere: {
         const glm::dvec3 r = x - colliders[k].point;
         const double b = glm::dot(r, e), q = glm::dot(r, r) - colliders[k].radius * colliders[k].radius;
@@ -171,7 +173,8 @@ glm::dvec3 radial(double a, double b, double h) {
     const double h2 = h * h;
     const double poly6 = h2 * h2 * h2 * t * t * t / 3 - 3 * h2 * h2 * std::pow(t, 5) / 5 + 3 * h2 * std::pow(t, 7) / 7 -
                          std::pow(t, 9) / 9;  // (h^2 - t^2)^3 t^2
-    const double slope = h2 * h2 * std::pow(t, 4) / 4 - h2 * std::pow(t, 6) / 3 + std::pow(t, 8) / 8;  // (h^2 - t^2)^2 t^3
+    // (h^2 - t^2)^2 t^3
+    const double slope = h2 * h2 * std::pow(t, 4) / 4 - h2 * std::pow(t, 6) / 3 + std::pow(t, 8) / 8;
     const double visc = h * t * t * t / 3 - std::pow(t, 4) / 4;                                         // (h - t) t^2
     return glm::dvec3(315.0 / (64.0 * kPi * std::pow(h, 9)) * poly6, 945.0 / (32.0 * kPi * std::pow(h, 9)) * slope,
                       45.0 / (kPi * std::pow(h, 6)) * visc);
@@ -280,7 +283,8 @@ std::vector<NearSolid> near_faces(const sph::SphSettings& s, const glm::dvec3& x
 
 /// Whether the cap of the ball of radius h around x beyond the plane (d, n) lies inside the half-space
 /// {(y - p) . m <= 0}: the largest (y - x) . m over the cap is -d for m = n and at most h otherwise.
-bool cap_inside(const glm::dvec3& x, const glm::dvec3& p, const glm::dvec3& m, double d, const glm::dvec3& n, double h) {
+bool cap_inside(const glm::dvec3& x, const glm::dvec3& p, const glm::dvec3& m, double d, const glm::dvec3& n,
+                double h) {
   const double reach = glm::dot(m, n) > 0.9999 ? -d : h;
   return glm::dot(x - p, m) + reach <= 1e-5 * h;
 }

@@ -119,3 +119,37 @@ TEST(SphStatus, CompressionBeyondTheBoundStopsTheRun) {
     EXPECT_NE(what.find("density (compression rho / rho0 - 1 above sph.max_compression)"), std::string::npos) << what;
   }
 }
+
+// The energy watchdog (SphSettings::max_energy_growth): in a closed tank the energy after the first step is the
+// reference; the water then set moving at 2 m/s (kinetic energy about 2 / (g y) ~ 1.7 times its potential energy
+// above the floor) exceeds it by far more than 10 %, and the run stops naming the step and the quantity.
+TEST(SphStatus, EnergyGrowthInAClosedTankStopsTheRun) {
+  firn::test::gl_context();
+  SphSettings st = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(0.6, 0.6, 0.5), kH);
+  st.viscosity = default_viscosity(st);
+  Body block;
+  block.min = glm::dvec3(0.2, 0.0, 0.2);
+  block.max = block.min + glm::dvec3(5 * st.spacing);
+  st.bodies = {block};
+  const glm::dvec3 gravity(0, -9.81, 0);
+  Solver solver(st, {}, gravity, seed_bodies(st, gravity));
+  solver.advance(0.002);  // a few steps, all checked: the energy stays put
+  double potential = 0;
+  std::vector<GpuParticle> particles = solver.download_particles();
+  for (const GpuParticle& p : particles) potential += p.x_m.w * 9.81 * p.x_m.y;
+  std::printf("  energy %.6f J, potential %.6f J\n", solver.energy(), potential);
+  EXPECT_NEAR(solver.energy(), potential, 0.01 * potential);
+  for (GpuParticle& p : particles) p.v_rho = glm::vec4(2.0f, 0.0f, 0.0f, p.v_rho.w);
+  solver.upload_particles(particles);
+  try {
+    solver.advance(solver.step_limits().dt);
+    ADD_FAILURE() << "no NumericalError";
+  } catch (const NumericalError& e) {
+    const std::string what = e.what();
+    std::printf("  %s\n", what.c_str());
+    EXPECT_NE(what.find("numerical failure in the water (SPH) at step " + std::to_string(solver.steps() - 1) + " "),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("kinetic + potential energy"), std::string::npos) << what;
+  }
+}
