@@ -64,9 +64,9 @@ class Solver {
   double energy() const { return energy_; }
 
   /// Force and torque of the water on every solid from the particles' current density and pressure (call after
-  /// a step): colliders in order, then the 6 domain faces (x-, x+, y-, y+, z-, z+), then one per control region
-  /// (zero for regions that are not boundary slabs). Summed in 64-bit fixed point (2^-24 N), so the result does not
-  /// depend on the GPU's order of work. Waits for the GPU.
+  /// a step): colliders in order, then the 6 domain faces (x-, x+, y-, y+, z-, z+; zero: their mirror images are
+  /// not solids), then one per control region (zero for regions that are not boundary slabs). Summed in 64-bit
+  /// fixed point (2^-24 N), so the result does not depend on the GPU's order of work. Waits for the GPU.
   std::vector<SolidLoad> solid_loads();
 
   // The passes, in step order (public so that tests can check each against a CPU reference). density(),
