@@ -93,6 +93,8 @@
 #define SPH_BIND_RADIX_HIST 23     /* uint[16 * tiles], digit-major */
 #define SPH_BIND_NEIGHBOURS 24     /* uint[]: neighbour lists (tests and diagnostics only) */
 #define SPH_BIND_POSITIONS 25      /* vec4[]: position and mass in sorted order, packed for the neighbour loops */
+#define SPH_BIND_BOUNDARY 26       /* BoundaryTerms[] per sorted slot (shaders/sph/boundary.glsl) */
+#define SPH_BIND_LOADS 27          /* uint[]: force and torque per solid, 64-bit fixed point (shaders/sph/loads.comp) */
 
 /* SPH uniform buffer (std140). */
 #define SPH_BIND_PARAMS 1
@@ -100,6 +102,7 @@
 /* sph::GpuStatus error bits (GpuErrorRecord.flags and .quantity). */
 #define SPH_ERROR_NONFINITE 1u
 #define SPH_ERROR_CFL 2u
+#define SPH_ERROR_DENSITY 4u  /* compression rho / rho0 - 1 above SphSettings::max_compression */
 
 /* SphParams.flags bits. */
 #define SPH_FLAG_LINEAR_EOS 1u   /* Mueller 2003 p = k (rho - rho0) instead of Tait */

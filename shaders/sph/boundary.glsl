@@ -1,36 +1,446 @@
-// Solid boundaries of the water: the scene's colliders, the walls of the domain box and the "boundary" control
-// regions (solid slabs). Each is seen locally as a plane at signed distance d (> 0 on the fluid side) with unit
-// normal n into the fluid. The domain faces act through mirror images in the neighbour passes (mirror.glsl) and
-// through 3. below; colliders and slabs act in three ways:
-//  1. density: the missing kernel mass behind the wall is added as continuum, rho0 V(d), with
-//     V(d) = integral of W_poly6 over the half-space beyond the plane (closed form below, V(0) = 1/2);
-//  2. pressure: the wall is mirrored fluid at the particle's own pressure and density, which turns the symmetric
-//     pressure term -m (p_i + p_j) / (2 rho_i rho_j) grad W_spiky into p_i rho0 / rho_i^2 * A(d) n with
-//     A(d) = -dV_spiky/dd = integral of W_spiky over the plane at distance d (a semi-analytic wall, in the spirit
-//     of Kulasegaram et al. 2004 / Ferrand et al. 2013);
-//  3. integration: a particle that still ends a step behind a wall is projected onto it and its velocity gets the
-//     collider's response (boundary_response), so no particle leaves the water's container.
+// Solid boundaries of the water. The six faces of the walled domain box act through mirror images (mirror.glsl,
+// the method of images: exact for the lattice, at edges and in corners). Every other solid - the scene's colliders
+// (planes, boxes, spheres, static or moving) and the "boundary" control regions (slabs: a half-space `thickness`
+// deep, clipped to the region box) - is continuum, as in the volume maps of Bender et al. 2019 (Koschier & Bender
+// 2017's density maps): a particle i sees the integrals of the kernels over the solid region S within its support,
+//   V_i = int_S W_poly6(x_i - y) dy        (density:   rho_i += rho0 V_i)
+//   G_i = grad V_i = int_S grad_i W_poly6   (pressure:  a_i += -rho0 p_i / rho_i^2 G_i, the force of the
+//                                           solid's share of rho_i on the particle: with the solid fixed, the
+//                                           negative gradient of the internal energy m_i e(rho_i), de/drho = p /
+//                                           rho^2, so the solids do no work on the water but through its density;
+//                                           Akinci et al. 2012 Eq. 10 and Bender et al. 2019 Eq. 12 have this form)
+//   L_i = int_S lap W_visc(x_i - y) dy     (viscosity: a_i += 2 mu / rho_i L_i (v_solid - v_i), the solid's ghost
+//                                           velocity 2 v_solid - v_i mirroring the particle's; on a free-slip
+//                                           solid only the normal part)
+// S is the UNION of the colliders and slabs, clipped to the domain box (beyond the domain faces the images stand
+// for the solid already), so solids that coincide or overlap count once: a plane collider on a domain face adds
+// nothing, a box reaching through a face adds only its part inside, two boxes sharing a wall count it once. The
+// integrals are split per solid (force and torque on each solid): a point of S belongs to the lowest-index solid
+// containing it.
+//
+// Evaluation: every solid is convex, so a ray from x_i in direction e meets it in one interval [a, b] (closed
+// forms for half-spaces, slab clipping for boxes, slabs and the domain box, the quadratic for spheres); the union
+// on the ray is exact, and the radial integrals int_a^b f(t) t^2 dt of the three kernels are polynomials. The
+// angular integral uses a fixed Fibonacci sphere of BOUNDARY_DIRECTIONS directions, with a control variate that
+// makes the common cases exact: for each solid within h its tangent half-space (the plane at the solid's signed
+// distance, normal = SDF gradient) is integrated in closed form and its ray quadrature subtracted, so one flat
+// wall or a box face are exact and only the overlap of walls at an edge or corner and the curvature of spheres
+// and box edges go through the quadrature. Parallel tangent planes facing the same way keep only the nearest
+// (their union is that one). Where every solid within h is a half-space and no two non-parallel ones (nor one and
+// the region beyond a domain face) meet inside the kernel, the closed forms alone are exact and the rays are
+// skipped.
+//
+// Integration (integrate.comp) still projects a particle that ends a step inside a solid back onto its surface
+// with the collider's velocity response, so no particle leaves the water's container.
 layout(std430, binding = SPH_BIND_COLLIDERS) readonly buffer ColliderBuffer { Collider colliders[]; };
 layout(std430, binding = SPH_BIND_REGIONS) readonly buffer RegionBuffer { Region regions[]; };
 
-// V(d) / 1 for poly6: 1/2 - 315/256 (u - 4u^3/3 + 6u^5/5 - 4u^7/7 + u^9/9), u = d / h in [0, 1].
-float wall_volume_poly6(float d) {
-  float u = clamp(d / kernel_radius(), 0.0, 1.0);
-  float u2 = u * u;
+#define BOUNDARY_DIRECTIONS 256
+#define BOUNDARY_MAX_NEAR 8  // solids within h of one particle; the nearest-indexed 8 count, more are ignored
+#define PI 3.14159265358979
+
+bool inside_box(vec3 x, vec3 lo, vec3 hi) { return all(greaterThanEqual(x, lo)) && all(lessThanEqual(x, hi)); }
+
+// ---- Solids: colliders, then the 6 domain faces (x lo, x hi, y lo, ...), then the regions (boundary slabs only).
+uint solid_count() { return collider_count() + 6u + region_count(); }
+
+// Kinds: a half-space, a box, a sphere, a slab.
+#define SOLID_NONE 0u
+#define SOLID_HALF_SPACE 1u
+#define SOLID_BOX 2u
+#define SOLID_SPHERE 3u
+#define SOLID_SLAB 4u
+
+uint solid_kind(uint w) {
+  if (w < collider_count()) {
+    uint shape = uint(colliders[w].point_shape.w);
+    return shape == COLLIDER_PLANE ? SOLID_HALF_SPACE : (shape == COLLIDER_SPHERE ? SOLID_SPHERE : SOLID_BOX);
+  }
+  w -= collider_count();
+  if (w < 6u) return SOLID_NONE;  // the domain faces act through mirror images (mirror.glsl)
+  return uint(regions[w - 6u].min_action.w) == SPH_REGION_BOUNDARY ? SOLID_SLAB : SOLID_NONE;
+}
+
+// Signed distance of x from domain face f (x-, x+, y-, y+, z-, z+) and its normal into the domain.
+float face_distance(uint f, vec3 x, out vec3 n) {
+  uint axis = f >> 1;
+  bool upper = (f & 1u) != 0u;
+  n = vec3(0.0);
+  n[axis] = upper ? -1.0 : 1.0;
+  return upper ? domain_max[axis] - x[axis] : x[axis] - domain_min[axis];
+}
+
+// A plane through `point` with unit normal `n` out of the solid (into the fluid side).
+struct Plane {
+  vec3 point;
+  vec3 n;
+};
+
+// The bounding plane of a half-space solid.
+Plane half_space_plane(uint w) {
+  if (w < collider_count()) return Plane(colliders[w].point_shape.xyz, colliders[w].normal_radius.xyz);
+  w -= collider_count();
+  uint axis = w >> 1;
+  bool upper = (w & 1u) != 0u;
+  vec3 n = vec3(0.0);
+  n[axis] = upper ? -1.0 : 1.0;
+  vec3 p = upper ? domain_max.xyz : domain_min.xyz;
+  return Plane(p, n);
+}
+
+float box_distance(vec3 r, vec3 half_extent) {
+  vec3 d = abs(r) - half_extent;
+  return length(max(d, vec3(0.0))) + min(max(d.x, max(d.y, d.z)), 0.0);
+}
+
+vec3 box_normal(vec3 r, vec3 half_extent) {
+  vec3 d = abs(r) - half_extent;
+  if (max(d.x, max(d.y, d.z)) > 0.0) return normalize(max(d, vec3(0.0)) * sign(r));
+  int axis = d.x > d.y ? (d.x > d.z ? 0 : 2) : (d.y > d.z ? 1 : 2);
+  vec3 n = vec3(0.0);
+  n[axis] = r[axis] >= 0.0 ? 1.0 : -1.0;
+  return n;
+}
+
+// Signed distance from x to solid w [m] (negative inside) and the unit normal of its tangent plane (the SDF
+// gradient). For a slab, the intersection of three convex sets, the largest of their distances (exact inside and
+// on the faces, a lower bound near its edges).
+float solid_distance(uint w, vec3 x, out vec3 n) {
+  uint kind = solid_kind(w);
+  if (kind == SOLID_HALF_SPACE) {
+    Plane pl = half_space_plane(w);
+    n = pl.n;
+    return dot(x - pl.point, pl.n);
+  }
+  if (kind == SOLID_BOX || kind == SOLID_SPHERE) {
+    Collider c = colliders[w];
+    n = collider_normal(c, x);
+    return collider_distance(c, x);
+  }
+  Region r = regions[w - collider_count() - 6u];
+  vec3 centre = 0.5 * (r.min_action.xyz + r.max_thickness.xyz);
+  vec3 half_extent = 0.5 * (r.max_thickness.xyz - r.min_action.xyz);
+  float front = dot(x - r.point.xyz, r.vector.xyz);
+  float back = -front - r.max_thickness.w;
+  float box = box_distance(x - centre, half_extent);
+  n = r.vector.xyz;
+  float d = front;
+  if (back > d) d = back, n = -r.vector.xyz;
+  if (box > d) d = box, n = box_normal(x - centre, half_extent);
+  return d;
+}
+
+// Velocity of solid w [m/s] and whether its surface is no-slip for the viscous term (sticky colliders; domain
+// faces of a no-slip axis).
+vec3 solid_velocity(uint w) { return w < collider_count() ? colliders[w].velocity_friction.xyz : vec3(0.0); }
+bool solid_no_slip(uint w) {
+  if (w < collider_count()) return colliders[w].boundary.x == uint(BOUNDARY_STICKY);
+  w -= collider_count();
+  return w < 6u && has_flag(SPH_FLAG_NO_SLIP_X << (w >> 1));
+}
+
+// ---- Rays. Points x + t e, t in [t0, t1], inside the half-space d + t c < 0 (d the signed distance of x from the
+// plane, c = e . n with n out of the solid).
+void clip_half_space(float d, float c, inout float t0, inout float t1) {
+  if (c < 0.0) {
+    t0 = max(t0, -d / c);
+  } else if (c > 0.0) {
+    t1 = min(t1, -d / c);
+  } else if (d >= 0.0) {
+    t1 = t0;  // parallel and outside: empty
+  }
+}
+
+void clip_box(vec3 r, vec3 e, vec3 half_extent, inout float t0, inout float t1) {
+  for (int a = 0; a < 3; ++a) {
+    clip_half_space(r[a] - half_extent[a], e[a], t0, t1);
+    clip_half_space(-r[a] - half_extent[a], -e[a], t0, t1);
+  }
+}
+
+// The interval [t0, t1] of the ray x + t e (t in [0, h]) inside solid w; empty when t1 <= t0.
+vec2 solid_interval(uint w, vec3 x, vec3 e) {
+  float t0 = 0.0, t1 = kernel_radius();
+  uint kind = solid_kind(w);
+  if (kind == SOLID_HALF_SPACE) {
+    Plane pl = half_space_plane(w);
+    clip_half_space(dot(x - pl.point, pl.n), dot(e, pl.n), t0, t1);
+  } else if (kind == SOLID_BOX) {
+    clip_box(x - colliders[w].point_shape.xyz, e, colliders[w].normal_radius.xyz, t0, t1);
+  } else if (kind == SOLID_SPHERE) {
+    vec3 r = x - colliders[w].point_shape.xyz;
+    float radius = colliders[w].normal_radius.w;
+    float b = dot(r, e), q = dot(r, r) - radius * radius, disc = b * b - q;
+    if (disc <= 0.0) return vec2(0.0);
+    float s = sqrt(disc);
+    t0 = max(t0, -b - s);
+    t1 = min(t1, -b + s);
+  } else {
+    Region reg = regions[w - collider_count() - 6u];
+    vec3 n = reg.vector.xyz;
+    float front = dot(x - reg.point.xyz, n), c = dot(e, n);
+    clip_half_space(front, c, t0, t1);
+    clip_half_space(-front - reg.max_thickness.w, -c, t0, t1);
+    clip_box(x - 0.5 * (reg.min_action.xyz + reg.max_thickness.xyz), e,
+             0.5 * (reg.max_thickness.xyz - reg.min_action.xyz), t0, t1);
+  }
+  // Only the part inside the domain box: beyond its faces the mirror images stand for the solid already.
+  if (has_flag(SPH_FLAG_WALLS))
+    clip_box(x - 0.5 * (domain_min.xyz + domain_max.xyz), e, 0.5 * (domain_max.xyz - domain_min.xyz), t0, t1);
+  return vec2(t0, t1);
+}
+
+// ---- Kernel integrals, u = t / h. Radial antiderivatives of int f(t) t^2 dt over the ray, u-polynomials:
+//   poly6:       (1 - u^2)^3 u^2  ->  u^3/3 - 3u^5/5 + 3u^7/7 - u^9/9
+//   poly6 grad:  (1 - u^2)^2 u^3  ->  u^4/4 - u^6/3 + u^8/8
+//   visc lap:    (1 - u) u^2      ->  u^3/3 - u^4/4
+// Returned with the kernel constants 315 / (64 pi), 945 / (32 pi), 45 / pi applied, so that the shares below are
+// the integrals in units of 1, 1/h and 1/h^2.
+vec3 radial_antiderivatives(float u) {
+  float u2 = u * u, u3 = u2 * u;
+  return vec3(315.0 / (64.0 * PI), 945.0 / (32.0 * PI), 45.0 / PI) *
+         vec3(u3 * (1.0 / 3.0 + u2 * (-3.0 / 5.0 + u2 * (3.0 / 7.0 - u2 / 9.0))),
+              u3 * u * (0.25 + u2 * (-1.0 / 3.0 + u2 * 0.125)), u3 * (1.0 / 3.0 - 0.25 * u));
+}
+
+// Half-space closed forms at signed distance d (negative inside) of the same integrals, u = |d| / h:
+//   V(u) = 1/2 - 315/256 (u - 4u^3/3 + 6u^5/5 - 4u^7/7 + u^9/9), V(-u) = 1 - V(u);
+//   |G|(u) = 315/256 (1 - u^2)^4 (times 1/h; the poly6 integral over the plane at distance u), along -n on both
+//   sides;  L(u) = 7.5 (1 - u)^3 (1 + u), L(-u) = 15 - L(u) (times 1/h^2).
+vec3 half_space_integrals(float d) {
+  float u = min(abs(d) / kernel_radius(), 1.0), u2 = u * u;
   float f = u * (1.0 + u2 * (-4.0 / 3.0 + u2 * (6.0 / 5.0 + u2 * (-4.0 / 7.0 + u2 / 9.0))));
-  return 0.5 - (315.0 / 256.0) * f;
+  float v = 0.5 - (315.0 / 256.0) * f;
+  float q = 1.0 - u2, w = 1.0 - u;
+  float g = (315.0 / 256.0) * q * q * q * q;
+  float l = 7.5 * w * w * w * (1.0 + u);
+  return d >= 0.0 ? vec3(v, g, l) : vec3(1.0 - v, g, 15.0 - l);
 }
 
-// A(d) [1/m] for the spiky kernel: 30/h (w^4/4 - w^5/5), w = 1 - d/h in [0, 1].
-float wall_area_spiky(float d) {
-  float w = clamp(1.0 - d / kernel_radius(), 0.0, 1.0);
-  float w4 = w * w * w * w;
-  return 30.0 / kernel_radius() * (0.25 * w4 - 0.2 * w4 * w);
+// One solid's share of the integrals at a particle: V, G and L in units of 1, 1/h and 1/h^2.
+struct Share {
+  float v;
+  vec3 g;
+  float l;
+};
+
+// The solids within h of x: index, tangent distance and normal.
+struct Near {
+  uint count;
+  uint index[BOUNDARY_MAX_NEAR];
+  float d[BOUNDARY_MAX_NEAR];
+  vec3 n[BOUNDARY_MAX_NEAR];
+};
+
+// Whether the half-space at distance d with normal n lies wholly beyond a domain face (a face facing the same way
+// at most as far): clipped to the domain it is empty, e.g. a plane collider lying on a domain face.
+bool beyond_a_face(vec3 x, float d, vec3 n) {
+  for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
+    vec3 nf;
+    if (face_distance(f, x, nf) <= d && dot(nf, n) > 0.9999) return true;
+  }
+  return false;
 }
 
-// One wall seen from x: distance d [m] (> 0 on the fluid side), normal n into the fluid, wall velocity, friction
-// and BOUNDARY_* kind. Walls are enumerated by index: colliders, then the 6 domain faces (when walled), then the
-// boundary regions. wall_at returns false when wall w does not apply at x.
+Near near_solids(vec3 x) {
+  Near s;
+  s.count = 0u;
+  for (uint w = 0u; w < solid_count(); ++w) {
+    if (solid_kind(w) == SOLID_NONE) continue;
+    vec3 n;
+    float d = solid_distance(w, x, n);
+    if (d >= kernel_radius() || (solid_kind(w) == SOLID_HALF_SPACE && beyond_a_face(x, d, n))) continue;
+    if (s.count == uint(BOUNDARY_MAX_NEAR)) break;
+    s.index[s.count] = w;
+    s.d[s.count] = d;
+    s.n[s.count] = n;
+    ++s.count;
+  }
+  return s;
+}
+
+bool same_way(vec3 a, vec3 b) { return dot(a, b) > 0.9999; }
+
+// Whether the part of the kernel ball beyond the tangent plane (distance d, normal n) lies inside the bounding plane
+// at signed distance sd (> 0 outside) with outward normal m: over that cap (y - x) . m is at most -d when m is n,
+// at most h otherwise (a bound, so the test is conservative).
+bool cap_inside(float sd, vec3 m, float d, vec3 n) {
+  float reach = dot(m, n) > 0.9999 ? -d : kernel_radius();
+  return sd + reach <= 1e-5 * kernel_radius();
+}
+
+bool cap_inside_box(vec3 r, vec3 half_extent, float d, vec3 n) {
+  for (int a = 0; a < 3; ++a) {
+    vec3 m = vec3(0.0);
+    m[a] = 1.0;
+    if (!cap_inside(r[a] - half_extent[a], m, d, n) || !cap_inside(-r[a] - half_extent[a], -m, d, n)) return false;
+  }
+  return true;
+}
+
+// Whether solid w is its tangent half-space within the kernel ball at x: a half-space always; a box or a slab when
+// the cap beyond the tangent plane lies inside all its bounding planes (a wall away from its edges); a sphere never.
+bool acts_as_half_space(uint w, vec3 x, float d, vec3 n) {
+  uint kind = solid_kind(w);
+  if (kind == SOLID_HALF_SPACE) return true;
+  if (kind == SOLID_BOX) return cap_inside_box(x - colliders[w].point_shape.xyz, colliders[w].normal_radius.xyz, d, n);
+  if (kind != SOLID_SLAB) return false;
+  Region r = regions[w - collider_count() - 6u];
+  float front = dot(x - r.point.xyz, r.vector.xyz);
+  return cap_inside(front, r.vector.xyz, d, n) && cap_inside(-front - r.max_thickness.w, -r.vector.xyz, d, n) &&
+         cap_inside_box(x - 0.5 * (r.min_action.xyz + r.max_thickness.xyz),
+                        0.5 * (r.max_thickness.xyz - r.min_action.xyz), d, n);
+}
+
+// Whether near solid k's tangent half-space is used as a control variate: not when another parallel one facing
+// the same way is nearer (or as near with a lower index), since their union is that one.
+bool tangent_used(Near s, uint k) {
+  for (uint j = 0u; j < s.count; ++j)
+    if (j != k && same_way(s.n[j], s.n[k]) && (s.d[j] < s.d[k] || (s.d[j] == s.d[k] && j < k))) return false;
+  return true;
+}
+
+// Fibonacci-sphere direction k of BOUNDARY_DIRECTIONS (equal weights 4 pi / N).
+vec3 boundary_direction(int k) {
+  float z = 1.0 - (2.0 * float(k) + 1.0) / float(BOUNDARY_DIRECTIONS);
+  float r = sqrt(max(1.0 - z * z, 0.0));
+  float phi = float(k) * 2.39996322972865;  // golden angle pi (3 - sqrt 5)
+  return vec3(r * cos(phi), r * sin(phi), z);
+}
+
+Share half_space_share(float d, vec3 n) {
+  vec3 c = half_space_integrals(d);
+  return Share(c.x, -c.y * n, c.z);
+}
+
+void subtract(inout Share a, Share b) {
+  a.v -= b.v;
+  a.g -= b.g;
+  a.l -= b.l;
+}
+
+// Whether the kernel ball at x (relative origin) reaches the intersection of the half-spaces z . n_a <= -d_a and
+// z . n_b <= -d_b: its least-norm point is the origin, a foot point or the point on both planes, whichever is
+// feasible and shortest.
+bool half_spaces_meet(float da, vec3 na, float db, vec3 nb) {
+  if (da <= 0.0 && db <= 0.0) return true;
+  float c = dot(na, nb), h2 = kernel.y;
+  if (da * c >= db && da * da < h2) return true;  // foot of a lies in b
+  if (db * c >= da && db * db < h2) return true;  // foot of b lies in a
+  float det = 1.0 - c * c;
+  if (det < 1e-6) return false;
+  float alpha = (-da + c * db) / det, beta = (-db + c * da) / det;
+  return -alpha * da - beta * db < h2;
+}
+
+// Per-solid shares of the boundary integrals at x for the solids in `s` (share[k] belongs to s.index[k]).
+void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
+  for (uint k = 0u; k < uint(BOUNDARY_MAX_NEAR); ++k) share[k] = Share(0.0, vec3(0.0), 0.0);
+  // Closed forms only when they are exact: every solid a half-space within the kernel (acts_as_half_space) and no
+  // two that are not parallel facing the same way meeting inside the kernel, nor one and the region beyond a face.
+  // Parallel ones nest; each keeps the part that the lower-index ones and the domain faces leave.
+  bool exact = true;
+  for (uint k = 0u; k < s.count && exact; ++k) {
+    exact = acts_as_half_space(s.index[k], x, s.d[k], s.n[k]);
+    for (uint j = 0u; j < k && exact; ++j)
+      exact = same_way(s.n[j], s.n[k]) || !half_spaces_meet(s.d[j], s.n[j], s.d[k], s.n[k]);
+    for (uint f = 0u; f < 6u && exact && has_flag(SPH_FLAG_WALLS); ++f) {
+      vec3 nf;
+      float df = face_distance(f, x, nf);
+      exact = df >= kernel_radius() || same_way(nf, s.n[k]) || !half_spaces_meet(df, nf, s.d[k], s.n[k]);
+    }
+  }
+  if (exact) {
+    for (uint k = 0u; k < s.count; ++k) {
+      share[k] = half_space_share(s.d[k], s.n[k]);
+      float nearest = 2.0 * kernel_radius();
+      for (uint j = 0u; j < k; ++j)
+        if (same_way(s.n[j], s.n[k])) nearest = min(nearest, s.d[j]);
+      for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
+        vec3 nf;
+        float df = face_distance(f, x, nf);
+        if (same_way(nf, s.n[k])) nearest = min(nearest, df);
+      }
+      if (nearest < kernel_radius()) subtract(share[k], half_space_share(max(s.d[k], nearest), s.n[k]));
+    }
+    return;
+  }
+  // Closed forms of the tangent half-spaces (the control variates).
+  for (uint k = 0u; k < s.count; ++k)
+    if (tangent_used(s, k)) share[k] = half_space_share(s.d[k], s.n[k]);
+  const float weight = 4.0 * PI / float(BOUNDARY_DIRECTIONS);
+  float inv_h = 1.0 / kernel_radius();
+  for (int k = 0; k < BOUNDARY_DIRECTIONS; ++k) {
+    vec3 e = boundary_direction(k);
+    vec2 iv[BOUNDARY_MAX_NEAR];
+    float cut[2 * BOUNDARY_MAX_NEAR];
+    uint cuts = 0u;
+    for (uint j = 0u; j < s.count; ++j) {
+      iv[j] = solid_interval(s.index[j], x, e);
+      if (iv[j].y > iv[j].x) {
+        cut[cuts++] = iv[j].x;
+        cut[cuts++] = iv[j].y;
+      }
+      // Minus the tangent half-space's ray quadrature (its closed form is in the share).
+      if (tangent_used(s, j)) {
+        float t0 = 0.0, t1 = kernel_radius();
+        clip_half_space(s.d[j], dot(e, s.n[j]), t0, t1);
+        if (t1 > t0) {
+          vec3 f = weight * (radial_antiderivatives(t1 * inv_h) - radial_antiderivatives(t0 * inv_h));
+          share[j].v -= f.x;
+          share[j].g -= f.y * e;
+          share[j].l -= f.z;
+        }
+      }
+    }
+    // Insertion sort of the interval ends, then each piece of the union to the lowest-index solid covering it.
+    for (uint a = 1u; a < cuts; ++a) {
+      float key = cut[a];
+      uint b = a;
+      while (b > 0u && cut[b - 1u] > key) {
+        cut[b] = cut[b - 1u];
+        --b;
+      }
+      cut[b] = key;
+    }
+    for (uint a = 0u; a + 1u < cuts; ++a) {
+      if (cut[a + 1u] <= cut[a]) continue;
+      float mid = 0.5 * (cut[a] + cut[a + 1u]);
+      for (uint j = 0u; j < s.count; ++j) {
+        if (mid < iv[j].x || mid > iv[j].y) continue;
+        vec3 f = weight * (radial_antiderivatives(cut[a + 1u] * inv_h) - radial_antiderivatives(cut[a] * inv_h));
+        share[j].v += f.x;
+        share[j].g += f.y * e;
+        share[j].l += f.z;
+        break;
+      }
+    }
+  }
+}
+
+// What the density and force passes need of the solids at a particle (BoundaryTerms, one per sorted slot, written
+// by the density pass and read by the force pass of the same step, which depend on x_i and v_i only).
+struct BoundaryTerms {
+  vec4 pressure_volume;  // xyz = -rho0 G_i [kg/m^4] (times p_i / rho_i^2: an acceleration), w = V_i [1]
+  vec4 viscous;          // xyz = 2 sum_k L_k (v_k - v_i) (normal part on free-slip solids) [1/(m s)] (times mu / rho_i)
+};
+
+BoundaryTerms boundary_terms(vec3 x, vec3 v) {
+  BoundaryTerms t = BoundaryTerms(vec4(0.0), vec4(0.0));
+  Near s = near_solids(x);
+  if (s.count == 0u) return t;
+  Share share[BOUNDARY_MAX_NEAR];
+  boundary_shares(x, s, share);
+  for (uint k = 0u; k < s.count; ++k) {
+    t.pressure_volume += vec4(-rest_density() * share[k].g / kernel_radius(), share[k].v);
+    vec3 dv = solid_velocity(s.index[k]) - v;
+    if (!solid_no_slip(s.index[k])) dv = dot(dv, s.n[k]) * s.n[k];
+    t.viscous.xyz += 2.0 / kernel.y * share[k].l * dv;
+  }
+  return t;
+}
+
+// ---- Integration: a particle that ends a step inside solid w is projected onto its surface.
 struct Wall {
   float d;
   vec3 n;
@@ -39,9 +449,7 @@ struct Wall {
   uint kind;
 };
 
-uint wall_count() { return collider_count() + 6u + region_count(); }
-
-bool inside_box(vec3 x, vec3 lo, vec3 hi) { return all(greaterThanEqual(x, lo)) && all(lessThanEqual(x, hi)); }
+uint wall_count() { return solid_count(); }
 
 bool wall_at(uint w, vec3 x, out Wall wall) {
   wall = Wall(0.0, vec3(0.0), vec3(0.0), 0.0, uint(BOUNDARY_SEPARATE));
@@ -67,27 +475,4 @@ bool wall_at(uint w, vec3 x, out Wall wall) {
   wall.n = r.vector.xyz;
   wall.d = dot(x - r.point.xyz, wall.n);
   return wall.d > -r.max_thickness.w;
-}
-
-// True for the domain faces, which the neighbour passes handle by mirror images instead of continuum terms.
-bool is_domain_face(uint w) { return w >= collider_count() && w < collider_count() + 6u; }
-
-// Continuum density rho0 sum V(d) of the colliders and slabs within h of x [kg/m^3].
-float wall_density(vec3 x) {
-  float v = 0.0;
-  Wall wall;
-  for (uint w = 0u; w < wall_count(); ++w)
-    if (!is_domain_face(w) && wall_at(w, x, wall) && wall.d < kernel_radius()) v += wall_volume_poly6(wall.d);
-  return rest_density() * v;
-}
-
-// Pressure acceleration of the colliders and slabs within h of x on a particle of pressure p and density rho
-// [m/s^2].
-vec3 wall_pressure_acceleration(vec3 x, float p, float rho) {
-  vec3 a = vec3(0.0);
-  Wall wall;
-  for (uint w = 0u; w < wall_count(); ++w)
-    if (!is_domain_face(w) && wall_at(w, x, wall) && wall.d < kernel_radius())
-      a += wall_area_spiky(wall.d) * wall.n;
-  return p * rest_density() / (rho * rho) * a;
 }

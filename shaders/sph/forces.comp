@@ -7,7 +7,8 @@
 //              fields and conserves momentum the same way.
 //   viscosity  a_i += mu / rho_i sum_j m_j (v_j - v_i) / rho_j lap W_visc(r_ij)
 //   surface    a_i += -sigma lap(c) n / |n| / rho_i where |n| = |grad c| > l, c = sum_j m_j / rho_j W_poly6
-//   walls      a_i += p_i rho0 / rho_i^2 sum_walls A(d) n   (colliders and slabs, boundary.glsl);  gravity.
+//   solids     a_i += -rho0 p_i / rho_i^2 grad V_i + 2 mu / rho_i L_i (v_solid - v_i) for the colliders and slabs,
+//              from the terms the density pass stored (boundary.glsl);  gravity.
 // The sums run over the neighbours and their mirror images across the domain faces (mirror.glsl); an image has
 // the pressure and density of its particle and the reflected velocity: its normal component reversed across a
 // free-slip face, all of it reversed across a no-slip face (SPH_FLAG_NO_SLIP_X << axis; Morris et al. 1997 use
@@ -17,6 +18,8 @@
 #include "sph/neighbours.glsl"
 #include "sph/boundary.glsl"
 #include "sph/mirror.glsl"
+
+layout(std430, binding = SPH_BIND_BOUNDARY) readonly buffer BoundaryBuffer { BoundaryTerms boundary[]; };
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 
@@ -68,6 +71,8 @@ void main() {
   float lap_c = coef.y * g_lap_c;
   float n_len = length(grad_c);
   if (material.z > 0.0 && n_len > material.w) a += -material.z * lap_c * grad_c / (n_len * g_rho_i);
-  a += wall_pressure_acceleration(xi, g_pi, g_rho_i) + gravity_dt.xyz;
+  BoundaryTerms b = boundary[s];
+  a += g_p_over_rho2 * b.pressure_volume.xyz + material.y / g_rho_i * b.viscous.xyz;
+  a += gravity_dt.xyz;
   particles[s].a_p.xyz = a;
 }

@@ -1,10 +1,11 @@
 #version 430
 // Symplectic Euler (v += dt a, then x += dt v), then the control regions in scene order, then the walls: a particle
 // behind a wall is projected onto it and takes the wall's velocity response. Also the per-step reductions (max
-// speed, acceleration, density) and the NaN / CFL checks.
+// speed, acceleration, density, energy) and the watchdog: NaN, CFL and compression checks.
 #include "sph/layout.glsl"
 #include "sph/status.glsl"
 #include "sph/boundary.glsl"
+#include "sph/fixed64.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_PARTICLES) buffer ParticleBuffer { Particle particles[]; };
@@ -50,9 +51,15 @@ void main() {
   } else {
     float speed = length(v);
     if (speed > domain_max.w) report_error(SPH_ERROR_CFL, p.id.x);
+    if (p.v_rho.w > rest_density() * (1.0 + uintBitsToFloat(step.z))) report_error(SPH_ERROR_DENSITY, p.id.x);
     atomicMax(status.max_speed_bits, floatBitsToUint(speed));
     atomicMax(status.max_accel_bits, floatBitsToUint(length(a)));
     atomicMax(status.max_density_bits, floatBitsToUint(max(p.v_rho.w, 0.0)));
+    // Kinetic plus potential energy, the potential from the domain's lowest corner along gravity.
+    vec3 lowest;
+    for (int a = 0; a < 3; ++a) lowest[a] = gravity_dt[a] > 0.0 ? domain_max[a] : domain_min[a];
+    float e = p.x_m.w * (0.5 * dot(v, v) - dot(gravity_dt.xyz, x - lowest));
+    ATOMIC_ADD_FIXED64(status.energy_lo, status.energy_hi, e * 1048576.0)
   }
   particles[s] = p;
 }

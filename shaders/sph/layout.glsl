@@ -25,7 +25,7 @@ layout(std140, binding = SPH_BIND_PARAMS) uniform SphParams {
   vec4 domain_min;   // w = sound speed
   vec4 domain_max;   // w = CFL error speed h / dt
   uvec4 counts;      // particles, table size, colliders, regions
-  uvec4 step;        // step index, flags
+  uvec4 step;        // step index, flags, floatBitsToUint(max compression)
 };
 
 float kernel_radius() { return kernel.x; }

@@ -1,7 +1,8 @@
 // Error reporting and reductions of the SPH passes (GpuStatus in src/sph/layout.h). The reductions after the error
 // record: floatBitsToUint of max |v| [m/s], max |a| [m/s^2] and max rho [kg/m^3], the count of particles with a
-// non-finite value.
+// non-finite value, and the water's kinetic plus potential energy (64-bit fixed point, 2^-20 J; fixed64.glsl).
 #define STATUS_BINDING SPH_BIND_STATUS
 #define STATUS_STEP step.x
-#define STATUS_REDUCTIONS uint max_speed_bits; uint max_accel_bits; uint max_density_bits; uint nonfinite;
+#define STATUS_REDUCTIONS \
+  uint max_speed_bits; uint max_accel_bits; uint max_density_bits; uint nonfinite; uint energy_lo; uint energy_hi;
 #include "common/status.glsl"

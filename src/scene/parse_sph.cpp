@@ -131,8 +131,8 @@ sph::SortMethod parse_sort(const Node& node) {
 
 sph::SphSettings parse_sph(const Node& node) {
   node.expect_object({"particle_spacing", "kernel_radius", "rest_density", "viscosity", "surface_tension",
-                      "surface_threshold", "sound_speed", "equation_of_state", "sort", "cfl", "dt_max", "domain",
-                      "bodies", "regions"});
+                      "surface_threshold", "sound_speed", "equation_of_state", "sort", "cfl", "dt_max",
+                      "max_compression", "max_energy_growth", "domain", "bodies", "regions"});
   sph::SphSettings s;
   s.spacing = node.number("particle_spacing", {.text = "s > 0 [m]", .lo = 0, .lo_open = true});
   s.kernel_radius = node.number(
@@ -150,6 +150,10 @@ sph::SphSettings parse_sph(const Node& node) {
   if (auto sort = node.find("sort")) s.sort = parse_sort(*sort);
   s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);
   s.dt_max = node.number("dt_max", {.text = "dt_max > 0 [s]", .lo = 0, .lo_open = true}, s.dt_max);
+  s.max_compression = node.number("max_compression", {.text = "max_compression > 0", .lo = 0, .lo_open = true},
+                                  s.max_compression);
+  s.max_energy_growth = node.number("max_energy_growth", {.text = "max_energy_growth > 0", .lo = 0, .lo_open = true},
+                                    s.max_energy_growth);
   parse_domain(node.at("domain", "an object {\"min\", \"max\"} [m]"), s);
   const Node bodies = node.at("bodies", "an array of bodies [{\"shape\": ...}]");
   const std::size_t count = bodies.array_size();

@@ -1,5 +1,6 @@
 #include "sph/gpu_upload.h"
 
+#include <bit>
 #include <cmath>
 #include <numbers>
 
@@ -59,7 +60,7 @@ GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, double dt
     if (s.no_slip[a]) flags |= SPH_FLAG_NO_SLIP_X << a;
   if (s.eos == EquationOfState::kLinear) flags |= SPH_FLAG_LINEAR_EOS;
   p.counts = glm::uvec4(particles, table_size, colliders, regions);
-  p.step = glm::uvec4(step, flags, 0, 0);
+  p.step = glm::uvec4(step, flags, std::bit_cast<uint32_t>(static_cast<float>(s.max_compression)), 0);
   return p;
 }
 

@@ -35,15 +35,17 @@ struct GpuRegion {
 };
 static_assert(sizeof(GpuRegion) == 64);
 
-/// Error record and per-step reductions written by the shaders (std430, 32 bytes; shaders/sph/status.glsl).
+/// Error record and per-step reductions written by the shaders (std430, 40 bytes; shaders/sph/status.glsl).
 struct GpuStatus {
   GpuErrorRecord error;       ///< SPH_ERROR_* bits; step = step index; index = stable particle id
   uint32_t max_speed_bits;    ///< floatBitsToUint of max |v| [m/s] (non-negative floats order as uints)
   uint32_t max_accel_bits;    ///< floatBitsToUint of max |a| [m/s^2]
   uint32_t max_density_bits;  ///< floatBitsToUint of max rho [kg/m^3]
   uint32_t nonfinite;         ///< particles with a non-finite value in this step
+  uint32_t energy_lo;         ///< kinetic + potential energy of the water (potential from the domain's lowest corner
+  uint32_t energy_hi;         ///< along gravity), two's complement int64 of 2^-20 J in two words (fixed64.glsl)
 };
-static_assert(sizeof(GpuStatus) == 32);
+static_assert(sizeof(GpuStatus) == 40);
 static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
 static_assert(offsetof(GpuStatus, nonfinite) == 28);
 
@@ -58,7 +60,7 @@ struct GpuParams {
   glm::vec4 domain_min;   ///< walled box min [m]; w = sound speed c [m/s]
   glm::vec4 domain_max;   ///< walled box max [m]; w = CFL error speed h / dt [m/s]
   glm::uvec4 counts;      ///< x particles, y hash table size T (power of two), z colliders, w regions
-  glm::uvec4 step;        ///< x step index, y SPH_FLAG_* bits, z, w unused
+  glm::uvec4 step;        ///< x step index, y SPH_FLAG_* bits, z floatBitsToUint(max_compression), w unused
 };
 static_assert(sizeof(GpuParams) == 144);
 static_assert(offsetof(GpuParams, counts) == 112);

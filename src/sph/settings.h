@@ -68,6 +68,16 @@ struct SphSettings {
   SortMethod sort = SortMethod::kCounting;
   double cfl = 0.4;               ///< dt <= cfl h / (c + |v|max), in (0, 1]
   double dt_max = 1e-3;           ///< upper bound on the time step [s]
+  /// Watchdog: a particle compressed beyond rho0 (1 + max_compression) ends the run (firn::NumericalError, exit 3).
+  /// Weakly compressible SPH is set up for about 1 % (c = 10 v_max); 10 % means the pressure (Tait: about the
+  /// stiffness B itself) no longer holds the water, the usual first sign of a blow-up.
+  double max_compression = 0.1;
+  /// Watchdog: in a closed tank (no teleport, shift or set-speed region, no moving collider) the water's kinetic plus
+  /// potential energy (potential from the domain's lowest corner) can only fall, by viscosity and the walls'
+  /// velocity response, or rise by the elastic energy of its start (g H / (3 c^2) of the potential energy of a
+  /// column of height H); above (1 + max_energy_growth) times its value after the first step the run ends
+  /// (firn::NumericalError, exit 3).
+  double max_energy_growth = 0.1;
   glm::dvec3 domain_min{0.0}, domain_max{1.0};  ///< walled box [m]; the hash origin is its centre
   /// Per axis: both domain faces of that axis are no-slip (the viscous term sees a mirror image moving with -v,
   /// so the fluid sticks to the wall) instead of free slip (the image has only its normal velocity reversed).

@@ -31,6 +31,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       count_(checked_count(particles)),
       particles_{gl::Buffer::from(particles), gl::Buffer(particles.size() * sizeof(GpuParticle))},
       positions_(particles.size() * sizeof(glm::vec4)),
+      boundary_(particles.size() * 2 * sizeof(glm::vec4)),
       sort_(count_),
       regions_(sizeof(GpuRegion) * std::max<size_t>(1, settings.regions.size())),
       status_(sizeof(GpuStatus)),
@@ -39,7 +40,11 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       density_(gl::Program::compute("sph/density.comp")),
       forces_(gl::Program::compute("sph/forces.comp")),
       integrate_(gl::Program::compute("sph/integrate.comp")),
-      neighbour_list_(gl::Program::compute("sph/neighbour_list.comp")) {
+      neighbour_list_(gl::Program::compute("sph/neighbour_list.comp")),
+      loads_(gl::Program::compute("sph/loads.comp")) {
+  closed_tank_ = true;
+  for (const Region& r : settings_.regions) closed_tank_ &= r.action == RegionAction::kBoundary;
+  for (const Collider& c : colliders_.colliders()) closed_tank_ &= c.velocity == glm::dvec3(0.0);
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
   double v0 = 0;
@@ -49,14 +54,15 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
 }
 
 size_t Solver::gpu_bytes() const {
-  return particles_[0].size() + particles_[1].size() + positions_.size() + sort_.gpu_bytes() + colliders_.gpu_bytes() +
-         regions_.size() + status_.size() + params_.size();
+  return particles_[0].size() + particles_[1].size() + positions_.size() + boundary_.size() + sort_.gpu_bytes() +
+         colliders_.gpu_bytes() + regions_.size() + status_.size() + params_.size();
 }
 
 void Solver::bind() const {
   particles().bind_storage(SPH_BIND_PARTICLES);
   particles_[1 - current_].bind_storage(SPH_BIND_PARTICLES_OUT);
   positions_.bind_storage(SPH_BIND_POSITIONS);
+  boundary_.bind_storage(SPH_BIND_BOUNDARY);
   sort_.cell_start().bind_storage(SPH_BIND_CELL_START);
   sort_.order().bind_storage(SPH_BIND_ORDER);
   colliders_.bind(SPH_BIND_COLLIDERS);
@@ -160,6 +166,25 @@ std::vector<std::vector<uint32_t>> Solver::neighbour_ids(uint32_t max_per_partic
                                std::to_string(max_per_particle));
     out[s].assign(flat.begin() + size_t(s) * stride + 1, flat.begin() + size_t(s) * stride + 1 + n);
   }
+  return out;
+}
+
+std::vector<SolidLoad> Solver::solid_loads() {
+  const size_t solids = colliders_.count() + 6 + settings_.regions.size();
+  gl::Buffer words(sizeof(uint32_t) * 12 * solids);
+  words.write(std::vector<uint32_t>(12 * solids, 0u));
+  bind();
+  words.bind_storage(SPH_BIND_LOADS);
+  loads_.dispatch_1d(count_, SPH_LOCAL_SIZE);
+  barrier();
+  const auto w = words.read<uint32_t>();
+  std::vector<SolidLoad> out(solids);
+  for (size_t k = 0; k < solids; ++k)
+    for (int c = 0; c < 6; ++c) {
+      const size_t i = 2 * (6 * k + c);
+      const auto fixed = static_cast<int64_t>((uint64_t(w[i + 1]) << 32) | w[i]);
+      (c < 3 ? out[k].force : out[k].torque)[c % 3] = double(fixed) / 16777216.0;
+    }
   return out;
 }
 

@@ -2,6 +2,7 @@
 /// The GPU SPH water solver (Mueller, Charypar & Gross 2003 forces, weakly compressible Tait pressure) with the
 /// domain-size-independent hashed neighbour search of hash_sort.h.
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/advance.h"
@@ -28,6 +29,13 @@ struct StepLimits {
   double dt_viscous = 0;  ///< 0.125 h^2 rho0 / mu [s]
 };
 
+/// Force [N] and torque [N m] of the water on one solid (about its reference point: a collider's point or centre,
+/// a domain face's centre, a boundary slab's plane point).
+struct SolidLoad {
+  glm::dvec3 force{0.0};
+  glm::dvec3 torque{0.0};
+};
+
 /// Runs SPH water on the GPU. Needs a current OpenGL 4.3 context. The particle buffer is kept sorted by hash key
 /// (re-sorted at the start of every step), so particle slots change every step; GpuParticle::id is stable.
 /// Step: sort (hash keys, counting or radix sort, cell table), reorder, density + pressure, forces, integration
@@ -52,6 +60,15 @@ class Solver {
   /// the reductions. Waits for the GPU.
   void check_status();
   StepLimits step_limits() const { return limits_; }
+  /// Kinetic plus potential energy of the water [J] (potential from the domain's lowest corner along gravity) after
+  /// the last step that check_status() read alone; NaN before.
+  double energy() const { return energy_; }
+
+  /// Force and torque of the water on every solid from the particles' current density and pressure (call after
+  /// a step): colliders in order, then the 6 domain faces (x-, x+, y-, y+, z-, z+; zero: their mirror images are
+  /// not solids), then one per control region (zero for regions that are not boundary slabs). Summed in 64-bit
+  /// fixed point (2^-24 N), so the result does not depend on the GPU's order of work. Waits for the GPU.
+  std::vector<SolidLoad> solid_loads();
 
   // The passes, in step order (public so that tests can check each against a CPU reference). density(),
   // forces() and neighbour_ids() read the packed positions that sort() writes: call sort() first.
@@ -114,11 +131,14 @@ class Solver {
   uint64_t step_ = 0;
   uint64_t checked_step_ = 0;  ///< step_ at the last status read
   StepLimits limits_;
+  bool closed_tank_ = false;  ///< no region moves water and no collider moves: the energy can only fall
+  double energy_ = std::numeric_limits<double>::quiet_NaN(), energy_start_ = std::numeric_limits<double>::quiet_NaN();
   gl::Buffer particles_[2];
   gl::Buffer positions_;  ///< vec4 (position, mass) per sorted slot, written by the reorder pass
+  gl::Buffer boundary_;   ///< BoundaryTerms (2 vec4) per sorted slot, written by the density pass
   HashSort sort_;
   gl::Buffer regions_, status_, params_;
-  gl::Program reorder_, density_, forces_, integrate_, neighbour_list_;
+  gl::Program reorder_, density_, forces_, integrate_, neighbour_list_, loads_;
   gl::PassTimer timer_;
 };
 

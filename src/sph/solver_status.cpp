@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -17,6 +18,7 @@ std::string quantity_name(uint32_t bit) {
   switch (bit) {
     case SPH_ERROR_NONFINITE: return "particle state (NaN or infinity)";
     case SPH_ERROR_CFL: return "particle speed (CFL violation: more than one kernel radius per step)";
+    case SPH_ERROR_DENSITY: return "density (compression rho / rho0 - 1 above sph.max_compression)";
   }
   return "unknown";
 }
@@ -49,6 +51,19 @@ void Solver::check_status() {
   if (step_ > checked_step_) {
     choose_time_step(std::bit_cast<float>(s.max_speed_bits), std::bit_cast<float>(s.max_accel_bits));
     limits_.max_density = std::bit_cast<float>(s.max_density_bits);
+  }
+  // The energy sum is one step's only when exactly one step ran since the last read.
+  if (step_ == checked_step_ + 1) {
+    energy_ = double(static_cast<int64_t>((uint64_t(s.energy_hi) << 32) | s.energy_lo)) / 1048576.0;
+    if (std::isnan(energy_start_)) energy_start_ = energy_;
+    if (closed_tank_ && energy_ > (1.0 + settings_.max_energy_growth) * energy_start_ + 1e-9) {
+      char text[160];
+      std::snprintf(text, sizeof text, "kinetic + potential energy %.6g J, above %.6g J after the first step by more",
+                    energy_, energy_start_);
+      throw NumericalError("numerical failure in the water (SPH) at step " + std::to_string(step_ - 1) +
+                           " (t = " + std::to_string(time_) + " s): " + text +
+                           " than sph.max_energy_growth in a closed tank; try a smaller sph.cfl or dt_max");
+    }
   }
   checked_step_ = step_;
   GpuStatus reset{};

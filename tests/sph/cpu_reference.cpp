@@ -1,5 +1,8 @@
 #include "cpu_reference.h"
 
+#include "cpu_boundary.h"
+
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <functional>
@@ -12,17 +15,6 @@ namespace {
 using sph::GpuParticle;
 constexpr double kPi = std::numbers::pi;
 
-/// Composite Simpson rule over [a, b] with 64 intervals (exact to ~1e-8 for the degree <= 9 kernel polynomials).
-double simpson(const std::function<double(double)>& f, double a, double b) {
-  if (b <= a) return 0.0;
-  constexpr int n = 64;
-  const double step = (b - a) / n;
-  double sum = f(a) + f(b);
-  for (int k = 1; k < n; ++k) sum += (k % 2 ? 4.0 : 2.0) * f(a + k * step);
-  return sum * step / 3.0;
-}
-
-double w_poly6(double r, double h) { return r < h ? 315.0 / (64.0 * kPi * std::pow(h, 9)) * std::pow(h * h - r * r, 3) : 0; }
 double w_spiky(double r, double h) { return r < h ? 15.0 / (kPi * std::pow(h, 6)) * std::pow(h - r, 3) : 0; }
 
 /// Integral of W over the plane at distance z from the particle: 2 pi int_z^h W(r) r dr.
@@ -129,16 +121,15 @@ std::vector<Density> density(const Setup& s, const std::vector<GpuParticle>& par
         ++n;
       }
     double walls = 0;
-    for (size_t k = 0; k < wall_count(s); ++k) {
-      if (k >= s.colliders.size() && k < s.colliders.size() + 6) continue;  // domain faces: images above
-      const auto w = wall_at(s, k, xi);
-      if (w && w->d < h) walls += wall_volume_poly6(w->d, h);
-    }
+    const auto shares = boundary_shares(s.settings, s.colliders, xi, Rule::kShader);
+    for (const SolidShare& b : shares) walls += b.v;
     out[i].rho = sum + s.settings.rest_density * walls;
     out[i].p = pressure_of(s.settings, out[i].rho);
     // Each float term (h^2 - r^2)^3 is off by at most ~12 FLT_EPSILON h^6 (r^2 and the difference rounded), the
-    // sum by n FLT_EPSILON of its value; the wall polynomial by ~16 FLT_EPSILON. 64 eps per term covers all three.
-    out[i].rho_bound = 64.0 * FLT_EPSILON * ((n + 1) * particles[i].x_m.w * w_poly6(0, h) + out[i].rho);
+    // sum by n FLT_EPSILON of its value: 64 eps per term covers both. The solids' float sums over 256 rays (and
+    // interval ends from float positions) by ~100 eps of rho0 per solid.
+    out[i].rho_bound = 64.0 * FLT_EPSILON * ((n + 1) * particles[i].x_m.w * w_poly6(0, h) + out[i].rho) +
+                       100.0 * FLT_EPSILON * s.settings.rest_density * double(shares.size());
   }
   return out;
 }
@@ -201,13 +192,14 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
       a += f;
       magnitude += glm::length(f) * 8.0;  // lap c cancels between the self term and the neighbours
     }
-    for (size_t k = 0; k < wall_count(s); ++k) {
-      if (k >= s.colliders.size() && k < s.colliders.size() + 6) continue;  // domain faces: images above
-      const auto w = wall_at(s, k, xi);
-      if (!w || w->d >= h) continue;
-      const glm::dvec3 f = p_i * st.rest_density / (rho_i * rho_i) * wall_area_spiky(w->d, h) * w->n;
-      a += f;
-      magnitude += glm::length(f);
+    // The colliders and slabs: the force of their share of rho_i, the ghost velocity in the viscous term.
+    for (const SolidShare& b : boundary_shares(st, s.colliders, xi, Rule::kShader)) {
+      const glm::dvec3 fp = -st.rest_density * p_i / (rho_i * rho_i) * b.g;
+      glm::dvec3 dv = solid_velocity(s.colliders, b.solid) - vi;
+      if (!solid_no_slip(st, s.colliders, b.solid)) dv = glm::dot(dv, b.normal) * b.normal;
+      const glm::dvec3 fv = 2.0 * st.viscosity / rho_i * b.l * dv;
+      a += fp + fv;
+      magnitude += glm::length(fp) + glm::length(fv);
     }
     a += s.gravity;
     magnitude += glm::length(s.gravity);

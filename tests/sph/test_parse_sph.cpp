@@ -65,6 +65,8 @@ TEST(SphScene, EveryFieldIsRead) {
   s["sort"] = "radix";
   s["cfl"] = 0.3;
   s["dt_max"] = 5e-4;
+  s["max_compression"] = 0.05;
+  s["max_energy_growth"] = 0.2;
   s["bodies"].push_back({{"shape", "sphere"}, {"center", {0.6, 0.2, 0.15}}, {"radius", 0.1}, {"velocity", {1, 0, 0}},
                          {"hydrostatic", true}});
   s["regions"] = json::array({{{"action", "teleport"}, {"min", {0.8, 0, 0}}, {"max", {1, 0.1, 0.3}}, {"to", {0.5, 0.4, 0.15}}},
@@ -84,6 +86,8 @@ TEST(SphScene, EveryFieldIsRead) {
   EXPECT_EQ(w.sort, sph::SortMethod::kRadix);
   EXPECT_EQ(w.cfl, 0.3);
   EXPECT_EQ(w.dt_max, 5e-4);
+  EXPECT_EQ(w.max_compression, 0.05);
+  EXPECT_EQ(w.max_energy_growth, 0.2);
   ASSERT_EQ(w.bodies.size(), 2u);
   EXPECT_EQ(w.bodies[1].shape, sph::BodyShape::kSphere);
   EXPECT_TRUE(w.bodies[1].hydrostatic);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "sph/seeding.h"
 #include "sph/solver.h"
 #include "sph_test_util.h"
 #include "support/gl_context.h"
@@ -87,5 +88,68 @@ TEST(SphStatus, NonfiniteParticleStopsTheRunNamingIt) {
     ADD_FAILURE() << "no NumericalError";
   } catch (const NumericalError& e) {
     EXPECT_EQ(std::string(e.what()), want);
+  }
+}
+
+// The compression watchdog (SphSettings::max_compression): a block on the seeding lattice (rest density) passes a
+// step; then every particle of it pushed onto one spot makes a density spike far above rho0 (1 + 10 %), and the
+// run stops naming the step and the quantity.
+TEST(SphStatus, CompressionBeyondTheBoundStopsTheRun) {
+  firn::test::gl_context();
+  SphSettings st = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(0.6, 0.6, 0.5), kH);
+  st.viscosity = default_viscosity(st);
+  Body block;
+  block.min = glm::dvec3(0.2);
+  block.max = glm::dvec3(0.2 + 5 * st.spacing);
+  st.bodies = {block};
+  Solver solver(st, {}, glm::dvec3(0.0), seed_bodies(st));
+  solver.step(solver.step_limits().dt);
+  solver.check_status();  // the lattice block is at rest density
+  std::vector<GpuParticle> particles = solver.download_particles();
+  for (GpuParticle& p : particles) p.x_m = glm::vec4(0.3f, 0.3f, 0.3f, p.x_m.w);
+  solver.upload_particles(particles);
+  solver.step(solver.step_limits().dt);
+  try {
+    solver.check_status();
+    ADD_FAILURE() << "no NumericalError";
+  } catch (const NumericalError& e) {
+    const std::string what = e.what();
+    std::printf("  %s\n", what.c_str());
+    EXPECT_NE(what.find("at step 1 "), std::string::npos) << what;
+    EXPECT_NE(what.find("density (compression rho / rho0 - 1 above sph.max_compression)"), std::string::npos) << what;
+  }
+}
+
+// The energy watchdog (SphSettings::max_energy_growth): in a closed tank the energy after the first step is the
+// reference; the water then set moving at 2 m/s (kinetic energy about 2 / (g y) ~ 1.7 times its potential energy
+// above the floor) exceeds it by far more than 10 %, and the run stops naming the step and the quantity.
+TEST(SphStatus, EnergyGrowthInAClosedTankStopsTheRun) {
+  firn::test::gl_context();
+  SphSettings st = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(0.6, 0.6, 0.5), kH);
+  st.viscosity = default_viscosity(st);
+  Body block;
+  block.min = glm::dvec3(0.2, 0.0, 0.2);
+  block.max = block.min + glm::dvec3(5 * st.spacing);
+  st.bodies = {block};
+  const glm::dvec3 gravity(0, -9.81, 0);
+  Solver solver(st, {}, gravity, seed_bodies(st, gravity));
+  solver.advance(0.002);  // a few steps, all checked: the energy stays put
+  double potential = 0;
+  std::vector<GpuParticle> particles = solver.download_particles();
+  for (const GpuParticle& p : particles) potential += p.x_m.w * 9.81 * p.x_m.y;
+  std::printf("  energy %.6f J, potential %.6f J\n", solver.energy(), potential);
+  EXPECT_NEAR(solver.energy(), potential, 0.01 * potential);
+  for (GpuParticle& p : particles) p.v_rho = glm::vec4(2.0f, 0.0f, 0.0f, p.v_rho.w);
+  solver.upload_particles(particles);
+  try {
+    solver.advance(solver.step_limits().dt);
+    ADD_FAILURE() << "no NumericalError";
+  } catch (const NumericalError& e) {
+    const std::string what = e.what();
+    std::printf("  %s\n", what.c_str());
+    EXPECT_NE(what.find("numerical failure in the water (SPH) at step " + std::to_string(solver.steps() - 1) + " "),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("kinetic + potential energy"), std::string::npos) << what;
   }
 }

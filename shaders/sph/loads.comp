@@ -1,0 +1,56 @@
+#version 430
+// Force and torque of the water on every solid (boundary.glsl's solids: colliders, domain faces, regions), the
+// reaction to the solids' terms in the force pass: particle i gives solid k
+//   F_k = m_i (rho0 p_i / rho_i^2 G_k - mu / rho_i 2 L_k (v_k - v_i)),  torque (x_i - c_k) x F_k
+// about the solid's reference point c_k (collider point or centre, face centre, slab plane point). The pressure
+// part of one particle acts along a line through x_i for a plane or a sphere (the kernel is radial), so taking x_i
+// as its point of action is exact there. Sums are 64-bit fixed point (2^-24 N, 2^-24 N m) in two uint words with
+// carry, so the order of the atomic additions cannot change the result.
+#include "sph/layout.glsl"
+#include "sph/particles.glsl"
+#include "sph/boundary.glsl"
+#include "sph/fixed64.glsl"
+
+layout(local_size_x = SPH_LOCAL_SIZE) in;
+// Per solid, 6 components (force xyz, torque xyz), each (low word, high word) of a two's complement int64.
+layout(std430, binding = SPH_BIND_LOADS) coherent buffer LoadBuffer { uint loads[]; };
+
+void add_fixed(uint slot, float value) {
+  ATOMIC_ADD_FIXED64(loads[2u * slot], loads[2u * slot + 1u], value * 16777216.0)  // 2^-24 N or N m
+}
+
+vec3 reference_point(uint w) {
+  if (w < collider_count()) return colliders[w].point_shape.xyz;
+  w -= collider_count();
+  if (w < 6u) {
+    vec3 c = 0.5 * (domain_min.xyz + domain_max.xyz);
+    uint axis = w >> 1;
+    c[axis] = (w & 1u) != 0u ? domain_max[axis] : domain_min[axis];
+    return c;
+  }
+  return regions[w - 6u].point.xyz;
+}
+
+void main() {
+  uint s = gl_GlobalInvocationID.x;
+  if (s >= particle_count()) return;
+  Particle p = particles[s];
+  vec3 x = p.x_m.xyz;
+  Near near = near_solids(x);
+  if (near.count == 0u) return;
+  Share share[BOUNDARY_MAX_NEAR];
+  boundary_shares(x, near, share);
+  float rho = p.v_rho.w;
+  for (uint k = 0u; k < near.count; ++k) {
+    uint w = near.index[k];
+    vec3 dv = solid_velocity(w) - p.v_rho.xyz;
+    if (!solid_no_slip(w)) dv = dot(dv, near.n[k]) * near.n[k];
+    vec3 f = p.x_m.w * (rest_density() * p.a_p.w / (rho * rho) * share[k].g / kernel_radius() -
+                        material.y / rho * 2.0 / kernel.y * share[k].l * dv);
+    vec3 torque = cross(x - reference_point(w), f);
+    for (uint c = 0u; c < 3u; ++c) {
+      add_fixed(6u * w + c, f[c]);
+      add_fixed(6u * w + 3u + c, torque[c]);
+    }
+  }
+}
