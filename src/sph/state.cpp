@@ -7,7 +7,7 @@
 namespace firn::sph {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;  // 2: the watchdog's energy reference
 
 }  // namespace
 
@@ -15,6 +15,7 @@ void save_state(const Solver& s, BinaryWriter& out) {
   const StepLimits& l = s.limits_;
   out.put(kStateVersion, s.time_, s.dt_, s.step_, s.checked_step_);
   out.put(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
+  out.put(s.energy_, s.energy_start_);  // the closed-tank energy check compares with the first step's energy
   put_collider_points(out, s.colliders());
   out.put_array(s.download_particles());
 }
@@ -26,6 +27,8 @@ void restore_state(Solver& s, BinaryReader& in) {
   StepLimits l;
   in.read(time, dt, step, checked);
   in.read(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
+  double energy = 0, energy_start = 0;
+  in.read(energy, energy_start);
   std::vector<Collider> colliders = get_collider_points(in, s.colliders());
   const auto particles = in.get_array<GpuParticle>();
   if (particles.size() != s.count_)
@@ -39,6 +42,8 @@ void restore_state(Solver& s, BinaryReader& in) {
   s.step_ = step;
   s.checked_step_ = checked;
   s.limits_ = l;
+  s.energy_ = energy;
+  s.energy_start_ = energy_start;
   s.set_time_step(dt);  // uploads the uniform block with the restored dt, step index and collider count
 }
 
