@@ -202,7 +202,10 @@ TEST(EnvironmentFile, ErrorsNameFileLineAndKeyword) {
       {"BBOX 1\n", "x.env:1: BBOX: keyword before any section"},
       {"[GLOBAL]\nBBOX 2\n", "x.env:2: BBOX: 2 is out of range"},
       {"[GLOBAL]\nTIME_STEP -1\n", "x.env:2: TIME_STEP"},
-      {"[GLOBAL]\n\n# c\nSAND_DIST abc\n", "x.env:4: SAND_DIST: \"abc\" is not a finite number"},
+      {"[GLOBAL]\n\n# c\nSAND_DIST abc\n", "x.env:4: SAND_DIST: \"abc\" is not a decimal number"},
+      {"[GLOBAL]\nRAND_SEED 0x10\n", "x.env:2: RAND_SEED: \"0x10\" is not a decimal number"},  // stod read 16
+      {"[GLOBAL]\nTIME_STEP inf\n", "x.env:2: TIME_STEP: \"inf\" is not a decimal number"},
+      {"[GLOBAL]\nTIME_STEP 1e400\n", "x.env:2: TIME_STEP: \"1e400\" is not a decimal number"},
       {"[GLOBAL]\nFOO 1\n", "x.env:2: FOO: unknown keyword in [GLOBAL]"},
       {"[GRAFIK]\nSTD_FONT -12\n", "x.env:2: STD_FONT"},
       {"[GRAFIK]\nV_COLOR 8\n", "x.env:2: V_COLOR"},
