@@ -52,9 +52,10 @@ void expect_ordered(const glm::dvec3& lo, const glm::dvec3& hi, const Node& hi_n
 glm::dvec3 parse_direction(const Node& node) {
   constexpr std::string_view kAllowed = "a non-zero direction [x, y, z] (normalised on load)";
   const glm::dvec3 n = node.vec3(kAllowed);
-  const double length = glm::length(n);
-  if (!(length > 1e-12)) node.fail(format_vec3(n) + " has no direction", kAllowed);
-  return n / length;
+  const double largest = glm::max(glm::abs(n.x), glm::max(glm::abs(n.y), glm::abs(n.z)));
+  if (!(largest > 1e-12)) node.fail(format_vec3(n) + " has no direction", kAllowed);
+  const glm::dvec3 scaled = n / largest;  // |n| of [0, 1e300, 0] would overflow to inf and n / |n| be zero
+  return scaled / glm::length(scaled);
 }
 
 std::string join(std::initializer_list<std::string_view> items) {

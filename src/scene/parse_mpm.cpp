@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "mpm/thesis_material.h"
+#include "scene/mesh_body.h"
 
 namespace firn::scene {
 
@@ -157,6 +158,8 @@ std::vector<mpm::Body> parse_bodies(const Node& node, const mpm::MpmSettings& se
     const Node child = node.element(i);
     bodies.push_back(parse_body(child, settings.materials, scene_dir));
     expect_inside_grid(child, i, bodies.back(), settings.grid);
+    if (bodies.back().shape == mpm::BodyShape::kMesh)
+      validate_mesh_body(child.at("file", ""), bodies.back(), settings.grid.spacing);
   }
   return bodies;
 }
