@@ -2,15 +2,17 @@
 
 #include <cstdio>
 #include <optional>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "app/frame_renderer.h"
+#include "app/output_folder.h"
 #include "app/output_names.h"
 #include "app/ply_writer.h"
 #include "app/simulation.h"
+#include "app/work_bounds.h"
 #include "core/log.h"
+#include "core/paths.h"
 #include "core/particle_totals.h"
 #include "gl/context.h"
 #include "render/png.h"
@@ -76,6 +78,8 @@ void warn_inversions(const Simulation& sim, uint64_t& seen) {
 }  // namespace
 
 int run_scene(const RunOptions& o) {
+  const OutputFolderPolicy folder{.overwrite = o.overwrite};
+  check_output_folder(o.out, folder, o.scene);  // before any work: a run that could not write fails at once
   const scene::Scene scene = scene::load_scene(o.scene);
   // Frames at t = 0, 1/fps, ..., duration: the whole duration is simulated and shown.
   const int frames = o.frames > 0 ? o.frames : scene.frame_count() + 1;
@@ -85,21 +89,21 @@ int run_scene(const RunOptions& o) {
   if (o.render) renderer = std::make_unique<FrameRenderer>(o.width, o.height);
   FrameLook look;
   look.water = o.water;
-  std::filesystem::create_directories(o.out);
-  std::ofstream stats;
-  if (o.stats) stats.open(o.out / "stats.jsonl", std::ios::trunc);
+  prepare_output_folder(o.out, folder);
+  std::optional<LineAppender> stats;  // one whole line per frame: a killed run leaves only complete lines
+  if (o.stats) stats.emplace(o.out / "stats.jsonl");
   std::optional<GrainRecorder> grain_recorder;  // grains.csv, grains_summary.json
   if (sim.grains()) grain_recorder.emplace(o.out);
   uint64_t inversions = 0;
   for (int k = 0; k < frames; ++k) {
     FrameReport r;
-    if (k > 0) r = sim.advance_frame();
+    if (k > 0) r = advance_bounded(sim, o.bounds);
     warn_inversions(sim, inversions);
     if (renderer)
       render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, renderer->render(sim, look));
     if (o.export_ply && sim.snow()) write_ply(o.out / frame_name("particles", k, ".ply"), sim.snow()->download_particles());
     if (o.export_ply && sim.water()) write_ply(o.out / frame_name("water", k, ".ply"), sim.water()->download_particles());
-    if (stats.is_open()) stats << stats_line(sim, r.substeps).dump() << "\n" << std::flush;
+    if (stats) stats->append(stats_line(sim, r.substeps).dump());
     if (grain_recorder) grain_recorder->record(k, *sim.grains());
     progress(sim, k, frames, r);
   }

@@ -1,5 +1,6 @@
 #include "scene/json_node.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -47,6 +48,21 @@ void expect_ordered(const glm::dvec3& lo, const glm::dvec3& hi, const Node& hi_n
                    "min < max on every axis");
     }
   }
+}
+
+void expect_float32_resolution(const Node& field, const glm::dvec3& lo, const glm::dvec3& hi, double length,
+                               std::string_view length_name) {
+  double far = 0;
+  for (int a = 0; a < 3; ++a) far = std::max({far, std::abs(lo[a]), std::abs(hi[a])});
+  const float f = static_cast<float>(far);
+  const double gap = static_cast<double>(std::nextafter(f, INFINITY)) - static_cast<double>(f);
+  if (gap <= kFloat32Resolution * length) return;
+  // ulp(x) = 2^(e - 23) for x in [2^e, 2^(e+1)): within the bound while e <= floor(log2(length)) + 13.
+  const double limit = std::ldexp(1.0, static_cast<int>(std::floor(std::log2(length))) + 14);
+  field.fail("float32 positions " + format_number(far) + " m from the origin are " + format_number(gap) +
+                 " m apart, more than 1/1024 of " + std::string(length_name) + " = " + format_number(length) + " m",
+             "every coordinate within +-" + format_number(limit) + " m (float32 resolving 1/1024 of " +
+                 std::string(length_name) + "); move the scene towards the origin");
 }
 
 glm::dvec3 parse_direction(const Node& node) {

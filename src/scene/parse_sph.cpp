@@ -27,6 +27,7 @@ void parse_domain(const Node& node, sph::SphSettings& s) {
   }
   const Node max = node.at("max", kPosition);
   expect_ordered(s.domain_min, s.domain_max, max);
+  expect_float32_resolution(max, s.domain_min, s.domain_max, s.spacing, "particle_spacing");
   const glm::dvec3 extent = s.domain_max - s.domain_min;
   const double cell = sph::hash_cell_size(s);
   for (int a = 0; a < 3; ++a) {
