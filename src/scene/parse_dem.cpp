@@ -75,6 +75,16 @@ dem::GrainTypeSettings parse_grain(const Node& node) {
   g.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", g.velocity);
   if (auto r = node.find("random_orientation")) g.random_orientation = r->boolean();
   if (auto s = node.find("seed")) g.seed = s->unsigned_integer();
+  // Build the shape now, so that a degenerate one (semi-axes 1e-300 m: "convex_hull: all points coincide") is
+  // named by its field rather than found later without one.
+  try {
+    dem::make_grain_type(g);
+  } catch (const std::exception& e) {
+    const bool box = g.shape == dem::GrainShape::kBox;
+    node.at(box ? "half_extents" : "semi_axes", "")
+        .fail(std::string("no solid grain can be built from it: ") + e.what(),
+              "sizes whose grain shape is a solid convex polyhedron (similar magnitudes, well above 1e-12 m)");
+  }
   return g;
 }
 

@@ -94,6 +94,9 @@ TEST(ParseDem, BrokenFieldsNameFileAndField) {
       {"/dem/grains", json::array(), "dem.grains"},
       {"/dem/grains/0/semi_axes", json::array({0.02, 0, 0.01}), "dem.grains[0].semi_axes"},
       {"/dem/grains/0/vertices", 3, "dem.grains[0].vertices"},
+      // Issue 12: "convex_hull: all points coincide" came without a field.
+      {"/dem/grains/0/semi_axes", json::array({1e-300, 1e-300, 1e-300}), "dem.grains[0].semi_axes: no solid grain"},
+      {"/dem/grains/0/semi_axes", json::array({0.02, 1e-30, 0.01}), "dem.grains[0].semi_axes: no solid grain"},
       {"/dem/grains/0/count", -1, "dem.grains[0].count"},
       {"/dem/grains/0/region/max", json::array({0.3, 0.01, 0.3}), "dem.grains[0].region.max"},
       {"/dem/grains/0/colour", "red", "dem.grains[0].colour"},
