@@ -99,6 +99,7 @@ TEST(ParseDem, BrokenFieldsNameFileAndField) {
       {"/dem/grains/0/semi_axes", json::array({0.02, 1e-30, 0.01}), "dem.grains[0].semi_axes: no solid grain"},
       {"/dem/grains/0/count", -1, "dem.grains[0].count"},
       {"/dem/grains/0/region/max", json::array({0.3, 0.01, 0.3}), "dem.grains[0].region.max"},
+      {"/dem/grains/0/region/max", json::array({1e7, 1e7, 1e7}), "dem.grains[0].region.max: the seeding lattice"},
       {"/dem/grains/0/colour", "red", "dem.grains[0].colour"},
       {"/dem/grains/1/shape", "sphere", "dem.grains[1].shape"},
       {"/dem/walls/0/normal", json::array({0, 0, 0}), "dem.walls[0].normal"},
