@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/paths.h"
+#include "scene/load.h"
 #include "scene/mesh_body.h"
 #include "support/scene_mutator.h"
 
@@ -121,4 +122,29 @@ TEST(MeshBody, BrokenMeshesAreBadInputNamingTheProblem) {
     const std::string m = mesh_error("cut", full.substr(0, cut));
     EXPECT_NE(m.find("allowed: "), std::string::npos) << "cut at byte " << cut << " of " << full.size() << ": " << m;
   }
+}
+
+TEST(MeshBody, SeedingCostAboveTheLimitNamesTheFileField) {
+  // Bunny (1,000 triangles) in a 0.3 m box at h = 4 mm, 8 per cell: 75^3 x 8 x 1000 = 3.375e9 ray-triangle tests.
+  const auto scene_file = std::filesystem::temp_directory_path() / "firn-mesh-cost.json";
+  nlohmann::json j = {
+      {"name", "cost"}, {"duration", 0.1}, {"fps", 30},
+      {"mpm",
+       {{"grid", {{"min", {0, 0, 0}}, {"max", {0.5, 0.5, 0.5}}, {"spacing", 0.004}}},
+        {"materials",
+         {{"snow", {{"youngs_modulus", 1.4e5}, {"poisson_ratio", 0.2}, {"density", 400},
+                    {"critical_compression", 0.025}, {"critical_stretch", 0.0075}, {"hardening", 10}}}}},
+        {"bodies", {{{"shape", "mesh"}, {"file", (asset_dir() / "meshes" / "bunny.ply").string()},
+                     {"min", {0.1, 0.1, 0.1}}, {"max", {0.4, 0.4, 0.4}}, {"material", "snow"},
+                     {"particles_per_cell", 8}}}}}}};
+  std::ofstream(scene_file) << j.dump();
+  try {
+    scene::load_scene(scene_file);
+    ADD_FAILURE() << "a mesh body costing 3.375e9 tests was accepted";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("mpm.bodies[0].file: seeding takes 3.375e+09"), std::string::npos) << m;
+    EXPECT_NE(m.find("at most 1e+09 tests per mesh body"), std::string::npos) << m;
+  }
+  std::filesystem::remove(scene_file);
 }
