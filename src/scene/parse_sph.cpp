@@ -27,7 +27,6 @@ void parse_domain(const Node& node, sph::SphSettings& s) {
   }
   const Node max = node.at("max", kPosition);
   expect_ordered(s.domain_min, s.domain_max, max);
-  expect_float32_resolution(max, s.domain_min, s.domain_max, s.spacing, "particle_spacing");
   const glm::dvec3 extent = s.domain_max - s.domain_min;
   const double cell = sph::hash_cell_size(s);
   for (int a = 0; a < 3; ++a) {
@@ -42,6 +41,7 @@ void parse_domain(const Node& node, sph::SphSettings& s) {
                    " m from the domain centre (float32 positions; use a larger particle_spacing)");
     }
   }
+  expect_float32_resolution(max, s.domain_min, s.domain_max, s.spacing, "particle_spacing");
 }
 
 sph::Body parse_body(const Node& node, const sph::SphSettings& s, double& lattice_points) {

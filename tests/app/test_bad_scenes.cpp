@@ -79,3 +79,17 @@ TEST(FirnRun, BrokenMeshNamesTheBodysFileField) {
             std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "out"));
 }
+
+TEST(FirnRun, WaterDomainFarFromTheOriginNamesTheLimit) {
+  const fs::path dir = firn::test::fresh_dir("bad-far-water");
+  std::ifstream in(std::string(FIRN_TEST_DIR) + "/data/tiny-water.json");
+  json j = json::parse(in);
+  for (auto* v : {&j["sph"]["domain"]["min"], &j["sph"]["domain"]["max"], &j["sph"]["bodies"][0]["min"],
+                  &j["sph"]["bodies"][0]["max"]})
+    (*v)[0] = (*v)[0].get<double>() + 1e7;
+  std::ofstream(dir / "scene.json") << j.dump();
+  const auto r = firn::test::run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("scene.json: sph.domain.max: float32 positions"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("allowed: every coordinate within +-256 m"), std::string::npos) << r.output;
+}
