@@ -3,11 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 
 #include "app/cli_util.h"
+#include "app/work_bounds.h"
+#include "scene/load.h"
+#include "support/gl_context.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -69,4 +73,30 @@ TEST(WorkBounds, SubstepCapIsRaisableWithMaxSubsteps) {
   const auto raised = firn::test::run_firn("run " + scene + " --out " + (dir / "b").string() +
                                            " --frames 2 --no-render --max-substeps 100000");
   EXPECT_EQ(raised.exit_code, 0) << raised.output;
+}
+
+TEST(WorkBounds, LongFramesPrintProgressAndKeepTheirSubsteps) {
+  firn::test::gl_context();
+  json scene = read("tiny-snowball.json");
+  scene["mpm"]["dt_max"] = 2e-4;  // 1/30 s in ~167 substeps: several slices of 32
+  const fs::path dir = firn::test::fresh_dir("work-bounds-progress");
+  std::ofstream(dir / "scene.json") << scene.dump();
+  firn::app::Simulation sliced(firn::scene::load_scene(dir / "scene.json"));
+  firn::app::Simulation whole(firn::scene::load_scene(dir / "scene.json"));
+  firn::app::WorkBounds bounds;
+  bounds.progress_every_s = 0;  // a line after every slice that does not end the frame
+  testing::internal::CaptureStderr();
+  const firn::app::FrameReport r = firn::app::advance_bounded(sliced, bounds);
+  const std::string err = testing::internal::GetCapturedStderr();
+  const firn::app::FrameReport w = whole.advance_frame();
+  EXPECT_EQ(r.substeps, w.substeps) << "slicing changed the substep schedule";
+  EXPECT_GE(r.substeps, 160);
+  int lines = 0;
+  for (std::size_t at = err.find("frame 1: "); at != std::string::npos; at = err.find("frame 1: ", at + 1)) ++lines;
+  EXPECT_GE(lines, 2) << err;
+  EXPECT_NE(err.find("substeps so far, dt = 0.0002 s (snow)"), std::string::npos) << err;
+  EXPECT_EQ(sliced.snow()->time(), whole.snow()->time());
+  const auto a = sliced.snow()->download_particles(), b = whole.snow()->download_particles();
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof a[0]), 0) << "sliced frame differs bit for bit";
 }
