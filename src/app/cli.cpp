@@ -36,7 +36,10 @@ void add_run(CLI::App& app, Commands& c) {
   RunOptions& o = c.run_options;
   c.run = app.add_subcommand("run", "simulate a scene headless and write PNG frames");
   c.run->add_option("scene", o.scene, "scene file (JSON)")->required()->check(CLI::ExistingFile);
-  c.run->add_option("--out", o.out, "output folder (created)")->required();
+  c.run->add_option("--out", o.out, "output folder: new or empty (created)")->required();
+  c.run->add_flag("--overwrite", o.overwrite, "empty a non-empty output folder before writing");
+  c.run->add_option("--max-substeps", o.bounds.max_substeps, "substeps allowed per output frame before the run "
+                    "ends with exit 3")->check(CLI::Range(1, 1000000000));
   c.run->add_option("--frames", o.frames, "frames to write (default: duration * fps + 1)")->check(CLI::Range(1, 10000000));
   c.run->add_option("--width", o.width, "image width [pixels]")->check(CLI::Range(16, 16384));
   c.run->add_option("--height", o.height, "image height [pixels]")->check(CLI::Range(16, 16384));

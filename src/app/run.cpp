@@ -2,17 +2,19 @@
 
 #include <cstdio>
 #include <optional>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "app/checkpoint.h"
 #include "app/frame_renderer.h"
+#include "app/output_folder.h"
 #include "app/output_names.h"
 #include "app/ply_writer.h"
 #include "app/simulation.h"
 #include "core/error.h"
+#include "app/work_bounds.h"
 #include "core/log.h"
+#include "core/paths.h"
 #include "core/particle_totals.h"
 #include "gl/context.h"
 #include "render/png.h"
@@ -92,6 +94,8 @@ void encode_frames(const std::filesystem::path& out, int frames, const std::file
 int run_scene(const RunOptions& o) {
   if (!o.video.empty() && !o.render)
     throw InputError("--video " + o.video.string() + " needs the rendered frames; allowed: --video without --no-render");
+  const OutputFolderPolicy folder{.overwrite = o.overwrite, .resume = o.resume};
+  check_output_folder(o.out, folder, o.scene);  // before any work: a run that could not write fails at once
   const scene::Scene scene = scene::load_scene(o.scene);
   // Frames at t = 0, 1/fps, ..., duration: the whole duration is simulated and shown.
   const int frames = o.frames > 0 ? o.frames : scene.frame_count() + 1;
@@ -102,25 +106,25 @@ int run_scene(const RunOptions& o) {
   if (o.render) renderer = std::make_unique<FrameRenderer>(o.width, o.height);
   FrameLook look;
   look.water = o.water;
-  std::filesystem::create_directories(o.out);
+  prepare_output_folder(o.out, folder);
   std::optional<GrainRecorder> grain_recorder;  // grains.csv, grains_summary.json
   if (sim.grains()) grain_recorder.emplace(o.out);
   RunProgress run = o.resume ? resume_run(o, frames, sim, grain_recorder ? &*grain_recorder : nullptr) : start_run(o);
-  std::ofstream stats;
-  if (o.stats) stats.open(o.out / "stats.jsonl", o.resume ? std::ios::app : std::ios::trunc);
+  std::optional<LineAppender> stats;  // one whole line per frame: a killed run leaves only complete lines
+  if (o.stats) stats.emplace(o.out / "stats.jsonl", o.resume);
   for (int k = run.frame + 1; k < frames; ++k) {
     FrameReport r;
-    if (k > 0) r = sim.advance_frame();
+    if (k > 0) r = advance_bounded(sim, o.bounds);
     warn_inversions(sim, run.inversions_seen);
     if (renderer)
       render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, renderer->render(sim, look));
     if (o.export_ply && sim.snow()) write_ply(o.out / frame_name("particles", k, ".ply"), sim.snow()->download_particles());
     if (o.export_ply && sim.water()) write_ply(o.out / frame_name("water", k, ".ply"), sim.water()->download_particles());
-    if (stats.is_open()) stats << stats_line(sim, r.substeps).dump() << "\n" << std::flush;
+    if (stats) stats->append(stats_line(sim, r.substeps).dump());
     if (grain_recorder) grain_recorder->record(k, *sim.grains());
     run.frame = k;
     if (checkpoint_due(k, run.checkpoint_every)) {
-      if (stats.is_open()) run.stats_bytes = std::filesystem::file_size(o.out / "stats.jsonl");
+      if (stats) run.stats_bytes = std::filesystem::file_size(o.out / "stats.jsonl");
       write_checkpoint(o, sim, grain_recorder ? &*grain_recorder : nullptr, run);
     }
     progress(sim, k, frames, r);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -32,14 +33,13 @@ struct Line {
     if (values.size() != n) fail(std::to_string(values.size()) + " values", allowed);
   }
   double number(std::size_t i, const std::string& allowed) const {
-    std::size_t used = 0;
+    // Decimal notation only: std::stod would also read "0x10" as 16, "inf" and "nan".
+    std::string_view text = values[i];
+    if (text.starts_with('+')) text.remove_prefix(1);
     double v = 0.0;
-    try {
-      v = std::stod(values[i], &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != values[i].size() || !std::isfinite(v)) fail("\"" + values[i] + "\" is not a finite number", allowed);
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v, std::chars_format::general);
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+      fail("\"" + values[i] + "\" is not a decimal number in the double range", allowed);
     return v;
   }
   double real(const std::string& allowed, const std::function<bool(double)>& ok) const {

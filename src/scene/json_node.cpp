@@ -1,5 +1,6 @@
 #include "scene/json_node.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -49,12 +50,28 @@ void expect_ordered(const glm::dvec3& lo, const glm::dvec3& hi, const Node& hi_n
   }
 }
 
+void expect_float32_resolution(const Node& field, const glm::dvec3& lo, const glm::dvec3& hi, double length,
+                               std::string_view length_name) {
+  double far = 0;
+  for (int a = 0; a < 3; ++a) far = std::max({far, std::abs(lo[a]), std::abs(hi[a])});
+  const float f = static_cast<float>(far);
+  const double gap = static_cast<double>(std::nextafter(f, INFINITY)) - static_cast<double>(f);
+  if (gap <= kFloat32Resolution * length) return;
+  // ulp(x) = 2^(e - 23) for x in [2^e, 2^(e+1)): within the bound while e <= floor(log2(length)) + 13.
+  const double limit = std::ldexp(1.0, static_cast<int>(std::floor(std::log2(length))) + 14);
+  field.fail("float32 positions " + format_number(far) + " m from the origin are " + format_number(gap) +
+                 " m apart, more than 1/1024 of " + std::string(length_name) + " = " + format_number(length) + " m",
+             "every coordinate within +-" + format_number(limit) + " m (float32 resolving 1/1024 of " +
+                 std::string(length_name) + "); move the scene towards the origin");
+}
+
 glm::dvec3 parse_direction(const Node& node) {
   constexpr std::string_view kAllowed = "a non-zero direction [x, y, z] (normalised on load)";
   const glm::dvec3 n = node.vec3(kAllowed);
-  const double length = glm::length(n);
-  if (!(length > 1e-12)) node.fail(format_vec3(n) + " has no direction", kAllowed);
-  return n / length;
+  const double largest = glm::max(glm::abs(n.x), glm::max(glm::abs(n.y), glm::abs(n.z)));
+  if (!(largest > 1e-12)) node.fail(format_vec3(n) + " has no direction", kAllowed);
+  const glm::dvec3 scaled = n / largest;  // |n| of [0, 1e300, 0] would overflow to inf and n / |n| be zero
+  return scaled / glm::length(scaled);
 }
 
 std::string join(std::initializer_list<std::string_view> items) {

@@ -102,6 +102,16 @@ class Node {
 /// Fails on `hi_node` (the "max" field) unless lo < hi on every axis [m].
 void expect_ordered(const glm::dvec3& lo, const glm::dvec3& hi, const Node& hi_node);
 
+/// Finest fraction of a length scale (a grid spacing, a particle spacing) that float32 positions must resolve
+/// everywhere in a grid or domain: particle positions live on the GPU as absolute float32 coordinates, whose
+/// spacing at |x| is about |x| 2^-23 (1 m at x = 1e7 m).
+inline constexpr double kFloat32Resolution = 1.0 / 1024.0;
+
+/// Fails on `field` unless float32 coordinates in the box [lo, hi] [m] are spaced at most kFloat32Resolution *
+/// `length` [m] apart, i.e. every |coordinate| < 2^(floor(log2 length) + 14) m; `length_name` names the length.
+void expect_float32_resolution(const Node& field, const glm::dvec3& lo, const glm::dvec3& hi, double length,
+                               std::string_view length_name);
+
 /// A non-zero vector read from `node`, normalised; fails naming the field when it has no direction.
 glm::dvec3 parse_direction(const Node& node);
 

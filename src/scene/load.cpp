@@ -1,13 +1,11 @@
 #include "scene/load.h"
 
-#include <fstream>
-#include <system_error>
-
 #include "core/error.h"
 #include "scene/json_node.h"
 #include "scene/parse_colliders.h"
 #include "scene/parse_mpm.h"
 #include "scene/parse_sph.h"
+#include "scene/read_json.h"
 
 namespace firn::scene {
 
@@ -83,24 +81,6 @@ Scene parse_scene(const nlohmann::json& document, const std::filesystem::path& f
   return scene;
 }
 
-Scene load_scene(const std::filesystem::path& file) {
-  constexpr std::string_view kAllowed = "the path of a readable JSON scene file";
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(file, error)) {
-    const bool exists = std::filesystem::exists(file, error);
-    throw InputError(file.string() + ": " + (exists ? "not a regular file" : "no such file") + "; allowed: " +
-                     std::string(kAllowed));
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string() + ": cannot open for reading; allowed: " + std::string(kAllowed));
-  nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(file.string() + ": malformed JSON at byte " + std::to_string(e.byte) + ": " + e.what() +
-                     "; allowed: strict JSON (RFC 8259: no comments, no trailing commas)");
-  }
-  return parse_scene(document, file);
-}
+Scene load_scene(const std::filesystem::path& file) { return parse_scene(read_json_file(file), file); }
 
 }  // namespace firn::scene

@@ -13,8 +13,9 @@ inline constexpr double kMaxFrames = 1e7;
 
 /// Reads and validates the scene file at `file`. Relative mesh paths inside it are resolved against the file's
 /// folder. Throws firn::InputError (exit code 2) with a message "<file>: <field.path>: <what is wrong>; allowed:
-/// <what is allowed>" for a missing or unreadable file, malformed JSON (with nlohmann's line/column) or any
-/// violation of the schema.
+/// <what is allowed>" for a missing or unreadable file, JSON that read_json_file rejects (malformed, too large, too
+/// deep, duplicate keys, NUL bytes, numbers beyond double; named by line, column and field) or any violation of the
+/// schema.
 Scene load_scene(const std::filesystem::path& file);
 
 /// Validates an already parsed document. `file_for_messages` is stored in Scene::file, prefixes every error

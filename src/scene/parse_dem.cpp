@@ -178,6 +178,24 @@ dem::GrainTypeSettings parse_grain(const Node& node) {
   g.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", g.velocity);
   if (auto r = node.find("random_orientation")) g.random_orientation = r->boolean();
   if (auto s = node.find("seed")) g.seed = s->unsigned_integer();
+  // Build the shape now, so that a degenerate one (semi-axes 1e-300 m: "convex_hull: all points coincide") is
+  // named by its field rather than found later without one.
+  try {
+    dem::make_grain_type(g);
+  } catch (const std::exception& e) {
+    const bool box = g.shape == dem::GrainShape::kBox;
+    node.at(box ? "half_extents" : "semi_axes", "")
+        .fail(std::string("no solid grain can be built from it: ") + e.what(),
+              "sizes whose grain shape is a solid convex polyhedron (similar magnitudes, well above 1e-12 m)");
+  }
+  // dem::make_world lists every lattice site of the region: bound their number (a region moved 1e7 m away held
+  // 1e25 sites and seeding never finished). The estimate uses the smallest spacing the lattice can have.
+  const double smallest = g.spacing > 0 ? g.spacing : 1.1 * std::min({g.size.x, g.size.y, g.size.z});
+  const glm::dvec3 sites = glm::floor((g.region_max - g.region_min) / smallest) + 1.0;
+  if (sites.x * sites.y * sites.z > kMaxSeedingSites)
+    region.at("max", "").fail("the seeding lattice has about " + format_number(sites.x * sites.y * sites.z) +
+                                  " sites at spacing " + format_number(smallest) + " m",
+                              "at most 2^24 = 16777216 lattice sites (a smaller region or a larger spacing)");
   return g;
 }
 

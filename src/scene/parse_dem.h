@@ -20,6 +20,9 @@ struct DemScene {
   std::vector<std::string> notes;        ///< Environment-file keys accepted without effect, with the reason.
 };
 
+/// Most lattice sites one grain type's seeding region may hold (make_world lists them all: 24 bytes each).
+inline constexpr double kMaxSeedingSites = 16777216.0;
+
 /// Parses the "dem" object at `node`; an "environment_file" is resolved against `scene_dir` and supplies the
 /// defaults that the other keys override. Throws firn::InputError "<file>: dem.<field>: <what>; allowed: <what>"
 /// on any violation of the schema, including a time step too coarse for the contact stiffness (dt must resolve a

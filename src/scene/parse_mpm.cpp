@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "mpm/thesis_material.h"
+#include "scene/mesh_body.h"
 
 namespace firn::scene {
 
@@ -113,6 +114,16 @@ std::pair<glm::dvec3, glm::dvec3> body_bounds(const mpm::Body& body) {
   return {body.min, body.max};
 }
 
+/// Particles body `b` will be seeded with on spacing `h` [m]: its count, else particles_per_cell per cell of its
+/// volume (the whole box for meshes: an upper bound).
+double particle_estimate(const mpm::Body& b, double h) {
+  if (b.count > 0) return b.count;
+  const auto [lo, hi] = body_bounds(b);
+  const glm::dvec3 e = hi - lo;
+  const double volume = b.shape == mpm::BodyShape::kSphere ? 4.0 / 3.0 * M_PI * std::pow(b.radius, 3) : e.x * e.y * e.z;
+  return volume / (h * h * h) * b.particles_per_cell;
+}
+
 void expect_inside_grid(const Node& node, std::size_t index, const mpm::Body& body, const mpm::Grid& grid) {
   const double margin = kWallCells * grid.spacing;
   const glm::dvec3 lo = grid.min + margin;
@@ -142,7 +153,8 @@ mpm::Body parse_body(const Node& node, const std::vector<mpm::Material>& materia
   body.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
   if (auto ppc = node.find("particles_per_cell")) body.particles_per_cell = ppc->integer(1, 64, "1 <= ppc <= 64");
   if (auto count = node.find("count"))
-    body.count = static_cast<int>(count->integer(1, 100000000, "1 <= count <= 1e8 (sphere and box bodies)"));
+    body.count = static_cast<int>(count->integer(1, kMaxSnowParticles, "1 <= count <= 2^22 = 4194304 (sphere and "
+                                                                       "box bodies)"));
   if (auto seed = node.find("seed")) body.seed = seed->unsigned_integer();
   body.mass_jitter = node.number("mass_jitter", {.text = "0 <= j < 1", .lo = 0, .hi = 1, .hi_open = true}, 0.0);
   return body;
@@ -153,10 +165,18 @@ std::vector<mpm::Body> parse_bodies(const Node& node, const mpm::MpmSettings& se
   const std::size_t count = node.array_size();
   if (count == 0) node.fail("no bodies", "at least one body {\"shape\": ...}");
   std::vector<mpm::Body> bodies;
+  double particles = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const Node child = node.element(i);
     bodies.push_back(parse_body(child, settings.materials, scene_dir));
     expect_inside_grid(child, i, bodies.back(), settings.grid);
+    particles += particle_estimate(bodies.back(), settings.grid.spacing);
+    if (particles > kMaxSnowParticles)
+      child.fail("the bodies up to this one hold about " + format_number(std::round(particles)) + " particles",
+                 "at most 2^22 = 4194304 snow particles in all (128 bytes each on the host and the GPU; lower "
+                 "particles_per_cell or count, or use a coarser grid)");
+    if (bodies.back().shape == mpm::BodyShape::kMesh)
+      validate_mesh_body(child.at("file", ""), bodies.back(), settings.grid.spacing);
   }
   return bodies;
 }
@@ -174,6 +194,7 @@ mpm::Grid parse_grid(const Node& node) {
   grid.max = node.vec3("max", kPosition);
   expect_ordered(grid.min, grid.max, node.at("max", kPosition));
   grid.spacing = node.number("spacing", {.text = "h > 0 [m]", .lo = 0, .lo_open = true});
+  expect_float32_resolution(node.at("max", kPosition), grid.min, grid.max, grid.spacing, "the spacing h");
   // Count in double: a tiny spacing would overflow the int arithmetic of Grid::dims().
   const glm::dvec3 counts = glm::round((grid.max - grid.min) / grid.spacing) + 1.0;
   const double nodes = counts.x * counts.y * counts.z;

@@ -9,6 +9,9 @@ namespace firn::scene {
 
 /// Largest grid the loader accepts: 2^26 nodes (about 4.3 GiB of node data at 64 bytes a node).
 inline constexpr double kMaxGridNodes = 67108864.0;
+/// Largest number of snow particles over all bodies (as the water's kMaxSphParticles): 512 MiB of 128-byte
+/// particles on the host and again on the GPU. A larger `count` ended in std::bad_alloc.
+inline constexpr int kMaxSnowParticles = 1 << 22;
 
 /// Width of the wall layer the MPM solver keeps on every side of the grid [grid spacings]; bodies must lie
 /// inside the grid shrunk by this many spacings.

@@ -41,6 +41,7 @@ void parse_domain(const Node& node, sph::SphSettings& s) {
                    " m from the domain centre (float32 positions; use a larger particle_spacing)");
     }
   }
+  expect_float32_resolution(max, s.domain_min, s.domain_max, s.spacing, "particle_spacing");
 }
 
 sph::Body parse_body(const Node& node, const sph::SphSettings& s, double& lattice_points) {

@@ -39,6 +39,15 @@ TEST(FirnRun, BrokenScenesGiveExit2NamingTheField) {
       {"unknown-material", [](json& j) { j["mpm"]["bodies"][0]["material"] = "ice"; }, nullptr, "ice"},
       {"bad-boundary", [](json& j) { j["colliders"][0]["boundary"] = "glue"; }, nullptr, "colliders[0].boundary"},
       {"malformed-json", nullptr, "{ \"name\": \"x\", \"duration\": 1,, }", "malformed-json.json"},
+      // Issue 12: each was a crash, exit 1 or accepted before.
+      {"count-1e8", [](json& j) { j["mpm"]["bodies"][0]["count"] = 100000000; }, nullptr, "mpm.bodies[0].count"},
+      {"far-grid", [](json& j) {
+         for (auto* v : {&j["mpm"]["grid"]["min"], &j["mpm"]["grid"]["max"], &j["mpm"]["bodies"][0]["center"]})
+           (*v)[0] = (*v)[0].get<double>() + 1e7;
+       }, nullptr, "mpm.grid.max"},
+      {"duplicate-key", nullptr, "{\"name\": \"a\", \"mpm\": {\"cfl\": 0.4, \"cfl\": 0.5}}", "mpm.cfl"},
+      {"overflow", nullptr, "{\"name\": \"a\", \"duration\": 1e400}", "duration"},
+      {"escaped-nul", nullptr, "{\"name\": \"a\\u0000b\"}", "name"},
   };
   const fs::path dir = firn::test::fresh_dir("bad-scenes");
   for (const BrokenScene& c : cases) {
@@ -53,4 +62,34 @@ TEST(FirnRun, BrokenScenesGiveExit2NamingTheField) {
     EXPECT_FALSE(fs::exists(out)) << c.name << ": output folder left behind";
     std::printf("%-18s -> %s", c.name, r.output.c_str());
   }
+}
+
+TEST(FirnRun, BrokenMeshNamesTheBodysFileField) {
+  const fs::path dir = firn::test::fresh_dir("bad-mesh");
+  std::ofstream(dir / "open.ply") << "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                                     "property float z\nelement face 1\nproperty list uchar int vertex_indices\n"
+                                     "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+  json j = tiny_scene();
+  j["mpm"]["bodies"][0] = {{"shape", "mesh"}, {"file", "open.ply"}, {"min", {0.2, 0.1, 0.2}},
+                           {"max", {0.4, 0.3, 0.4}}, {"material", "snow"}};
+  std::ofstream(dir / "scene.json") << j.dump();
+  const auto r = firn::test::run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("scene.json: mpm.bodies[0].file: " + (dir / "open.ply").string() + ": open surface"),
+            std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST(FirnRun, WaterDomainFarFromTheOriginNamesTheLimit) {
+  const fs::path dir = firn::test::fresh_dir("bad-far-water");
+  std::ifstream in(std::string(FIRN_TEST_DIR) + "/data/tiny-water.json");
+  json j = json::parse(in);
+  for (auto* v : {&j["sph"]["domain"]["min"], &j["sph"]["domain"]["max"], &j["sph"]["bodies"][0]["min"],
+                  &j["sph"]["bodies"][0]["max"]})
+    (*v)[0] = (*v)[0].get<double>() + 1e7;
+  std::ofstream(dir / "scene.json") << j.dump();
+  const auto r = firn::test::run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("scene.json: sph.domain.max: float32 positions"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("allowed: every coordinate within +-256 m"), std::string::npos) << r.output;
 }

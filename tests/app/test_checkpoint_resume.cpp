@@ -176,7 +176,10 @@ TEST(FirnResume, BadCombinationsGiveExit2NamingTheOption) {
   };
   const std::vector<Case> cases = {
       {snow + " --checkpoint-every 0", "--checkpoint-every"},
-      {snow + " --checkpoint-every 4", "--checkpoint-every 4"},  // 4 frames: 0 .. 3, no checkpoint would be written
+      // 4 frames: 0 .. 3, no checkpoint would be written (--overwrite passes the folder check; nothing is emptied
+      // before the options are checked)
+      {snow + " --overwrite --checkpoint-every 4", "--checkpoint-every 4"},
+      {snow + " --overwrite --resume", "one of --overwrite and --resume"},
       {snow + " --resume --frames 2", "--frames 2"},
       {snow + " --resume --export ply", "--export ply"},
       {"run " + scene("tiny-snowball") + " --stats --width 64 --out " + out.string() + " --resume", "--no-render"},

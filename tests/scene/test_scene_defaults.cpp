@@ -149,7 +149,8 @@ TEST(SceneDefaults, SphSectionIsParsedAndFramed) {
 
 TEST(SceneDefaults, MeshPathIsRelativeToTheSceneFile) {
   const ScratchDir dir;
-  const auto mesh = dir.write("meshes/bunny.obj", "v 0 0 0\n");
+  // A closed tetrahedron: the loader checks the mesh (tests/scene/test_mesh_body.cpp).
+  const auto mesh = dir.write("meshes/bunny.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
   json j = minimal_scene();
   j["mpm"]["bodies"][0]["shape"] = "mesh";
   j["mpm"]["bodies"][0]["file"] = "../meshes/bunny.obj";

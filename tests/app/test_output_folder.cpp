@@ -1,0 +1,62 @@
+// The output folder of `firn run`: checked before any work, never mixed with an earlier run's files, and
+// stats.jsonl made of complete lines.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "app/cli_util.h"
+
+namespace fs = std::filesystem;
+using firn::test::fresh_dir;
+using firn::test::run_firn;
+
+namespace {
+
+const std::string kTinyGrains = std::string(FIRN_TEST_DIR) + "/data/tiny-grains.json";
+
+}  // namespace
+
+TEST(OutputFolder, NonEmptyFolderIsRefusedUnlessOverwrite) {
+  const fs::path out = fresh_dir("out-non-empty");
+  std::ofstream(out / "frame_00099.png") << "an earlier run's frame";
+  const auto refused = run_firn("run " + kTinyGrains + " --out " + out.string() + " --frames 2 --no-render --stats");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("--out " + out.string() + ": the folder is not empty"), std::string::npos)
+      << refused.output;
+  EXPECT_NE(refused.output.find("--overwrite"), std::string::npos) << refused.output;
+  EXPECT_TRUE(fs::exists(out / "frame_00099.png"));
+  EXPECT_FALSE(fs::exists(out / "stats.jsonl"));
+
+  const auto r = run_firn("run " + kTinyGrains + " --out " + out.string() + " --frames 2 --no-render --stats "
+                          "--overwrite");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(fs::exists(out / "frame_00099.png")) << "--overwrite kept an earlier run's file";
+  std::ifstream stats(out / "stats.jsonl");
+  int lines = 0;
+  for (std::string line; std::getline(stats, line); ++lines)
+    EXPECT_TRUE(nlohmann::json::parse(line).is_object()) << line;
+  EXPECT_EQ(lines, 2);
+}
+
+TEST(OutputFolder, UncreatableFolderFailsBeforeTheSceneIsRead) {
+  const fs::path dir = fresh_dir("out-uncreatable");
+  std::ofstream(dir / "a-file") << "x";
+  const fs::path bad_scene = dir / "bad.json";
+  std::ofstream(bad_scene) << "{ not json";
+  // The scene is broken too: the message names --out, so the folder was checked first.
+  const auto r = run_firn("run " + bad_scene.string() + " --out " + (dir / "a-file" / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("a-file is not a folder"), std::string::npos) << r.output;
+  const auto file_as_out = run_firn("run " + kTinyGrains + " --out " + (dir / "a-file").string());
+  EXPECT_EQ(file_as_out.exit_code, 2) << file_as_out.output;
+  EXPECT_NE(file_as_out.output.find("exists and is not a folder"), std::string::npos) << file_as_out.output;
+}
+
+TEST(OutputFolder, OverwriteNeverDeletesTheSceneFile) {
+  const fs::path dir = fresh_dir("out-holds-scene");
+  fs::copy_file(kTinyGrains, dir / "scene.json");
+  const auto r = run_firn("run " + (dir / "scene.json").string() + " --out " + dir.string() + " --overwrite");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "scene.json"));
+}
