@@ -11,8 +11,8 @@ layout(std430, binding = MPM_BIND_GRID_VEL) readonly buffer GridVelBuffer { Grid
 layout(std430, binding = MPM_BIND_VELGRAD) writeonly buffer VelGradBuffer { mat3x4 velocity_gradients[]; };
 
 void main() {
-  uint i = gl_GlobalInvocationID.x;
-  if (i >= particle_count()) return;
+  uint i = linear_index();
+  if (i >= chunk_count) return;
   Stencil s = make_stencil(particles[i].x_m.xyz);
   vec3 v_pic = vec3(0.0), dv = vec3(0.0);
   mat3 grad = mat3(0.0);

@@ -25,8 +25,9 @@ mat3 volume_stress(Particle p) {
 }
 
 void main() {
-  uint i = gl_GlobalInvocationID.x;
-  if (i >= particle_count()) return;
+  uint i = linear_index();
+  if (i >= chunk_count) return;
+  uint pid = chunk_first + i;  // index in the whole particle set, for error reports
   Particle p = particles[i];
   Stencil s = make_stencil(p.x_m.xyz);
   float m = p.x_m.w;
@@ -42,16 +43,17 @@ void main() {
         if (!node_in_grid(n)) continue;
         int k = node_index(n);
         float w = stencil_weight(s, o);
-        ATOMIC_ADD_CHECKED(nodes[k].mass_momentum.x, to_fixed(m * w, scales.x, MPM_ERROR_MASS_OVERFLOW, i),
-                           MPM_ERROR_MASS_OVERFLOW, i);
+        ATOMIC_ADD_CHECKED(nodes[k].mass_momentum.x, to_fixed(m * w, scales.x, MPM_ERROR_MASS_OVERFLOW, pid),
+                           MPM_ERROR_MASS_OVERFLOW, pid);
 #ifndef P2G_MASS_ONLY
         vec3 dp = w * mv;
         vec3 df = impulse * stencil_gradient(s, o);
         for (int d = 0; d < 3; ++d) {
           ATOMIC_ADD_CHECKED(nodes[k].mass_momentum[d + 1],
-                             to_fixed(dp[d], scales.y, MPM_ERROR_MOMENTUM_OVERFLOW, i), MPM_ERROR_MOMENTUM_OVERFLOW, i);
-          ATOMIC_ADD_CHECKED(nodes[k].impulse[d], to_fixed(df[d], scales.y, MPM_ERROR_IMPULSE_OVERFLOW, i),
-                             MPM_ERROR_IMPULSE_OVERFLOW, i);
+                             to_fixed(dp[d], scales.y, MPM_ERROR_MOMENTUM_OVERFLOW, pid), MPM_ERROR_MOMENTUM_OVERFLOW,
+                             pid);
+          ATOMIC_ADD_CHECKED(nodes[k].impulse[d], to_fixed(df[d], scales.y, MPM_ERROR_IMPULSE_OVERFLOW, pid),
+                             MPM_ERROR_IMPULSE_OVERFLOW, pid);
         }
 #endif
       }

@@ -21,7 +21,29 @@ gl::Program build(const char* file, std::vector<std::string> defines = {}) {
   return gl::Program::compute(file, defines);
 }
 
+/// The grid's node counts, refused (InputError) when one grid buffer would be larger than a single SSBO binding
+/// may expose: the particle passes address the grid at random, so it cannot be bound in ranges.
+glm::ivec3 checked_grid_dims(const Grid& grid) {
+  const glm::ivec3 d = grid.dims();
+  const size_t nodes = static_cast<size_t>(d.x) * d.y * d.z;
+  const size_t bytes = nodes * std::max(sizeof(GpuGridNode), sizeof(GpuGridVelocity));
+  const size_t limit = gl::max_storage_block_bytes();
+  if (bytes > limit)
+    throw InputError("mpm.grid: " + std::to_string(d.x) + " x " + std::to_string(d.y) + " x " + std::to_string(d.z) +
+                     " = " + std::to_string(nodes) + " nodes need " + std::to_string(bytes >> 20) +
+                     " MiB per grid buffer, over this GL implementation's GL_MAX_SHADER_STORAGE_BLOCK_SIZE of " +
+                     std::to_string(limit >> 20) + " MiB (" + std::to_string(limit / sizeof(GpuGridNode)) +
+                     " nodes); use a larger spacing or a smaller box");
+  return d;
+}
+
 }  // namespace
+
+uint32_t particles_per_chunk_limit() {
+  const size_t align = std::max<size_t>(1, gl::storage_offset_alignment());
+  const size_t fit = gl::max_storage_block_bytes() / std::max(sizeof(GpuParticle), sizeof(GpuVelocityGradient));
+  return static_cast<uint32_t>(std::min<size_t>(fit / align * align, std::numeric_limits<uint32_t>::max()));
+}
 
 Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, const glm::dvec3& gravity,
                const std::vector<GpuParticle>& particles)
@@ -29,8 +51,9 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       colliders_(std::move(colliders)),
       gravity_(gravity),
       scales_(derive_scales(settings, colliders_.colliders(), gravity)),
-      dims_(settings.grid.dims()),
+      dims_(checked_grid_dims(settings.grid)),
       count_(static_cast<uint32_t>(particles.size())),
+      chunk_(particles_per_chunk_limit()),
       particles_(gl::Buffer::from(particles)),
       grid_(sizeof(GpuGridNode) * static_cast<size_t>(dims_.x) * dims_.y * dims_.z),
       grid_vel_(sizeof(GpuGridVelocity) * static_cast<size_t>(dims_.x) * dims_.y * dims_.z),
@@ -54,10 +77,9 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
 }
 
 void Solver::bind() const {
-  particles_.bind_storage(MPM_BIND_PARTICLES);
+  // The particle buffers are bound chunk by chunk in for_each_chunk.
   grid_.bind_storage(MPM_BIND_GRID);
   grid_vel_.bind_storage(MPM_BIND_GRID_VEL);
-  velgrad_.bind_storage(MPM_BIND_VELGRAD);
   colliders_.bind(MPM_BIND_COLLIDERS);
   materials_.bind_storage(MPM_BIND_MATERIALS);
   status_.bind_storage(MPM_BIND_STATUS);
@@ -65,6 +87,18 @@ void Solver::bind() const {
 }
 
 void Solver::barrier() const { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT); }
+
+void Solver::for_each_chunk(gl::Program& program) {
+  for (uint32_t first = 0; first < count_; first += std::min(chunk_, count_ - first)) {
+    const uint32_t n = std::min(chunk_, count_ - first);
+    particles_.bind_storage_range(MPM_BIND_PARTICLES, size_t{first} * sizeof(GpuParticle), size_t{n} * sizeof(GpuParticle));
+    velgrad_.bind_storage_range(MPM_BIND_VELGRAD, size_t{first} * sizeof(GpuVelocityGradient),
+                                size_t{n} * sizeof(GpuVelocityGradient));
+    program.set("chunk_first", first);
+    program.set("chunk_count", n);
+    program.dispatch_linear(n, MPM_LOCAL_SIZE);
+  }
+}
 
 void Solver::upload_params() {
   const GpuParams p = make_params(settings_, scales_, dims_, gravity_, dt_, count_, colliders_.count(),
@@ -89,38 +123,39 @@ void Solver::clear_grid() {
 void Solver::particle_to_grid() {
   bind();
   gl::ScopedPass t(timer_, "particle_to_grid");
-  p2g_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  for_each_chunk(p2g_);
   barrier();
 }
 
 void Solver::grid_update() {
   bind();
   gl::ScopedPass t(timer_, "grid_update");
-  grid_update_.dispatch_1d(static_cast<unsigned>(dims_.x * dims_.y * dims_.z), MPM_LOCAL_SIZE);
+  grid_update_.dispatch_linear(static_cast<uint64_t>(dims_.x) * dims_.y * dims_.z, MPM_LOCAL_SIZE);
   barrier();
 }
 
 void Solver::grid_to_particle() {
   bind();
   gl::ScopedPass t(timer_, "grid_to_particle");
-  g2p_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  for_each_chunk(g2p_);
   barrier();
 }
 
 void Solver::particle_update() {
   bind();
   gl::ScopedPass t(timer_, "particle_update");
-  particle_update_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  for_each_chunk(particle_update_);
   barrier();
 }
 
 void Solver::estimate_volumes() {
+  gl::PassScope scope("estimate_volumes");
   bind();
   grid_.clear();
   barrier();
-  p2g_mass_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  for_each_chunk(p2g_mass_);
   barrier();
-  init_volume_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  for_each_chunk(init_volume_);
   barrier();
   grid_.clear();  // substeps expect zeroed accumulators
   barrier();

@@ -15,6 +15,11 @@
 
 namespace firn::mpm {
 
+/// Particles per chunk of a particle pass: as many as fit one storage binding (GL_MAX_SHADER_STORAGE_BLOCK_SIZE) for
+/// both per-particle buffers (GpuParticle, GpuVelocityGradient), a multiple of the binding offset alignment so that
+/// every chunk's byte offsets are aligned. Needs a current context.
+uint32_t particles_per_chunk_limit();
+
 /// Time-step limits of the last CFL evaluation.
 struct StepLimits {
   double dt = 0;            ///< chosen time step [s]
@@ -95,6 +100,11 @@ class Solver {
   std::vector<GpuVelocityGradient> download_velocity_gradients() const {
     return velgrad_.read<GpuVelocityGradient>();
   }
+  /// Particles per chunk of a particle pass (see for_each_chunk): by default the most that one storage binding
+  /// exposes (1,048,576 on llvmpipe's 128 MiB). A smaller count, a multiple of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT,
+  /// runs the chunked path on small sets (tests); results are bit-identical either way. Throws std::invalid_argument.
+  void set_chunk_particles(uint32_t n);
+  uint32_t chunk_particles() const { return chunk_; }
   /// Overwrites the particle state (tests, resets).
   void upload_particles(const std::vector<GpuParticle>& p);
 
@@ -103,6 +113,9 @@ class Solver {
   void upload_params();
   void upload_materials();
   void barrier() const;
+  /// Runs a particle pass over every particle, chunk by chunk: particles_ and velgrad_ bound in ranges of at most
+  /// chunk_ particles (one SSBO binding may expose only GL_MAX_SHADER_STORAGE_BLOCK_SIZE bytes).
+  void for_each_chunk(gl::Program& program);
   double cfl_time_step(double max_speed, double max_hardening);
 
   MpmSettings settings_;
@@ -111,6 +124,7 @@ class Solver {
   FixedPointScales scales_;
   glm::ivec3 dims_;
   uint32_t count_;
+  uint32_t chunk_ = 0;  ///< particles per chunk of a particle pass (see for_each_chunk)
   double dt_ = 0, time_ = 0;
   uint64_t substep_ = 0;
   uint64_t checked_substep_ = 0;  ///< substep_ at the last status read

@@ -2,11 +2,13 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "common/bindings.h"
 #include "core/error.h"
 #include "core/numerical_failure.h"
+#include "gl/buffer.h"
 #include "mpm/gpu_upload.h"
 #include "mpm/solver.h"
 
@@ -80,6 +82,13 @@ void Solver::set_colliders(std::vector<Collider> colliders) {
 void Solver::set_flip(double alpha) {
   settings_.flip = std::clamp(alpha, 0.0, 1.0);
   upload_params();
+}
+
+void Solver::set_chunk_particles(uint32_t n) {
+  if (n == 0 || n > particles_per_chunk_limit() || n % gl::storage_offset_alignment() != 0)
+    throw std::invalid_argument("mpm::Solver::set_chunk_particles: " + std::to_string(n) +
+                                " is not a positive multiple of the storage offset alignment within one binding");
+  chunk_ = n;
 }
 
 void Solver::upload_particles(const std::vector<GpuParticle>& p) {
