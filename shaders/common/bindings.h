@@ -13,6 +13,14 @@
 #define MPM_BIND_COLLIDERS 4  /* Collider[] */
 #define MPM_BIND_MATERIALS 5  /* Material[] */
 #define MPM_BIND_STATUS 6     /* MpmStatus: error flags and reductions */
+#define MPM_BIND_STEP 7       /* MpmStep: time, dt, substep and the CFL inputs, written by the step pass */
+/* Buffers of the step pass only (shaders/mpm/step.comp); above the SPH range. */
+#define MPM_BIND_STEP_MATERIALS 26  /* dvec2[]: lambda0 + 2 mu0 [Pa], rho0 [kg/m^3] per material */
+#define MPM_BIND_DISPATCH_ARGS 27   /* uint[]: indirect dispatch arguments of the substep's passes, then their template */
+#define MPM_BIND_COLLIDER_POINTS 28 /* dvec4[2 n]: collider point [m] and velocity [m/s] in double */
+
+/* MpmStep.flags bits. */
+#define MPM_STEP_PENDING 1u  /* a substep ran since the reductions were last folded into the CFL inputs */
 
 /* MPM uniform buffer (std140). */
 #define MPM_BIND_PARAMS 0

@@ -61,7 +61,7 @@ void main() {
     report_error(MPM_ERROR_NONFINITE, chunk_first + i);
   } else {
     float speed = length(v);
-    if (speed > scales.w) report_error(MPM_ERROR_CFL, chunk_first + i);
+    if (speed > stepper.speed_limit) report_error(MPM_ERROR_CFL, chunk_first + i);
     atomicMax(status.max_speed_bits, floatBitsToUint(speed));
     float harden = exp(particle_material(p).lame.z * (1.0 - p.fe[0].w));
     atomicMax(status.max_hardening_bits, floatBitsToUint(harden));

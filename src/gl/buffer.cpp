@@ -75,8 +75,19 @@ void Buffer::download(size_t offset, size_t bytes, void* out) const {
   count_blocking_read();
 }
 
+void Buffer::copy_from(const Buffer& src, size_t src_offset, size_t dst_offset, size_t bytes) const {
+  if (src_offset + bytes > src.size() || dst_offset + bytes > bytes_)
+    throw std::out_of_range("gl::Buffer::copy_from past the end of a buffer");
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glBindBuffer(GL_COPY_READ_BUFFER, src.id());
+  glBindBuffer(GL_COPY_WRITE_BUFFER, id());
+  glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, static_cast<GLintptr>(src_offset),
+                      static_cast<GLintptr>(dst_offset), static_cast<GLsizeiptr>(bytes));
+  check("glCopyBufferSubData");
+}
+
 void Buffer::download_fenced(const Fence& fence, size_t offset, size_t bytes, void* out) const {
-  fence.wait();
+  if (!fence.signalled()) fence.wait();
   copy_out(offset, bytes, out);
 }
 

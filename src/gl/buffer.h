@@ -48,8 +48,12 @@ class Buffer {
   void download(size_t offset, size_t bytes, void* out) const;
 
   /// Copies `bytes` at `offset` into `out` once `fence` has signalled: the buffer must not be written by commands
-  /// issued after the fence. Waits (one blocking read) only when the fence has not signalled yet.
+  /// issued after the fence. Waits (Fence::wait, one blocking read) only when the fence has not signalled yet.
   void download_fenced(const Fence& fence, size_t offset, size_t bytes, void* out) const;
+
+  /// Copies `bytes` at `src_offset` of `src` to `dst_offset` of this buffer on the GPU (glCopyBufferSubData, after a
+  /// barrier for earlier shader writes). Throws GlError, std::out_of_range.
+  void copy_from(const Buffer& src, size_t src_offset, size_t dst_offset, size_t bytes) const;
 
   /// Reads the whole buffer back as a vector of T (size() must be a multiple of sizeof(T)).
   template <class T>

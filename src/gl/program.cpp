@@ -129,6 +129,13 @@ glm::uvec2 split_groups(uint64_t groups) {
   return {kMaxGroupsPerAxis, static_cast<unsigned>(rows)};
 }
 
+void Program::dispatch_indirect(const Buffer& args, size_t offset) const {
+  glUseProgram(id());
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, args.id());
+  glDispatchComputeIndirect(static_cast<GLintptr>(offset));
+  check("glDispatchComputeIndirect");
+}
+
 void Program::dispatch_linear(uint64_t count, unsigned local_size) const {
   if (count == 0) return;
   const glm::uvec2 g = split_groups((count + local_size - 1) / local_size);

@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "gl/buffer.h"
 #include "gl/handle.h"
 
 namespace firn::gl {
@@ -53,6 +54,9 @@ class Program {
   /// and y when it exceeds kMaxGroupsPerAxis. The shader computes its index with linear_index() of
   /// shaders/common/dispatch.glsl and skips indices >= count (the last row of groups overhangs). Throws GlError.
   void dispatch_linear(uint64_t count, unsigned local_size) const;
+  /// Runs the program with the group counts (3 x uint32) that `args` holds at byte `offset`, as written by an
+  /// earlier pass (glDispatchComputeIndirect; zero groups run nothing). Throws GlError.
+  void dispatch_indirect(const Buffer& args, size_t offset) const;
 
  private:
   GLint location(const char* name);

@@ -43,8 +43,8 @@ bool Fence::signalled() const {
 }
 
 void Fence::wait() const {
-  if (signalled()) return;
   count_blocking_read();
+  if (!sync_) return;
   for (;;) {
     const GLenum r = glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000);
     check("glClientWaitSync");

@@ -28,7 +28,8 @@ class Fence {
   bool empty() const { return sync_ == nullptr; }
   /// True when the GPU has passed the fence (does not wait, not a blocking read).
   bool signalled() const;
-  /// Waits until the GPU has passed the fence; counts a blocking read unless it had already signalled.
+  /// Waits until the GPU has passed the fence. Counts one blocking read, signalled or not: the caller needs the
+  /// result before it can go on, which on a GPU that runs behind the CPU is a stall.
   void wait() const;
 
  private:

@@ -44,26 +44,29 @@ double Solver::cfl_time_step(double max_speed, double max_hardening) {
   return limits_.dt;
 }
 
+void Solver::throw_failure(const GpuStatus& s) const {
+  std::string hint;
+  if (s.error.quantity & (MPM_ERROR_MOMENTUM_OVERFLOW | MPM_ERROR_IMPULSE_OVERFLOW))
+    hint = "the speed bound is " + std::to_string(scales_.speed_bound) + " m/s (raise mpm.max_speed)";
+  throw NumericalError(failure_message(s.error, {.at = "at substep",
+                                                 .time = time_,
+                                                 .quantity = quantity_name(s.error.quantity),
+                                                 .nonfinite = s.nonfinite,
+                                                 .hint = hint}));
+}
+
 void Solver::check_status() {
   GpuStatus s{};
   status_.download(0, sizeof s, &s);
   inversions_ += s.inversions;  // counted before an error is thrown: a failing run still reports them
-  if (s.error.flags) {
-    std::string hint;
-    if (s.error.quantity & (MPM_ERROR_MOMENTUM_OVERFLOW | MPM_ERROR_IMPULSE_OVERFLOW))
-      hint = "the speed bound is " + std::to_string(scales_.speed_bound) + " m/s (raise mpm.max_speed)";
-    throw NumericalError(failure_message(s.error, {.at = "at substep",
-                                                   .time = time_,
-                                                   .quantity = quantity_name(s.error.quantity),
-                                                   .nonfinite = s.nonfinite,
-                                                   .hint = hint}));
-  }
+  if (s.error.flags) throw_failure(s);
   const double speed = std::bit_cast<float>(s.max_speed_bits);
   const double harden = std::max(1.0f, std::bit_cast<float>(s.max_hardening_bits));
   // Only substeps since the last read have reduced into the status: without any (the first read of a frame after
   // the previous frame's final one), keep the limits, or the step would forget the speed and the hardening.
   if (substep_ > checked_substep_) cfl_time_step(speed, harden);
   checked_substep_ = substep_;
+  pending_ = false;
   GpuStatus reset{};
   status_.upload(0, sizeof reset, &reset);
 }

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/paths.h"
+#include "gl/sync.h"
 #include "viewer/camera_control.h"
 #include "viewer/keys.h"
 #include "viewer/panels.h"
@@ -160,6 +161,7 @@ void Viewer::on_frame_done() {
   if (recorder_.active()) ui_.playback.capture_pending = true;
   ui_.stats.substeps = std::exchange(frame_substeps_, 0);
   ui_.stats.simulate_ms = std::exchange(frame_ms_, 0.0);
+  ui_.stats.blocking_reads = gl::blocking_reads() - std::exchange(frame_reads_, gl::blocking_reads());
   if (mpm::Solver* snow = sim_->snow()) {
     ui_.stats.passes = snow->timer().passes();
     snow->timer().clear();

@@ -79,6 +79,7 @@ class Viewer {
   double last_watch_s_ = 0, last_display_s_ = 0;
   double frame_ms_ = 0;      ///< simulation wall time of the frame being sliced [ms]
   int frame_substeps_ = 0;   ///< substeps of the frame being sliced
+  uint64_t frame_reads_ = 0; ///< gl::blocking_reads() when the frame being sliced began
   long display_frames_ = 0;
   bool quit_ = false;
 };

@@ -102,7 +102,9 @@ TEST(GlErrors, FencedReadIsNotBlockingOnceSignalledAndPlainReadsAreCounted) {
   gl::Fence f = gl::Fence::insert();
   glFinish();
   EXPECT_TRUE(f.signalled());
-  b.download_fenced(f, 0, sizeof v, v);
+  b.download_fenced(f, 0, sizeof v, v);  // signalled: no wait
   EXPECT_EQ(gl::blocking_reads(), before + 1);
+  f.wait();  // a wait the caller asks for is a synchronisation point, signalled or not
+  EXPECT_EQ(gl::blocking_reads(), before + 2);
   EXPECT_TRUE(gl::Fence().signalled());
 }
