@@ -18,6 +18,7 @@
 #define MPM_BIND_STEP_MATERIALS 26  /* dvec2[]: lambda0 + 2 mu0 [Pa], rho0 [kg/m^3] per material */
 #define MPM_BIND_DISPATCH_ARGS 27   /* uint[]: indirect dispatch arguments of the substep's passes, then their template */
 #define MPM_BIND_COLLIDER_POINTS 28 /* dvec4[2 n]: collider point [m] and velocity [m/s] in double */
+#define MPM_BIND_AFFINE 29          /* mat3x4[]: APIC affine velocity C_p per particle [1/s] (G2P -> next P2G) */
 
 /* MpmStep.flags bits. */
 #define MPM_STEP_PENDING 1u  /* a substep ran since the reductions were last folded into the CFL inputs */
@@ -45,6 +46,7 @@
 
 /* MpmParams.counts.w flag bits. */
 #define MPM_FLAG_THESIS_GRADIENT 1u /* reproduce Meyer 2015's B-spline gradient without 1/h (comparison only) */
+#define MPM_FLAG_APIC 2u            /* APIC transfers (Jiang et al. 2015) instead of PIC/FLIP */
 
 /* Renderer constants (src/render, shaders/render). */
 #define RENDER_MAX_COLOUR_STOPS 8 /* stops of a colour map, evenly spaced over [0, 1] */

@@ -2,7 +2,9 @@
 // Particle-to-grid: mass, momentum and elastic impulse dt f_i scattered to the 4x4x4 stencil with int32 fixed-point
 // atomicAdd (order-independent, hence deterministic). Stomakhin et al. 2013 Sec. 4 steps 1 and 3; Meyer 2015
 // Sec. 4.3. One thread per particle; the polar decomposition of F_E is computed once per particle, not per node.
-// With P2G_MASS_ONLY defined only the mass is scattered (first step, for the volume estimate).
+// With P2G_MASS_ONLY defined only the mass is scattered (first step, for the volume estimate). With APIC the
+// momentum carries the particle's affine velocity: m_i v_i = sum_p w_ip m_p (v_p + C_p (x_i - x_p)) (Jiang et al.
+// 2015 Eq. 11).
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
 #include "mpm/kernel.glsl"
@@ -34,6 +36,7 @@ void main() {
 #ifndef P2G_MASS_ONLY
   mat3 impulse = -time_step() * volume_stress(p);  // dt f_i = -dt sum_p V sigma grad w_ip
   vec3 mv = m * p.v_vol.xyz;
+  mat3 mC = apic() ? m * mat3(affine[i]) : mat3(0.0);
 #endif
   for (int c = 0; c < 4; ++c)
     for (int b = 0; b < 4; ++b)
@@ -46,7 +49,7 @@ void main() {
         ATOMIC_ADD_CHECKED(nodes[k].mass_momentum.x, to_fixed(m * w, scales.x, MPM_ERROR_MASS_OVERFLOW, pid),
                            MPM_ERROR_MASS_OVERFLOW, pid);
 #ifndef P2G_MASS_ONLY
-        vec3 dp = w * mv;
+        vec3 dp = apic() ? w * (mv + mC * (node_position(n) - p.x_m.xyz)) : w * mv;
         vec3 df = impulse * stencil_gradient(s, o);
         for (int d = 0; d < 3; ++d) {
           ATOMIC_ADD_CHECKED(nodes[k].mass_momentum[d + 1],

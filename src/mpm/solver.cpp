@@ -60,6 +60,7 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       step_(sizeof(GpuStep)),
       wave_inputs_(sizeof(glm::dvec2) * std::max<size_t>(1, settings.materials.size())),
       collider_points_(2 * sizeof(glm::dvec4) * std::max<size_t>(1, colliders_.count())),
+      affine_(sizeof(GpuVelocityGradient) * particles.size()),
       p2g_(build("mpm/p2g.comp")),
       p2g_mass_(build("mpm/p2g.comp", {"#define P2G_MASS_ONLY"})),
       init_volume_(build("mpm/init_volume.comp")),
@@ -99,6 +100,8 @@ void Solver::for_each_chunk(gl::Program& program) {
     particles_.bind_storage_range(MPM_BIND_PARTICLES, size_t{first} * sizeof(GpuParticle), size_t{n} * sizeof(GpuParticle));
     velgrad_.bind_storage_range(MPM_BIND_VELGRAD, size_t{first} * sizeof(GpuVelocityGradient),
                                 size_t{n} * sizeof(GpuVelocityGradient));
+    affine_.bind_storage_range(MPM_BIND_AFFINE, size_t{first} * sizeof(GpuVelocityGradient),
+                               size_t{n} * sizeof(GpuVelocityGradient));
     program.set("chunk_first", first);
     program.set("chunk_count", n);
     if (indirect_)

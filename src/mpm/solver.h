@@ -104,6 +104,10 @@ class Solver {
   std::vector<GpuVelocityGradient> download_velocity_gradients() const {
     return velgrad_.read<GpuVelocityGradient>();
   }
+  /// APIC affine velocities C_p [1/s] (zero with PIC/FLIP).
+  std::vector<GpuVelocityGradient> download_affine() const { return affine_.read<GpuVelocityGradient>(); }
+  /// Overwrites the APIC affine velocities (tests).
+  void upload_affine(const std::vector<GpuVelocityGradient>& c);
   /// Particles per chunk of a particle pass (see for_each_chunk): by default the most that one storage binding
   /// exposes (1,048,576 on llvmpipe's 128 MiB). A smaller count, a multiple of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT,
   /// runs the chunked path on small sets (tests); results are bit-identical either way. Throws std::invalid_argument.
@@ -161,6 +165,7 @@ class Solver {
   StepLimits limits_;
   gl::Buffer particles_, grid_, grid_vel_, velgrad_, materials_, status_, params_;
   gl::Buffer step_, wave_inputs_, dispatch_args_, collider_points_, staging_;
+  gl::Buffer affine_;  ///< APIC C_p per particle (GpuVelocityGradient layout) [1/s]; zero until the first G2P
   gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_, step_pass_;
   gl::PassTimer timer_;
 };

@@ -94,6 +94,11 @@ void Solver::set_chunk_particles(uint32_t n) {
   chunk_ = n;
 }
 
+void Solver::upload_affine(const std::vector<GpuVelocityGradient>& c) {
+  if (c.size() != count_) throw std::invalid_argument("mpm::Solver::upload_affine: particle count changed");
+  affine_.write(c);
+}
+
 void Solver::upload_particles(const std::vector<GpuParticle>& p) {
   if (p.size() != count_) throw std::invalid_argument("mpm::Solver::upload_particles: particle count changed");
   particles_.write(p);
