@@ -16,18 +16,12 @@
 using namespace firn;
 using namespace firn::mpm;
 using firn::mpmtest::Deviation;
+using firn::mpmtest::expect_within;
 
 namespace {
 
 constexpr int kParticles = 1237;
 const glm::ivec3 kDims{13, 11, 17};
-
-void expect_within(const Deviation& d) {
-  d.print();
-  EXPECT_GT(d.compared, 0u) << d.what;
-  EXPECT_EQ(d.exceeded, 0u) << d.what << ": " << d.exceeded << " of " << d.compared
-                            << " values outside their bound (worst error/bound " << d.worst_ratio << ")";
-}
 
 std::vector<glm::dmat3> from_gpu(const std::vector<GpuVelocityGradient>& g) {
   std::vector<glm::dmat3> out;

@@ -21,17 +21,11 @@
 using namespace firn;
 using namespace firn::mpm;
 using firn::mpmtest::Deviation;
+using firn::mpmtest::expect_within;
 
 namespace {
 
 constexpr uint64_t kOneAxis = 65535ull * MPM_LOCAL_SIZE;  // invocations one dispatch axis can cover
-
-void expect_within(const Deviation& d) {
-  d.print();
-  EXPECT_GT(d.compared, 0u) << d.what;
-  EXPECT_EQ(d.exceeded, 0u) << d.what << ": " << d.exceeded << " of " << d.compared
-                            << " values outside their bound (worst error/bound " << d.worst_ratio << ")";
-}
 
 }  // namespace
 
