@@ -16,7 +16,7 @@
 #define MPM_BIND_STEP 7       /* MpmStep: time, dt, substep and the CFL inputs, written by the step pass */
 /* Buffers of the step pass only (shaders/mpm/step.comp); above the SPH range. */
 #define MPM_BIND_STEP_MATERIALS 26  /* dvec2[]: lambda0 + 2 mu0 [Pa], rho0 [kg/m^3] per material */
-#define MPM_BIND_DISPATCH_ARGS 27   /* uint[]: indirect dispatch arguments of the substep's passes, then their template */
+#define MPM_BIND_DISPATCH_ARGS 27   /* uint[]: indirect dispatch arguments of a substep's passes, then a template */
 #define MPM_BIND_COLLIDER_POINTS 28 /* dvec4[2 n]: collider point [m] and velocity [m/s] in double */
 #define MPM_BIND_AFFINE 29          /* mat3x4[]: APIC affine velocity C_p per particle [1/s] (G2P -> next P2G) */
 
@@ -46,7 +46,6 @@
 
 /* MpmParams.counts.w flag bits. */
 #define MPM_FLAG_THESIS_GRADIENT 1u /* reproduce Meyer 2015's B-spline gradient without 1/h (comparison only) */
-#define MPM_FLAG_APIC 2u            /* APIC transfers (Jiang et al. 2015) instead of PIC/FLIP */
 
 /* Renderer constants (src/render, shaders/render). */
 #define RENDER_MAX_COLOUR_STOPS 8 /* stops of a colour map, evenly spaced over [0, 1] */

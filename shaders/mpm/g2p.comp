@@ -16,8 +16,11 @@ void main() {
   if (i >= chunk_count) return;
   Stencil s = make_stencil(particles[i].x_m.xyz);
   vec3 v_pic = vec3(0.0), dv = vec3(0.0);
-  mat3 grad = mat3(0.0), B = mat3(0.0);
+  mat3 grad = mat3(0.0);
+#ifdef MPM_APIC
+  mat3 B = mat3(0.0);
   vec3 xp = particles[i].x_m.xyz;
+#endif
   for (int c = 0; c < 4; ++c)
     for (int b = 0; b < 4; ++b)
       for (int a = 0; a < 4; ++a) {
@@ -29,17 +32,19 @@ void main() {
         v_pic += w * g.v_new.xyz;
         dv += w * (g.v_new.xyz - g.v_old.xyz);
         grad += outerProduct(g.v_new.xyz, stencil_gradient(s, o));
-        if (apic()) B += outerProduct(w * g.v_new.xyz, node_position(n) - xp);
+#ifdef MPM_APIC
+        B += outerProduct(w * g.v_new.xyz, node_position(n) - xp);
+#endif
       }
-  if (apic()) {
-    float h = spacing();
-    mat3 C = (3.0 / (h * h)) * B;
-    affine[i] = mat3x4(vec4(C[0], 0.0), vec4(C[1], 0.0), vec4(C[2], 0.0));
-    particles[i].v_vol.xyz = v_pic;
-  } else {
-    float alpha = scales.z;
-    vec3 v_flip = particles[i].v_vol.xyz + dv;
-    particles[i].v_vol.xyz = (1.0 - alpha) * v_pic + alpha * v_flip;
-  }
+#ifdef MPM_APIC
+  float h = spacing();
+  mat3 C = (3.0 / (h * h)) * B;
+  affine[i] = mat3x4(vec4(C[0], 0.0), vec4(C[1], 0.0), vec4(C[2], 0.0));
+  particles[i].v_vol.xyz = v_pic;
+#else
+  float alpha = scales.z;
+  vec3 v_flip = particles[i].v_vol.xyz + dv;
+  particles[i].v_vol.xyz = (1.0 - alpha) * v_pic + alpha * v_flip;
+#endif
   velocity_gradients[i] = mat3x4(vec4(grad[0], 0.0), vec4(grad[1], 0.0), vec4(grad[2], 0.0));
 }

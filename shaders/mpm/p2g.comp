@@ -36,7 +36,9 @@ void main() {
 #ifndef P2G_MASS_ONLY
   mat3 impulse = -time_step() * volume_stress(p);  // dt f_i = -dt sum_p V sigma grad w_ip
   vec3 mv = m * p.v_vol.xyz;
-  mat3 mC = apic() ? m * mat3(affine[i]) : mat3(0.0);
+#ifdef MPM_APIC
+  mat3 mC = m * mat3(affine[i]);
+#endif
 #endif
   for (int c = 0; c < 4; ++c)
     for (int b = 0; b < 4; ++b)
@@ -49,7 +51,11 @@ void main() {
         ATOMIC_ADD_CHECKED(nodes[k].mass_momentum.x, to_fixed(m * w, scales.x, MPM_ERROR_MASS_OVERFLOW, pid),
                            MPM_ERROR_MASS_OVERFLOW, pid);
 #ifndef P2G_MASS_ONLY
-        vec3 dp = apic() ? w * (mv + mC * (node_position(n) - p.x_m.xyz)) : w * mv;
+#ifdef MPM_APIC
+        vec3 dp = w * (mv + mC * (node_position(n) - p.x_m.xyz));
+#else
+        vec3 dp = w * mv;
+#endif
         vec3 df = impulse * stencil_gradient(s, o);
         for (int d = 0; d < 3; ++d) {
           ATOMIC_ADD_CHECKED(nodes[k].mass_momentum[d + 1],

@@ -5,8 +5,9 @@
 #include "common/dispatch.glsl"
 layout(std430, binding = MPM_BIND_PARTICLES) buffer ParticleBuffer { Particle particles[]; };
 // APIC: C_p = B_p D_p^-1 (Jiang et al. 2015 Eq. 10, D_p = h^2/3 I for the cubic B-spline), columns in vec4s [1/s].
+// The passes are built with MPM_APIC defined for "transfer": "apic" (a separate program, so that PIC/FLIP runs
+// none of it).
 layout(std430, binding = MPM_BIND_AFFINE) buffer AffineBuffer { mat3x4 affine[]; };
-bool apic() { return (counts.w & MPM_FLAG_APIC) != 0u; }
 uniform uint chunk_first;
 uniform uint chunk_count;
 layout(std430, binding = MPM_BIND_MATERIALS) readonly buffer MaterialBuffer { Material materials[]; };

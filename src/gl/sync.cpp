@@ -1,5 +1,6 @@
 #include "gl/sync.h"
 
+#include <string>
 #include <utility>
 
 #include "gl/error.h"
@@ -49,7 +50,8 @@ void Fence::wait() const {
     const GLenum r = glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000);
     check("glClientWaitSync");
     if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED) return;
-    if (r == GL_WAIT_FAILED) throw GlError("GL error in pass " + std::string(current_pass()) + " at glClientWaitSync: wait failed");
+    if (r == GL_WAIT_FAILED)
+      throw GlError("GL error in pass " + std::string(current_pass()) + " at glClientWaitSync: wait failed");
   }
 }
 

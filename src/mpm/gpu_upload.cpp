@@ -21,9 +21,7 @@ GpuParams make_params(const MpmSettings& s, const FixedPointScales& scales, cons
   p.grid_dims = glm::ivec4(dims, dims.x * dims.y * dims.z);
   p.gravity_dt = glm::vec4(glm::vec3(gravity), 0.0f);
   p.scales = glm::vec4(scales.mass_scale, scales.momentum_scale, s.flip, 0.0f);
-  p.counts = glm::uvec4(particles, colliders, 0u,
-                        (s.thesis_gradient ? MPM_FLAG_THESIS_GRADIENT : 0u) |
-                            (s.transfer == Transfer::kApic ? MPM_FLAG_APIC : 0u));
+  p.counts = glm::uvec4(particles, colliders, 0u, s.thesis_gradient ? MPM_FLAG_THESIS_GRADIENT : 0u);
   return p;
 }
 

@@ -17,6 +17,12 @@ gl::Program build(const char* file, std::vector<std::string> defines = {}) {
   return gl::Program::compute(file, defines);
 }
 
+/// The defines that select the transfer in particle-to-grid and grid-to-particle.
+std::vector<std::string> transfer_defines(const MpmSettings& s) {
+  if (s.transfer == Transfer::kApic) return {"#define MPM_APIC"};
+  return {};
+}
+
 /// The grid's node counts, refused (InputError) when one grid buffer would be larger than a single SSBO binding
 /// may expose: the particle passes address the grid at random, so it cannot be bound in ranges.
 glm::ivec3 checked_grid_dims(const Grid& grid) {
@@ -61,11 +67,11 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       wave_inputs_(sizeof(glm::dvec2) * std::max<size_t>(1, settings.materials.size())),
       collider_points_(2 * sizeof(glm::dvec4) * std::max<size_t>(1, colliders_.count())),
       affine_(sizeof(GpuVelocityGradient) * particles.size()),
-      p2g_(build("mpm/p2g.comp")),
+      p2g_(build("mpm/p2g.comp", transfer_defines(settings))),
       p2g_mass_(build("mpm/p2g.comp", {"#define P2G_MASS_ONLY"})),
       init_volume_(build("mpm/init_volume.comp")),
       grid_update_(build("mpm/grid_update.comp")),
-      g2p_(build("mpm/g2p.comp")),
+      g2p_(build("mpm/g2p.comp", transfer_defines(settings))),
       particle_update_(build("mpm/particle_update.comp")),
       step_pass_(build("mpm/step.comp")) {
   if (particles.empty()) throw std::invalid_argument("mpm::Solver: no particles");
@@ -97,7 +103,8 @@ void Solver::barrier() const {
 void Solver::for_each_chunk(gl::Program& program) {
   for (uint32_t first = 0; first < count_; first += std::min(chunk_, count_ - first)) {
     const uint32_t n = std::min(chunk_, count_ - first);
-    particles_.bind_storage_range(MPM_BIND_PARTICLES, size_t{first} * sizeof(GpuParticle), size_t{n} * sizeof(GpuParticle));
+    particles_.bind_storage_range(MPM_BIND_PARTICLES, size_t{first} * sizeof(GpuParticle),
+                                  size_t{n} * sizeof(GpuParticle));
     velgrad_.bind_storage_range(MPM_BIND_VELGRAD, size_t{first} * sizeof(GpuVelocityGradient),
                                 size_t{n} * sizeof(GpuVelocityGradient));
     affine_.bind_storage_range(MPM_BIND_AFFINE, size_t{first} * sizeof(GpuVelocityGradient),

@@ -109,8 +109,9 @@ class Solver {
   /// Overwrites the APIC affine velocities (tests).
   void upload_affine(const std::vector<GpuVelocityGradient>& c);
   /// Particles per chunk of a particle pass (see for_each_chunk): by default the most that one storage binding
-  /// exposes (1,048,576 on llvmpipe's 128 MiB). A smaller count, a multiple of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT,
-  /// runs the chunked path on small sets (tests); results are bit-identical either way. Throws std::invalid_argument.
+  /// exposes (1,048,576 on llvmpipe's 128 MiB). A smaller count, a multiple of
+  /// GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, runs the chunked path on small sets (tests); results are
+  /// bit-identical either way. Throws std::invalid_argument.
   void set_chunk_particles(uint32_t n);
   uint32_t chunk_particles() const { return chunk_; }
   /// Overwrites the particle state (tests, resets).
