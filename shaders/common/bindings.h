@@ -13,6 +13,15 @@
 #define MPM_BIND_COLLIDERS 4  /* Collider[] */
 #define MPM_BIND_MATERIALS 5  /* Material[] */
 #define MPM_BIND_STATUS 6     /* MpmStatus: error flags and reductions */
+#define MPM_BIND_STEP 7       /* MpmStep: time, dt, substep and the CFL inputs, written by the step pass */
+/* Buffers of the step pass only (shaders/mpm/step.comp); above the SPH range. */
+#define MPM_BIND_STEP_MATERIALS 26  /* dvec2[]: lambda0 + 2 mu0 [Pa], rho0 [kg/m^3] per material */
+#define MPM_BIND_DISPATCH_ARGS 27   /* uint[]: indirect dispatch arguments of a substep's passes, then a template */
+#define MPM_BIND_COLLIDER_POINTS 28 /* dvec4[2 n]: collider point [m] and velocity [m/s] in double */
+#define MPM_BIND_AFFINE 29          /* mat3x4[]: APIC affine velocity C_p per particle [1/s] (G2P -> next P2G) */
+
+/* MpmStep.flags bits. */
+#define MPM_STEP_PENDING 1u  /* a substep ran since the reductions were last folded into the CFL inputs */
 
 /* MPM uniform buffer (std140). */
 #define MPM_BIND_PARAMS 0
@@ -93,8 +102,8 @@
 #define SPH_BIND_RADIX_HIST 23     /* uint[16 * tiles], digit-major */
 #define SPH_BIND_NEIGHBOURS 24     /* uint[]: neighbour lists (tests and diagnostics only) */
 #define SPH_BIND_POSITIONS 25      /* vec4[]: position and mass in sorted order, packed for the neighbour loops */
-#define SPH_BIND_BOUNDARY 26       /* BoundaryTerms[] per sorted slot (shaders/sph/boundary.glsl) */
-#define SPH_BIND_LOADS 27          /* uint[]: force and torque per solid, 64-bit fixed point (shaders/sph/loads.comp) */
+#define SPH_BIND_BOUNDARY 30       /* (after MPM 26-29: solvers never share a binding) BoundaryTerms[] per sorted slot (shaders/sph/boundary.glsl) */
+#define SPH_BIND_LOADS 31          /* uint[]: force and torque per solid, 64-bit fixed point (shaders/sph/loads.comp) */
 
 /* SPH uniform buffer (std140). */
 #define SPH_BIND_PARAMS 1

@@ -6,14 +6,16 @@
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
 #include "mpm/collide.glsl"
+#include "common/dispatch.glsl"
 
 layout(local_size_x = MPM_LOCAL_SIZE) in;
 layout(std430, binding = MPM_BIND_GRID) buffer GridBuffer { GridNode nodes[]; };
 layout(std430, binding = MPM_BIND_GRID_VEL) writeonly buffer GridVelBuffer { GridVelocity velocities[]; };
 
 void main() {
-  int k = int(gl_GlobalInvocationID.x);
-  if (k >= grid_dims.w) return;
+  uint u = linear_index();
+  if (u >= uint(grid_dims.w)) return;
+  int k = int(u);
   GridNode node = nodes[k];
   nodes[k] = GridNode(ivec4(0), ivec4(0));
   if (node.mass_momentum.x <= 0) {

@@ -9,8 +9,8 @@ layout(local_size_x = MPM_LOCAL_SIZE) in;
 layout(std430, binding = MPM_BIND_GRID) readonly buffer GridBuffer { GridNode nodes[]; };
 
 void main() {
-  uint i = gl_GlobalInvocationID.x;
-  if (i >= particle_count()) return;
+  uint i = linear_index();
+  if (i >= chunk_count) return;
   Stencil s = make_stencil(particles[i].x_m.xyz);
   float mass_sum = 0.0;
   for (int c = 0; c < 4; ++c)

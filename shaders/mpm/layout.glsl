@@ -30,13 +30,27 @@ layout(std140, binding = MPM_BIND_PARAMS) uniform MpmParams {
   vec4 grid_min_h;
   ivec4 grid_dims;
   vec4 gravity_dt;
-  vec4 scales;  // mass_scale, momentum_scale, flip alpha, CFL speed limit
-  uvec4 counts; // particles, colliders, substep, flags
+  vec4 scales;  // mass_scale, momentum_scale, flip alpha, unused
+  uvec4 counts; // particles, colliders, unused, flags
   vec4 params_pad;
 };
 
+// Step control (GpuStep in src/mpm/layout.h), written by the step pass (or the CPU in Solver::substep) and read by
+// every pass: the time step and the substep index live here, not in the uniform block, so that the GPU can choose
+// them without the CPU waiting. Read-only except in step.comp, which defines MPM_STEP_WRITABLE.
+#ifdef MPM_STEP_WRITABLE
+#define MPM_STEP_ACCESS coherent
+#else
+#define MPM_STEP_ACCESS readonly
+#endif
+layout(std430, binding = MPM_BIND_STEP) MPM_STEP_ACCESS buffer MpmStep {
+  double time, end, dt, dt_cfl, max_speed, hardening, cfl, h, dt_max, wave_scale;
+  float dt_f, speed_limit;
+  uint substep, count, budget, taken, flags, material_count;
+} stepper;
+
 float spacing() { return grid_min_h.w; }
-float time_step() { return gravity_dt.w; }
+float time_step() { return stepper.dt_f; }
 uint particle_count() { return counts.x; }
 uint collider_count() { return counts.y; }
 int node_index(ivec3 n) { return n.x + grid_dims.x * (n.y + grid_dims.y * n.z); }

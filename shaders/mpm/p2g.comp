@@ -2,7 +2,9 @@
 // Particle-to-grid: mass, momentum and elastic impulse dt f_i scattered to the 4x4x4 stencil with int32 fixed-point
 // atomicAdd (order-independent, hence deterministic). Stomakhin et al. 2013 Sec. 4 steps 1 and 3; Meyer 2015
 // Sec. 4.3. One thread per particle; the polar decomposition of F_E is computed once per particle, not per node.
-// With P2G_MASS_ONLY defined only the mass is scattered (first step, for the volume estimate).
+// With P2G_MASS_ONLY defined only the mass is scattered (first step, for the volume estimate). With APIC the
+// momentum carries the particle's affine velocity: m_i v_i = sum_p w_ip m_p (v_p + C_p (x_i - x_p)) (Jiang et al.
+// 2015 Eq. 11).
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
 #include "mpm/kernel.glsl"
@@ -25,14 +27,18 @@ mat3 volume_stress(Particle p) {
 }
 
 void main() {
-  uint i = gl_GlobalInvocationID.x;
-  if (i >= particle_count()) return;
+  uint i = linear_index();
+  if (i >= chunk_count) return;
+  uint pid = chunk_first + i;  // index in the whole particle set, for error reports
   Particle p = particles[i];
   Stencil s = make_stencil(p.x_m.xyz);
   float m = p.x_m.w;
 #ifndef P2G_MASS_ONLY
   mat3 impulse = -time_step() * volume_stress(p);  // dt f_i = -dt sum_p V sigma grad w_ip
   vec3 mv = m * p.v_vol.xyz;
+#ifdef MPM_APIC
+  mat3 mC = m * mat3(affine[i]);
+#endif
 #endif
   for (int c = 0; c < 4; ++c)
     for (int b = 0; b < 4; ++b)
@@ -42,16 +48,21 @@ void main() {
         if (!node_in_grid(n)) continue;
         int k = node_index(n);
         float w = stencil_weight(s, o);
-        ATOMIC_ADD_CHECKED(nodes[k].mass_momentum.x, to_fixed(m * w, scales.x, MPM_ERROR_MASS_OVERFLOW, i),
-                           MPM_ERROR_MASS_OVERFLOW, i);
+        ATOMIC_ADD_CHECKED(nodes[k].mass_momentum.x, to_fixed(m * w, scales.x, MPM_ERROR_MASS_OVERFLOW, pid),
+                           MPM_ERROR_MASS_OVERFLOW, pid);
 #ifndef P2G_MASS_ONLY
+#ifdef MPM_APIC
+        vec3 dp = w * (mv + mC * (node_position(n) - p.x_m.xyz));
+#else
         vec3 dp = w * mv;
+#endif
         vec3 df = impulse * stencil_gradient(s, o);
         for (int d = 0; d < 3; ++d) {
           ATOMIC_ADD_CHECKED(nodes[k].mass_momentum[d + 1],
-                             to_fixed(dp[d], scales.y, MPM_ERROR_MOMENTUM_OVERFLOW, i), MPM_ERROR_MOMENTUM_OVERFLOW, i);
-          ATOMIC_ADD_CHECKED(nodes[k].impulse[d], to_fixed(df[d], scales.y, MPM_ERROR_IMPULSE_OVERFLOW, i),
-                             MPM_ERROR_IMPULSE_OVERFLOW, i);
+                             to_fixed(dp[d], scales.y, MPM_ERROR_MOMENTUM_OVERFLOW, pid), MPM_ERROR_MOMENTUM_OVERFLOW,
+                             pid);
+          ATOMIC_ADD_CHECKED(nodes[k].impulse[d], to_fixed(df[d], scales.y, MPM_ERROR_IMPULSE_OVERFLOW, pid),
+                             MPM_ERROR_IMPULSE_OVERFLOW, pid);
         }
 #endif
       }

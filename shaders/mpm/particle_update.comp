@@ -45,8 +45,8 @@ vec3 push_out(vec3 x) {
 }
 
 void main() {
-  uint i = gl_GlobalInvocationID.x;
-  if (i >= particle_count()) return;
+  uint i = linear_index();
+  if (i >= chunk_count) return;
   Particle p = particles[i];
   mat3x4 g = velocity_gradients[i];
   plasticity(p, mat3(g[0].xyz, g[1].xyz, g[2].xyz));
@@ -58,10 +58,10 @@ void main() {
             finite(p.fp[0]) && finite(p.fp[1]) && finite(p.fp[2]);
   if (!ok) {
     atomicAdd(status.nonfinite, 1u);
-    report_error(MPM_ERROR_NONFINITE, i);
+    report_error(MPM_ERROR_NONFINITE, chunk_first + i);
   } else {
     float speed = length(v);
-    if (speed > scales.w) report_error(MPM_ERROR_CFL, i);
+    if (speed > stepper.speed_limit) report_error(MPM_ERROR_CFL, chunk_first + i);
     atomicMax(status.max_speed_bits, floatBitsToUint(speed));
     float harden = exp(particle_material(p).lame.z * (1.0 - p.fe[0].w));
     atomicMax(status.max_hardening_bits, floatBitsToUint(harden));

@@ -2,7 +2,7 @@
 // The reductions after the error record: floatBitsToUint of max |v_p| [m/s] and of max exp(xi (1 - J_P)), the
 // count of particles with a non-finite value, the count of substep updates that inverted a particle's F.
 #define STATUS_BINDING MPM_BIND_STATUS
-#define STATUS_STEP counts.z
+#define STATUS_STEP stepper.substep
 #define STATUS_REDUCTIONS uint max_speed_bits; uint max_hardening_bits; uint nonfinite; uint inversions;
 #include "common/status.glsl"
 

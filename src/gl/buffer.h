@@ -7,9 +7,17 @@
 
 namespace firn::gl {
 
+class Fence;
+
 namespace detail {
 void delete_buffer(GLuint id);
 }
+
+/// GL_MAX_SHADER_STORAGE_BLOCK_SIZE of the current context [bytes] (128 MiB on Mesa llvmpipe): the most one SSBO
+/// binding may expose to a shader.
+size_t max_storage_block_bytes();
+/// GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT of the current context [bytes].
+size_t storage_offset_alignment();
 
 /// A GL buffer object of a fixed byte size, usable as SSBO, vertex or uniform buffer. Move-only.
 class Buffer {
@@ -27,14 +35,25 @@ class Buffer {
   GLuint id() const { return handle_.id(); }
   size_t size() const { return bytes_; }
 
-  /// Binds the whole buffer to an indexed SSBO binding point (see shaders/common/bindings.h).
+  /// Binds the whole buffer to an indexed SSBO binding point (see shaders/common/bindings.h). Throws GlError when
+  /// the buffer is larger than max_storage_block_bytes() (a shader would silently see only part of it).
   void bind_storage(GLuint binding) const;
+  /// Binds `bytes` at `offset` (a multiple of storage_offset_alignment()) to an SSBO binding point. Throws GlError.
+  void bind_storage_range(GLuint binding, size_t offset, size_t bytes) const;
   /// Overwrites `bytes` at `offset` from `data`.
   void upload(size_t offset, size_t bytes, const void* data) const;
   /// Fills the whole buffer with zero bytes.
   void clear() const;
-  /// Copies `bytes` at `offset` back to the CPU into `out` (waits for the GPU).
+  /// Copies `bytes` at `offset` back to the CPU into `out` (waits for the GPU; counted by gl::blocking_reads()).
   void download(size_t offset, size_t bytes, void* out) const;
+
+  /// Copies `bytes` at `offset` into `out` once `fence` has signalled: the buffer must not be written by commands
+  /// issued after the fence. Waits (Fence::wait, one blocking read) only when the fence has not signalled yet.
+  void download_fenced(const Fence& fence, size_t offset, size_t bytes, void* out) const;
+
+  /// Copies `bytes` at `src_offset` of `src` to `dst_offset` of this buffer on the GPU (glCopyBufferSubData, after a
+  /// barrier for earlier shader writes). Throws GlError, std::out_of_range.
+  void copy_from(const Buffer& src, size_t src_offset, size_t dst_offset, size_t bytes) const;
 
   /// Reads the whole buffer back as a vector of T (size() must be a multiple of sizeof(T)).
   template <class T>
@@ -50,6 +69,7 @@ class Buffer {
   }
 
  private:
+  void copy_out(size_t offset, size_t bytes, void* out) const;
   Handle<detail::delete_buffer> handle_;
   size_t bytes_ = 0;
 };

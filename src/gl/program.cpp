@@ -3,6 +3,7 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <stdexcept>
 
+#include "gl/error.h"
 #include "gl/shader_source.h"
 
 namespace firn::gl {
@@ -81,19 +82,66 @@ GLint Program::location(const char* name) {
   return loc;
 }
 
-void Program::set(const char* name, float v) { glProgramUniform1f(id(), location(name), v); }
-void Program::set(const char* name, int v) { glProgramUniform1i(id(), location(name), v); }
-void Program::set(const char* name, unsigned v) { glProgramUniform1ui(id(), location(name), v); }
-void Program::set(const char* name, const glm::vec3& v) { glProgramUniform3fv(id(), location(name), 1, glm::value_ptr(v)); }
-void Program::set(const char* name, const glm::vec4& v) { glProgramUniform4fv(id(), location(name), 1, glm::value_ptr(v)); }
+void Program::set(const char* name, float v) {
+  glProgramUniform1f(id(), location(name), v);
+  check("glProgramUniform1f");
+}
+void Program::set(const char* name, int v) {
+  glProgramUniform1i(id(), location(name), v);
+  check("glProgramUniform1i");
+}
+void Program::set(const char* name, unsigned v) {
+  glProgramUniform1ui(id(), location(name), v);
+  check("glProgramUniform1ui");
+}
+void Program::set(const char* name, const glm::vec3& v) {
+  glProgramUniform3fv(id(), location(name), 1, glm::value_ptr(v));
+  check("glProgramUniform3fv");
+}
+void Program::set(const char* name, const glm::vec4& v) {
+  glProgramUniform4fv(id(), location(name), 1, glm::value_ptr(v));
+  check("glProgramUniform4fv");
+}
 void Program::set(const char* name, const glm::mat4& v) {
   glProgramUniformMatrix4fv(id(), location(name), 1, GL_FALSE, glm::value_ptr(v));
+  check("glProgramUniformMatrix4fv");
 }
 
 void Program::dispatch_1d(unsigned count, unsigned local_size) const {
   if (count == 0) return;
+  const uint64_t groups = (uint64_t{count} + local_size - 1) / local_size;
+  if (groups > kMaxGroupsPerAxis)
+    throw GlError("GL error in pass " + std::string(current_pass()) + ": a 1-D dispatch of " +
+                  std::to_string(count) + " invocations needs " + std::to_string(groups) + " work groups, over " +
+                  std::to_string(kMaxGroupsPerAxis) + " per axis (the shader must use linear_index() and " +
+                  "Program::dispatch_linear)");
   glUseProgram(id());
-  glDispatchCompute((count + local_size - 1) / local_size, 1, 1);
+  glDispatchCompute(static_cast<GLuint>(groups), 1, 1);
+  check("glDispatchCompute");
+}
+
+glm::uvec2 split_groups(uint64_t groups) {
+  if (groups <= kMaxGroupsPerAxis) return {static_cast<unsigned>(groups), 1u};
+  const uint64_t rows = (groups + kMaxGroupsPerAxis - 1) / kMaxGroupsPerAxis;
+  if (rows > kMaxGroupsPerAxis)
+    throw GlError("GL error in pass " + std::string(current_pass()) + ": " + std::to_string(groups) +
+                  " work groups exceed " + std::to_string(kMaxGroupsPerAxis) + "^2");
+  return {kMaxGroupsPerAxis, static_cast<unsigned>(rows)};
+}
+
+void Program::dispatch_indirect(const Buffer& args, size_t offset) const {
+  glUseProgram(id());
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, args.id());
+  glDispatchComputeIndirect(static_cast<GLintptr>(offset));
+  check("glDispatchComputeIndirect");
+}
+
+void Program::dispatch_linear(uint64_t count, unsigned local_size) const {
+  if (count == 0) return;
+  const glm::uvec2 g = split_groups((count + local_size - 1) / local_size);
+  glUseProgram(id());
+  glDispatchCompute(g.x, g.y, 1);
+  check("glDispatchCompute");
 }
 
 }  // namespace firn::gl

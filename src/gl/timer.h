@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "gl/error.h"
 #include "gl/gl.h"
 
 namespace firn::gl {
@@ -49,16 +50,18 @@ class PassTimer {
   std::vector<PassTime> passes_;
 };
 
-/// RAII bracket: `ScopedPass p(timer, "p2g");` times the enclosed commands.
+/// RAII bracket: `ScopedPass p(timer, "p2g");` times the enclosed commands and names them for GL error messages
+/// (a PassScope; `name` must outlive the scope).
 class ScopedPass {
  public:
-  ScopedPass(PassTimer& t, const char* name) : t_(t) { t_.begin(name); }
+  ScopedPass(PassTimer& t, const char* name) : t_(t), scope_(name) { t_.begin(name); }
   ~ScopedPass() { t_.end(); }
   ScopedPass(const ScopedPass&) = delete;
   ScopedPass& operator=(const ScopedPass&) = delete;
 
  private:
   PassTimer& t_;
+  PassScope scope_;
 };
 
 }  // namespace firn::gl

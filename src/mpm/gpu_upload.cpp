@@ -15,15 +15,21 @@ std::vector<GpuMaterial> to_gpu(const std::vector<Material>& materials) {
 }
 
 GpuParams make_params(const MpmSettings& s, const FixedPointScales& scales, const glm::ivec3& dims,
-                      const glm::dvec3& gravity, double dt, uint32_t particles, uint32_t colliders,
-                      uint32_t substep) {
+                      const glm::dvec3& gravity, uint32_t particles, uint32_t colliders) {
   GpuParams p{};
   p.grid_min_h = glm::vec4(glm::vec3(s.grid.min), static_cast<float>(s.grid.spacing));
   p.grid_dims = glm::ivec4(dims, dims.x * dims.y * dims.z);
-  p.gravity_dt = glm::vec4(glm::vec3(gravity), static_cast<float>(dt));
-  p.scales = glm::vec4(scales.mass_scale, scales.momentum_scale, s.flip, s.grid.spacing / dt);
-  p.counts = glm::uvec4(particles, colliders, substep, s.thesis_gradient ? MPM_FLAG_THESIS_GRADIENT : 0u);
+  p.gravity_dt = glm::vec4(glm::vec3(gravity), 0.0f);
+  p.scales = glm::vec4(scales.mass_scale, scales.momentum_scale, s.flip, 0.0f);
+  p.counts = glm::uvec4(particles, colliders, 0u, s.thesis_gradient ? MPM_FLAG_THESIS_GRADIENT : 0u);
   return p;
+}
+
+std::vector<glm::dvec2> to_gpu_wave_inputs(const std::vector<Material>& materials) {
+  std::vector<glm::dvec2> out;
+  for (const Material& m : materials) out.emplace_back(m.lambda0() + 2.0 * m.mu0(), m.density);
+  if (out.empty()) out.emplace_back(0.0, 1.0);
+  return out;
 }
 
 }  // namespace firn::mpm

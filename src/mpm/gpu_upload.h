@@ -12,9 +12,10 @@ namespace firn::mpm {
 
 /// Materials with their Lame parameters (Stomakhin 2013 Eq. 31) in the shaders' layout.
 std::vector<GpuMaterial> to_gpu(const std::vector<Material>& materials);
-/// The uniform block of one substep: grid, gravity, dt [s], fixed-point scales, counts and flags. The CFL speed
-/// limit (scales.w) is h / dt: a particle faster than that crosses more than one cell in a substep.
+/// The uniform block: grid, gravity, fixed-point scales, counts and flags (dt and the substep index are in GpuStep).
 GpuParams make_params(const MpmSettings& s, const FixedPointScales& scales, const glm::ivec3& dims,
-                      const glm::dvec3& gravity, double dt, uint32_t particles, uint32_t colliders, uint32_t substep);
+                      const glm::dvec3& gravity, uint32_t particles, uint32_t colliders);
+/// Per material, lambda0 + 2 mu0 [Pa] and rho0 [kg/m^3] in double: the inputs of the CFL wave speed.
+std::vector<glm::dvec2> to_gpu_wave_inputs(const std::vector<Material>& materials);
 
 }  // namespace firn::mpm

@@ -66,13 +66,39 @@ static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
 static_assert(offsetof(GpuStatus, nonfinite) == 24);
 static_assert(offsetof(GpuStatus, inversions) == 28);
 
+/// Step control (std430, 112 bytes; shaders/mpm/layout.glsl MpmStep): the state of the time stepping that the step
+/// pass (shaders/mpm/step.comp) advances on the GPU, so that substeps are issued without the CPU waiting.
+struct GpuStep {
+  double time;        ///< simulated time after the running substep [s]
+  double end;         ///< end of the current advance [s] (CPU-written)
+  double dt;          ///< the running substep's dt [s]
+  double dt_cfl;      ///< CFL time step of the last evaluation [s]
+  double max_speed;   ///< largest particle speed entering the CFL step [m/s]
+  double hardening;   ///< largest exp(xi (1 - J_P)) entering the CFL step
+  double cfl;         ///< CFL number (MpmSettings::cfl)
+  double h;           ///< grid spacing [m]
+  double dt_max;      ///< upper bound on dt [s]
+  double wave_scale;  ///< h in thesis_gradient mode, else 1 (see Solver::cfl_time_step)
+  float dt_f;         ///< float(dt), what the passes use [s]
+  float speed_limit;  ///< float(h / dt): CFL violation speed [m/s]
+  uint32_t substep;   ///< index of the running substep (error records)
+  uint32_t count;     ///< substeps taken in all (low 32 bits)
+  uint32_t budget;    ///< substeps the step pass may still start in this advance (CPU-written)
+  uint32_t taken;     ///< substeps started in this advance
+  uint32_t flags;     ///< MPM_STEP_* bits
+  uint32_t material_count;
+};
+static_assert(sizeof(GpuStep) == 112);
+static_assert(offsetof(GpuStep, dt_f) == 80);
+static_assert(offsetof(GpuStep, flags) == 104);
+
 /// Uniform block shared by every MPM pass (std140, 96 bytes).
 struct GpuParams {
   glm::vec4 grid_min_h;   ///< grid origin [m]; w = spacing h [m]
   glm::ivec4 grid_dims;   ///< node counts; w = total nodes
-  glm::vec4 gravity_dt;   ///< gravity [m/s^2]; w = dt [s]
-  glm::vec4 scales;       ///< x mass_scale [1/kg], y momentum_scale [s/(kg m)], z flip alpha, w CFL speed limit [m/s]
-  glm::uvec4 counts;      ///< x particles, y colliders, z substep index, w MPM_FLAG_* bits
+  glm::vec4 gravity_dt;   ///< gravity [m/s^2]; w unused (dt lives in GpuStep)
+  glm::vec4 scales;       ///< x mass_scale [1/kg], y momentum_scale [s/(kg m)], z flip alpha, w unused
+  glm::uvec4 counts;      ///< x particles, y colliders, z unused (GpuStep::substep), w MPM_FLAG_* bits
   glm::vec4 pad;
 };
 static_assert(sizeof(GpuParams) == 96);

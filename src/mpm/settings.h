@@ -57,12 +57,20 @@ struct Grid {
   glm::ivec3 dims() const { return glm::ivec3(glm::round((max - min) / spacing)) + 1; }
 };
 
+/// How velocities move between particles and grid.
+enum class Transfer {
+  kFlip,  ///< PIC/FLIP blend (Stomakhin 2013 Sec. 4 step 8), MpmSettings::flip
+  kApic,  ///< affine particle-in-cell (Jiang et al. 2015, "The Affine Particle-In-Cell Method", Eqs. 8-12):
+          ///< each particle carries C_p = B_p D_p^-1, D_p = h^2/3 I for the cubic B-spline; conserves angular momentum
+};
+
 /// Everything the MPM solver needs besides colliders and gravity.
 struct MpmSettings {
   Grid grid;
   double cfl = 0.4;        ///< CFL number: dt <= cfl h / (c + |v|max), in (0, 1]
   double dt_max = 1e-3;    ///< upper bound on the time step [s]
-  double flip = 0.95;      ///< PIC/FLIP blend alpha (0 = PIC, 1 = FLIP)
+  double flip = 0.95;      ///< PIC/FLIP blend alpha (0 = PIC, 1 = FLIP); only read with Transfer::kFlip
+  Transfer transfer = Transfer::kFlip;
   double max_speed = 0.0;  ///< speed bound for the fixed-point scale [m/s]; 0 derives it from the scene
   bool thesis_gradient = false;  ///< reproduce Meyer 2015's missing 1/h in grad w (comparison only)
   std::vector<Material> materials;

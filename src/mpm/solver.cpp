@@ -13,15 +13,39 @@
 namespace firn::mpm {
 namespace {
 
-/// Substeps between status reads (dt re-evaluation, error checks). One: at an impact the hardening factor
-/// exp(xi (1 - J_P)) can grow several-fold within a few substeps, and a dt chosen before it grew is unstable.
-constexpr int kSubstepsPerCheck = 1;
-
 gl::Program build(const char* file, std::vector<std::string> defines = {}) {
   return gl::Program::compute(file, defines);
 }
 
+/// The defines that select the transfer in particle-to-grid and grid-to-particle.
+std::vector<std::string> transfer_defines(const MpmSettings& s) {
+  if (s.transfer == Transfer::kApic) return {"#define MPM_APIC"};
+  return {};
+}
+
+/// The grid's node counts, refused (InputError) when one grid buffer would be larger than a single SSBO binding
+/// may expose: the particle passes address the grid at random, so it cannot be bound in ranges.
+glm::ivec3 checked_grid_dims(const Grid& grid) {
+  const glm::ivec3 d = grid.dims();
+  const size_t nodes = static_cast<size_t>(d.x) * d.y * d.z;
+  const size_t bytes = nodes * std::max(sizeof(GpuGridNode), sizeof(GpuGridVelocity));
+  const size_t limit = gl::max_storage_block_bytes();
+  if (bytes > limit)
+    throw InputError("mpm.grid: " + std::to_string(d.x) + " x " + std::to_string(d.y) + " x " + std::to_string(d.z) +
+                     " = " + std::to_string(nodes) + " nodes need " + std::to_string(bytes >> 20) +
+                     " MiB per grid buffer, over this GL implementation's GL_MAX_SHADER_STORAGE_BLOCK_SIZE of " +
+                     std::to_string(limit >> 20) + " MiB (" + std::to_string(limit / sizeof(GpuGridNode)) +
+                     " nodes); use a larger spacing or a smaller box");
+  return d;
+}
+
 }  // namespace
+
+uint32_t particles_per_chunk_limit() {
+  const size_t align = std::max<size_t>(1, gl::storage_offset_alignment());
+  const size_t fit = gl::max_storage_block_bytes() / std::max(sizeof(GpuParticle), sizeof(GpuVelocityGradient));
+  return static_cast<uint32_t>(std::min<size_t>(fit / align * align, std::numeric_limits<uint32_t>::max()));
+}
 
 Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, const glm::dvec3& gravity,
                const std::vector<GpuParticle>& particles)
@@ -29,8 +53,9 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       colliders_(std::move(colliders)),
       gravity_(gravity),
       scales_(derive_scales(settings, colliders_.colliders(), gravity)),
-      dims_(settings.grid.dims()),
+      dims_(checked_grid_dims(settings.grid)),
       count_(static_cast<uint32_t>(particles.size())),
+      chunk_(particles_per_chunk_limit()),
       particles_(gl::Buffer::from(particles)),
       grid_(sizeof(GpuGridNode) * static_cast<size_t>(dims_.x) * dims_.y * dims_.z),
       grid_vel_(sizeof(GpuGridVelocity) * static_cast<size_t>(dims_.x) * dims_.y * dims_.z),
@@ -38,14 +63,21 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       materials_(sizeof(GpuMaterial) * std::max<size_t>(1, settings.materials.size())),
       status_(sizeof(GpuStatus)),
       params_(sizeof(GpuParams)),
-      p2g_(build("mpm/p2g.comp")),
+      step_(sizeof(GpuStep)),
+      wave_inputs_(sizeof(glm::dvec2) * std::max<size_t>(1, settings.materials.size())),
+      collider_points_(2 * sizeof(glm::dvec4) * std::max<size_t>(1, colliders_.count())),
+      affine_(sizeof(GpuVelocityGradient) * particles.size()),
+      p2g_(build("mpm/p2g.comp", transfer_defines(settings))),
       p2g_mass_(build("mpm/p2g.comp", {"#define P2G_MASS_ONLY"})),
       init_volume_(build("mpm/init_volume.comp")),
       grid_update_(build("mpm/grid_update.comp")),
-      g2p_(build("mpm/g2p.comp")),
-      particle_update_(build("mpm/particle_update.comp")) {
+      g2p_(build("mpm/g2p.comp", transfer_defines(settings))),
+      particle_update_(build("mpm/particle_update.comp")),
+      step_pass_(build("mpm/step.comp")) {
   if (particles.empty()) throw std::invalid_argument("mpm::Solver: no particles");
   upload_materials();
+  upload_params();
+  build_dispatch_args();
   double v0 = 0;
   for (const GpuParticle& p : particles) v0 = std::max(v0, static_cast<double>(glm::length(glm::vec3(p.v_vol))));
   cfl_time_step(v0, 1.0);
@@ -54,30 +86,90 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
 }
 
 void Solver::bind() const {
-  particles_.bind_storage(MPM_BIND_PARTICLES);
+  // The particle buffers are bound chunk by chunk in for_each_chunk.
   grid_.bind_storage(MPM_BIND_GRID);
   grid_vel_.bind_storage(MPM_BIND_GRID_VEL);
-  velgrad_.bind_storage(MPM_BIND_VELGRAD);
   colliders_.bind(MPM_BIND_COLLIDERS);
   materials_.bind_storage(MPM_BIND_MATERIALS);
   status_.bind_storage(MPM_BIND_STATUS);
+  step_.bind_storage(MPM_BIND_STEP);
   glBindBufferBase(GL_UNIFORM_BUFFER, MPM_BIND_PARAMS, params_.id());
 }
 
-void Solver::barrier() const { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT); }
-
-void Solver::upload_params() {
-  const GpuParams p = make_params(settings_, scales_, dims_, gravity_, dt_, count_, colliders_.count(),
-                                  static_cast<uint32_t>(substep_));
-  glBindBuffer(GL_UNIFORM_BUFFER, params_.id());
-  glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof p, &p);
+void Solver::barrier() const {
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
 
-void Solver::upload_materials() { materials_.write(to_gpu(settings_.materials)); }
+void Solver::for_each_chunk(gl::Program& program) {
+  for (uint32_t first = 0; first < count_; first += std::min(chunk_, count_ - first)) {
+    const uint32_t n = std::min(chunk_, count_ - first);
+    particles_.bind_storage_range(MPM_BIND_PARTICLES, size_t{first} * sizeof(GpuParticle),
+                                  size_t{n} * sizeof(GpuParticle));
+    velgrad_.bind_storage_range(MPM_BIND_VELGRAD, size_t{first} * sizeof(GpuVelocityGradient),
+                                size_t{n} * sizeof(GpuVelocityGradient));
+    affine_.bind_storage_range(MPM_BIND_AFFINE, size_t{first} * sizeof(GpuVelocityGradient),
+                               size_t{n} * sizeof(GpuVelocityGradient));
+    program.set("chunk_first", first);
+    program.set("chunk_count", n);
+    if (indirect_)
+      program.dispatch_indirect(dispatch_args_, sizeof(glm::uvec3) * (1 + first / chunk_));
+    else
+      program.dispatch_linear(n, MPM_LOCAL_SIZE);
+  }
+}
+
+void Solver::build_dispatch_args() {
+  // Live arguments (the step pass writes them) then the template it copies: the grid update, then every chunk.
+  std::vector<glm::uvec3> args;
+  args.push_back(glm::uvec3(gl::split_groups((uint64_t{uint32_t(dims_.x)} * dims_.y * dims_.z + MPM_LOCAL_SIZE - 1) /
+                                             MPM_LOCAL_SIZE),
+                            1u));
+  for (uint32_t first = 0; first < count_; first += chunk_) {
+    const uint32_t n = std::min(chunk_, count_ - first);
+    args.push_back(glm::uvec3(gl::split_groups((n + MPM_LOCAL_SIZE - 1) / MPM_LOCAL_SIZE), 1u));
+  }
+  arg_words_ = static_cast<uint32_t>(3 * args.size());
+  std::vector<glm::uvec3> both(args.size(), glm::uvec3(0));
+  both.insert(both.end(), args.begin(), args.end());
+  dispatch_args_ = gl::Buffer::from(both);
+}
+
+void Solver::upload_params() {
+  const GpuParams p = make_params(settings_, scales_, dims_, gravity_, count_, colliders_.count());
+  params_.upload(0, sizeof p, &p);
+}
+
+void Solver::upload_materials() {
+  materials_.write(to_gpu(settings_.materials));
+  wave_inputs_.write(to_gpu_wave_inputs(settings_.materials));
+}
+
+void Solver::upload_step(double dt, double end, uint32_t budget) {
+  GpuStep s{};
+  s.time = time_;
+  s.end = end;
+  s.dt = dt;
+  s.dt_cfl = limits_.dt;
+  s.max_speed = limits_.max_speed;
+  s.hardening = limits_.hardening;
+  s.cfl = settings_.cfl;
+  s.h = settings_.grid.spacing;
+  s.dt_max = settings_.dt_max;
+  s.wave_scale = settings_.thesis_gradient ? settings_.grid.spacing : 1.0;
+  s.dt_f = static_cast<float>(dt);
+  s.speed_limit = static_cast<float>(settings_.grid.spacing / dt);
+  s.substep = static_cast<uint32_t>(substep_);
+  s.count = static_cast<uint32_t>(substep_);
+  s.budget = budget;
+  s.taken = 0;
+  s.flags = pending_ ? MPM_STEP_PENDING : 0u;
+  s.material_count = static_cast<uint32_t>(settings_.materials.size());
+  step_.upload(0, sizeof s, &s);
+}
 
 void Solver::set_time_step(double dt) {
   dt_ = dt;
-  upload_params();
+  upload_step(dt, time_, 0);
 }
 
 void Solver::clear_grid() {
@@ -89,38 +181,42 @@ void Solver::clear_grid() {
 void Solver::particle_to_grid() {
   bind();
   gl::ScopedPass t(timer_, "particle_to_grid");
-  p2g_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  for_each_chunk(p2g_);
   barrier();
 }
 
 void Solver::grid_update() {
   bind();
   gl::ScopedPass t(timer_, "grid_update");
-  grid_update_.dispatch_1d(static_cast<unsigned>(dims_.x * dims_.y * dims_.z), MPM_LOCAL_SIZE);
+  if (indirect_)
+    grid_update_.dispatch_indirect(dispatch_args_, 0);
+  else
+    grid_update_.dispatch_linear(static_cast<uint64_t>(dims_.x) * dims_.y * dims_.z, MPM_LOCAL_SIZE);
   barrier();
 }
 
 void Solver::grid_to_particle() {
   bind();
   gl::ScopedPass t(timer_, "grid_to_particle");
-  g2p_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  for_each_chunk(g2p_);
   barrier();
 }
 
 void Solver::particle_update() {
   bind();
   gl::ScopedPass t(timer_, "particle_update");
-  particle_update_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  for_each_chunk(particle_update_);
   barrier();
 }
 
 void Solver::estimate_volumes() {
+  gl::PassScope scope("estimate_volumes");
   bind();
   grid_.clear();
   barrier();
-  p2g_mass_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  for_each_chunk(p2g_mass_);
   barrier();
-  init_volume_.dispatch_1d(count_, MPM_LOCAL_SIZE);
+  for_each_chunk(init_volume_);
   barrier();
   grid_.clear();  // substeps expect zeroed accumulators
   barrier();
@@ -135,26 +231,7 @@ void Solver::substep(double dt) {
   particle_update();
   time_ += dt;
   ++substep_;
-}
-
-int Solver::advance(double seconds) {
-  return advance_until(time_ + seconds, std::numeric_limits<int>::max()).steps;
-}
-
-AdvanceResult Solver::advance_until(double end, int max_substeps) {
-  const int groups = std::max(1, max_substeps / kSubstepsPerCheck + (max_substeps % kSubstepsPerCheck != 0));
-  AdvanceResult r;
-  for (int g = 0; g < groups && before_end(time_, end); ++g) {
-    check_status();
-    for (int k = 0; k < kSubstepsPerCheck && before_end(time_, end); ++k, ++r.steps)
-      substep(even_step(end - time_, limits_.dt));
-  }
-  r.reached = !before_end(time_, end);
-  if (r.reached) {
-    check_status();
-    timer_.resolve();
-  }
-  return r;
+  pending_ = true;
 }
 
 }  // namespace firn::mpm

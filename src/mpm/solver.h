@@ -9,12 +9,18 @@
 #include "gl/buffer.h"
 #include "gl/collider_buffer.h"
 #include "gl/program.h"
+#include "gl/sync.h"
 #include "gl/timer.h"
 #include "mpm/fixed_point.h"
 #include "mpm/layout.h"
 #include "mpm/settings.h"
 
 namespace firn::mpm {
+
+/// Particles per chunk of a particle pass: as many as fit one storage binding (GL_MAX_SHADER_STORAGE_BLOCK_SIZE) for
+/// both per-particle buffers (GpuParticle, GpuVelocityGradient), a multiple of the binding offset alignment so that
+/// every chunk's byte offsets are aligned. Needs a current context.
+uint32_t particles_per_chunk_limit();
 
 /// Time-step limits of the last CFL evaluation.
 struct StepLimits {
@@ -29,6 +35,9 @@ struct StepLimits {
 /// Runs MPM snow on the GPU. Needs a current OpenGL 4.3 context. Particle state lives in GPU buffers only; the
 /// renderer draws `particles()` directly. Substep passes: particle-to-grid, grid update (with colliders),
 /// grid-to-particle, particle update (F, plasticity, collisions, advection); see shaders/mpm/*.comp.
+/// advance() and advance_until() are GPU-resident: a step pass (shaders/mpm/step.comp) chooses each substep's dt on
+/// the GPU from the previous substep's reductions, so the CPU issues substeps without waiting and reads the state
+/// back once per call (docs/snow-pipeline.md).
 class Solver {
  public:
   /// `particles` seeded by seed_bodies (or a mesh sampler); `gravity` [m/s^2]. The first-step volume estimate runs
@@ -36,24 +45,24 @@ class Solver {
   Solver(const MpmSettings& settings, std::vector<Collider> colliders, const glm::dvec3& gravity,
          const std::vector<GpuParticle>& particles);
 
-  /// Advances simulated time by `seconds` [s] with CFL-limited substeps (dt re-evaluated every few substeps from
-  /// the largest particle speed and hardening). Throws firn::NumericalError naming the substep and quantity on
-  /// fixed-point overflow, non-finite state or a CFL violation. Returns the substeps taken.
+  /// Advances simulated time by `seconds` [s] with CFL-limited substeps (dt re-evaluated before every substep, on
+  /// the GPU, from the previous substep's largest particle speed and hardening). Throws firn::NumericalError naming
+  /// the substep and quantity on fixed-point overflow, non-finite state or a CFL violation; the GPU stops stepping
+  /// at the first error, so the state is the failing substep's. Returns the substeps taken.
   int advance(double seconds);
   /// advance() in slices, for the interactive viewer: advances towards simulated time `end` [s] by at most
-  /// `max_substeps` substeps, rounded up to whole groups of one status check plus kSubstepsPerCheck (solver.cpp)
-  /// substeps, which is advance()'s own schedule. Calling it until `reached` with the same `end` gives state
-  /// bit-identical to advance(end - time()); edits (set_material, set_colliders, set_flip) between calls apply at
-  /// the next substep.
-  /// Do not call it again with an `end` already reached. Returns the substeps taken as AdvanceResult::steps. Throws
-  /// as advance().
+  /// `max_substeps` (at least 1) substeps. Calling it until `reached` with the same `end` gives state bit-identical
+  /// to advance(end - time()); edits (set_material, set_colliders, set_flip) between calls apply at the next
+  /// substep. One blocking read (gl::blocking_reads) at the end of each call; status checks in between are read
+  /// asynchronously behind fences. Returns the substeps taken as AdvanceResult::steps. Throws as advance().
   AdvanceResult advance_until(double end, int max_substeps);
-  /// One substep of `dt` [s]: collider motion, then every pass. Errors are only checked by check_status().
+  /// One substep of `dt` [s] chosen by the CPU (tests, benchmarks): collider motion, then every pass. Errors are
+  /// only checked by check_status().
   void substep(double dt);
   /// The CFL time step from the last status read (see StepLimits).
   StepLimits step_limits() const { return limits_; }
   /// Reads the status buffer, throws firn::NumericalError on a reported error, updates step_limits() and resets
-  /// the speed/hardening reductions. Waits for the GPU.
+  /// the speed/hardening reductions. Waits for the GPU (one blocking read). For substep(); advance() checks itself.
   void check_status();
 
   // The individual passes, in substep order (public so tests can check each against a CPU reference).
@@ -96,6 +105,16 @@ class Solver {
   std::vector<GpuVelocityGradient> download_velocity_gradients() const {
     return velgrad_.read<GpuVelocityGradient>();
   }
+  /// APIC affine velocities C_p [1/s] (zero with PIC/FLIP).
+  std::vector<GpuVelocityGradient> download_affine() const { return affine_.read<GpuVelocityGradient>(); }
+  /// Overwrites the APIC affine velocities (tests).
+  void upload_affine(const std::vector<GpuVelocityGradient>& c);
+  /// Particles per chunk of a particle pass (see for_each_chunk): by default the most that one storage binding
+  /// exposes (1,048,576 on llvmpipe's 128 MiB). A smaller count, a multiple of
+  /// GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, runs the chunked path on small sets (tests); results are
+  /// bit-identical either way. Throws std::invalid_argument.
+  void set_chunk_particles(uint32_t n);
+  uint32_t chunk_particles() const { return chunk_; }
   /// Overwrites the particle state (tests, resets).
   void upload_particles(const std::vector<GpuParticle>& p);
 
@@ -104,10 +123,35 @@ class Solver {
   friend void save_state(const Solver& solver, BinaryWriter& out);
   friend void restore_state(Solver& solver, BinaryReader& in);
 
+  /// What a fenced read-back of the step state holds (one staging slot).
+  struct Readback {
+    GpuStatus status;
+    GpuStep step;
+    std::vector<glm::dvec4> collider_points;
+  };
+  struct InFlight {
+    gl::Fence fence;
+    size_t slot;
+  };
   void bind() const;
+  void bind_step() const;
   void upload_params();
+  void upload_step(double dt, double end, uint32_t budget);
+  void upload_collider_points();
+  void build_dispatch_args();
+  /// Issues one GPU-resident substep: the step pass, then every pass with indirect dispatch.
+  void issue_substep();
+  /// Copies the status, the step state and the collider points into staging slot `slot` behind a fence.
+  InFlight record(size_t slot);
+  Readback read(const InFlight& f) const;
+  /// Takes over a read-back's time, substep count, CFL inputs and colliders; throws NumericalError on an error.
+  void apply(const Readback& r);
+  [[noreturn]] void throw_failure(const GpuStatus& s) const;
   void upload_materials();
   void barrier() const;
+  /// Runs a particle pass over every particle, chunk by chunk: particles_ and velgrad_ bound in ranges of at most
+  /// chunk_ particles (one SSBO binding may expose only GL_MAX_SHADER_STORAGE_BLOCK_SIZE bytes).
+  void for_each_chunk(gl::Program& program);
   double cfl_time_step(double max_speed, double max_hardening);
 
   MpmSettings settings_;
@@ -116,13 +160,19 @@ class Solver {
   FixedPointScales scales_;
   glm::ivec3 dims_;
   uint32_t count_;
+  uint32_t chunk_ = 0;  ///< particles per chunk of a particle pass (see for_each_chunk)
+  bool indirect_ = false;  ///< passes take their group counts from dispatch_args_ (GPU-resident substeps)
+  bool pending_ = false;   ///< the status holds reductions of a substep not yet folded into step_limits()
+  uint32_t arg_words_ = 0; ///< live words of dispatch_args_
   double dt_ = 0, time_ = 0;
   uint64_t substep_ = 0;
   uint64_t checked_substep_ = 0;  ///< substep_ at the last status read
   uint64_t inversions_ = 0;       ///< see inversions()
   StepLimits limits_;
   gl::Buffer particles_, grid_, grid_vel_, velgrad_, materials_, status_, params_;
-  gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_;
+  gl::Buffer step_, wave_inputs_, dispatch_args_, collider_points_, staging_;
+  gl::Buffer affine_;  ///< APIC C_p per particle (GpuVelocityGradient layout) [1/s]; zero until the first G2P
+  gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_, step_pass_;
   gl::PassTimer timer_;
 };
 

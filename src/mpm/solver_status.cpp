@@ -2,11 +2,13 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "common/bindings.h"
 #include "core/error.h"
 #include "core/numerical_failure.h"
+#include "gl/buffer.h"
 #include "mpm/gpu_upload.h"
 #include "mpm/solver.h"
 
@@ -42,26 +44,29 @@ double Solver::cfl_time_step(double max_speed, double max_hardening) {
   return limits_.dt;
 }
 
+void Solver::throw_failure(const GpuStatus& s) const {
+  std::string hint;
+  if (s.error.quantity & (MPM_ERROR_MOMENTUM_OVERFLOW | MPM_ERROR_IMPULSE_OVERFLOW))
+    hint = "the speed bound is " + std::to_string(scales_.speed_bound) + " m/s (raise mpm.max_speed)";
+  throw NumericalError(failure_message(s.error, {.at = "at substep",
+                                                 .time = time_,
+                                                 .quantity = quantity_name(s.error.quantity),
+                                                 .nonfinite = s.nonfinite,
+                                                 .hint = hint}));
+}
+
 void Solver::check_status() {
   GpuStatus s{};
   status_.download(0, sizeof s, &s);
   inversions_ += s.inversions;  // counted before an error is thrown: a failing run still reports them
-  if (s.error.flags) {
-    std::string hint;
-    if (s.error.quantity & (MPM_ERROR_MOMENTUM_OVERFLOW | MPM_ERROR_IMPULSE_OVERFLOW))
-      hint = "the speed bound is " + std::to_string(scales_.speed_bound) + " m/s (raise mpm.max_speed)";
-    throw NumericalError(failure_message(s.error, {.at = "at substep",
-                                                   .time = time_,
-                                                   .quantity = quantity_name(s.error.quantity),
-                                                   .nonfinite = s.nonfinite,
-                                                   .hint = hint}));
-  }
+  if (s.error.flags) throw_failure(s);
   const double speed = std::bit_cast<float>(s.max_speed_bits);
   const double harden = std::max(1.0f, std::bit_cast<float>(s.max_hardening_bits));
   // Only substeps since the last read have reduced into the status: without any (the first read of a frame after
   // the previous frame's final one), keep the limits, or the step would forget the speed and the hardening.
   if (substep_ > checked_substep_) cfl_time_step(speed, harden);
   checked_substep_ = substep_;
+  pending_ = false;
   GpuStatus reset{};
   status_.upload(0, sizeof reset, &reset);
 }
@@ -80,6 +85,18 @@ void Solver::set_colliders(std::vector<Collider> colliders) {
 void Solver::set_flip(double alpha) {
   settings_.flip = std::clamp(alpha, 0.0, 1.0);
   upload_params();
+}
+
+void Solver::set_chunk_particles(uint32_t n) {
+  if (n == 0 || n > particles_per_chunk_limit() || n % gl::storage_offset_alignment() != 0)
+    throw std::invalid_argument("mpm::Solver::set_chunk_particles: " + std::to_string(n) +
+                                " is not a positive multiple of the storage offset alignment within one binding");
+  chunk_ = n;
+}
+
+void Solver::upload_affine(const std::vector<GpuVelocityGradient>& c) {
+  if (c.size() != count_) throw std::invalid_argument("mpm::Solver::upload_affine: particle count changed");
+  affine_.write(c);
 }
 
 void Solver::upload_particles(const std::vector<GpuParticle>& p) {

@@ -7,7 +7,7 @@
 namespace firn::mpm {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;  // 2: APIC affine velocities
 
 }  // namespace
 
@@ -17,6 +17,8 @@ void save_state(const Solver& s, BinaryWriter& out) {
   out.put(l.dt, l.wave_speed, l.max_speed, l.cfl_number, l.hardening);
   put_collider_points(out, s.colliders());
   out.put_array(s.download_particles());
+  // APIC carries C_p from one substep's grid-to-particle to the next particle-to-grid.
+  if (s.settings_.transfer == Transfer::kApic) out.put_array(s.download_affine());
 }
 
 void restore_state(Solver& s, BinaryReader& in) {
@@ -31,9 +33,15 @@ void restore_state(Solver& s, BinaryReader& in) {
   const auto particles = in.get_array<GpuParticle>();
   if (particles.size() != s.count_)
     in.fail(std::to_string(particles.size()) + " snow particles, the scene seeds " + std::to_string(s.count_));
+  std::vector<GpuVelocityGradient> affine;
+  if (s.settings_.transfer == Transfer::kApic) {
+    affine = in.get_array<GpuVelocityGradient>();
+    if (affine.size() != s.count_) in.fail("the APIC affine velocities do not match the particles");
+  }
   in.expect_end();
   s.colliders_.set(std::move(colliders));
   s.particles_.write(particles);
+  if (!affine.empty()) s.upload_affine(affine);
   // Between substeps the accumulators and the status are zero; a solver that has stepped since it was built holds
   // the same zeros, but clearing makes the restore independent of it.
   s.grid_.clear();

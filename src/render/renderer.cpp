@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gl/error.h"
+
 namespace firn::render {
 namespace {
 
@@ -63,16 +65,32 @@ void Renderer::draw(const Camera& camera, const FrameContent& content, const Com
   glClearColor(content.background.r, content.background.g, content.background.b, 1.0f);
   glClearDepth(1.0);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  timer_.begin("scene");
-  scene_.draw(geometry, content, view, particles_);
-  timer_.end();
-  timer_.begin("particles");
-  for (const ParticleSet& set : content.particles) particles_.draw(set, view);
-  timer_.end();
-  timer_.begin("polyhedra");
-  for (const PolyhedronSet& set : content.polyhedra) polyhedra_.draw(set, view);
-  timer_.end();
+  gl::check("the frame set-up (glClear and state)");
+  // A GL error in any pass ends the run (gl::GlError, exit 1) naming the pass; the driver's message names the call.
+  {
+    gl::PassScope pass("render scene");
+    timer_.begin("scene");
+    scene_.draw(geometry, content, view, particles_);
+    timer_.end();
+    gl::check("SceneRenderer::draw");
+  }
+  {
+    gl::PassScope pass("render particles");
+    timer_.begin("particles");
+    for (const ParticleSet& set : content.particles) particles_.draw(set, view);
+    timer_.end();
+    gl::check("ParticleRenderer::draw");
+  }
+  {
+    gl::PassScope pass("render polyhedra");
+    timer_.begin("polyhedra");
+    for (const PolyhedronSet& set : content.polyhedra) polyhedra_.draw(set, view);
+    timer_.end();
+    gl::check("PolyhedronRenderer::draw");
+  }
+  gl::PassScope pass("render fluid surface");
   for (const FluidSurfaceSet& set : content.fluid_surfaces) fluid_.draw(set, view, target, &timer_);
+  gl::check("FluidSurfaceRenderer::draw");
 }
 
 }  // namespace firn::render

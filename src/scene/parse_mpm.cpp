@@ -207,12 +207,20 @@ mpm::Grid parse_grid(const Node& node) {
 }
 
 mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_dir) {
-  node.expect_object({"grid", "cfl", "dt_max", "flip", "max_speed", "thesis_gradient", "materials", "bodies"});
+  node.expect_object(
+      {"grid", "cfl", "dt_max", "flip", "transfer", "max_speed", "thesis_gradient", "materials", "bodies"});
   mpm::MpmSettings s;
   s.grid = parse_grid(node.at("grid", "an object {\"min\", \"max\", \"spacing\"}"));
   s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);
   s.dt_max = node.number("dt_max", {.text = "dt_max > 0 [s]", .lo = 0, .lo_open = true}, s.dt_max);
   s.flip = node.number("flip", {.text = "0 <= flip <= 1", .lo = 0, .hi = 1}, s.flip);
+  if (auto transfer = node.find("transfer")) {
+    const std::string t = transfer->string("flip, apic");
+    if (t == "apic")
+      s.transfer = mpm::Transfer::kApic;
+    else if (t != "flip")
+      transfer->fail("unknown transfer \"" + t + "\"", "flip, apic");
+  }
   s.max_speed = node.number("max_speed", {.text = "max_speed >= 0 [m/s] (0 = derive from the scene)", .lo = 0},
                             s.max_speed);
   if (auto thesis = node.find("thesis_gradient")) s.thesis_gradient = thesis->boolean();

@@ -61,6 +61,9 @@ void solver_numbers(PanelContext& c) {
 void timings(PanelContext& c) {
   const FrameStats& s = c.ui.stats;
   ImGui::TextWrapped("simulation %.1f ms per frame   display %.1f fps", s.simulate_ms, s.display_fps);
+  ImGui::TextWrapped("blocking reads %llu per frame (%.3f per substep)",
+                     static_cast<unsigned long long>(s.blocking_reads),
+                     s.substeps > 0 ? static_cast<double>(s.blocking_reads) / s.substeps : 0.0);
   ImGui::TextWrapped("real-time factor %.3g", s.real_time_factor);
   if (c.ui.playback.playing && s.real_time_factor > 0.0 && s.real_time_factor < 0.95)
     error_text("slower than real time");

@@ -1,6 +1,7 @@
 #pragma once
 /// What the viewer's panels show and ask for (plain data, no ImGui): requests carried out by the viewer after
 /// the UI was built, messages, and the numbers of the Simulation panel.
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -27,6 +28,7 @@ struct FrameStats {
   int substeps = 0;                   ///< substeps of the last output frame
   double simulate_ms = 0;             ///< wall time spent simulating it, summed over its slices [ms]
   std::vector<gl::PassTime> passes;   ///< GPU time per pass over that frame (PassTimer) [ms]
+  uint64_t blocking_reads = 0;        ///< CPU waits for GPU results over that frame (gl::blocking_reads)
   double real_time_factor = 0;        ///< simulated / wall seconds over the last second of playback
   double display_fps = 0;             ///< displayed frames per wall second [1/s]
 };

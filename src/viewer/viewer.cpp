@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/paths.h"
+#include "gl/sync.h"
 #include "viewer/camera_control.h"
 #include "viewer/keys.h"
 #include "viewer/panels.h"
@@ -189,6 +190,7 @@ void Viewer::on_frame_done() {
   progress.wall_s = 0;
   progress.frame_start = progress.time = sim_->time();
   progress.frame_end = (sim_->frame() + 1) / scene_.fps;
+  ui_.stats.blocking_reads = gl::blocking_reads() - std::exchange(frame_reads_, gl::blocking_reads());
   if (mpm::Solver* snow = sim_->snow()) {
     ui_.stats.passes = snow->timer().passes();
     snow->timer().clear();

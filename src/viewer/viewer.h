@@ -87,6 +87,7 @@ class Viewer {
   double surface_draw_ms_ = 0;  ///< wall time of the last draw that drew a water surface [ms]
   ViewerLayout layout_;      ///< this displayed frame's layout
   int frame_substeps_ = 0;   ///< substeps of the frame being sliced
+  uint64_t frame_reads_ = 0; ///< gl::blocking_reads() when the frame being sliced began
   long display_frames_ = 0;
   bool quit_ = false;
 };

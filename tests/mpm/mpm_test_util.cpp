@@ -122,4 +122,11 @@ void Deviation::print() const {
               compared, relative(), max_error, worst_ratio, exceeded);
 }
 
+void expect_within(const Deviation& d) {
+  d.print();
+  EXPECT_GT(d.compared, 0u) << d.what;
+  EXPECT_EQ(d.exceeded, 0u) << d.what << ": " << d.exceeded << " of " << d.compared
+                            << " values outside their bound (worst error/bound " << d.worst_ratio << ")";
+}
+
 }  // namespace firn::mpmtest

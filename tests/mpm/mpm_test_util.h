@@ -59,4 +59,7 @@ struct Deviation {
   void print() const;
 };
 
+/// Prints `d` and fails the running test when it compared nothing or a value exceeded its bound.
+void expect_within(const Deviation& d);
+
 }  // namespace firn::mpmtest

@@ -18,6 +18,7 @@
 using namespace firn;
 using namespace firn::mpm;
 using firn::mpmtest::Deviation;
+using firn::mpmtest::expect_within;
 
 namespace {
 
@@ -48,13 +49,6 @@ PassRun start(bool thesis_gradient = false) {
   std::printf("  %d particles, grid %dx%dx%d, h %.5f m, dt %.3e s, flip %.3f, thesis gradient %d\n", kParticles,
               kDims.x, kDims.y, kDims.z, r.setup.h, r.dt, r.setup.flip, thesis_gradient);
   return r;
-}
-
-void expect_within(const Deviation& d) {
-  d.print();
-  EXPECT_GT(d.compared, 0u) << d.what;
-  EXPECT_EQ(d.exceeded, 0u) << d.what << ": " << d.exceeded << " of " << d.compared
-                            << " values outside their bound (worst error/bound " << d.worst_ratio << ")";
 }
 
 void check_particle_to_grid(bool thesis_gradient) {

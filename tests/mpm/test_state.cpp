@@ -29,9 +29,10 @@ std::unique_ptr<Solver> make_solver(const mpmtest::Scene& sc) {
 
 // The random scene has moving colliders (their positions are sums over the substeps), three materials, plastic
 // particles and an adaptive step, so every part of the state shows in the continuation.
-TEST(MpmState, RestoredSolverContinuesBitForBit) {
+void expect_restored_solver_continues_bit_for_bit(Transfer transfer) {
   std::mt19937_64 rng(mpmtest::test_seed());
-  const mpmtest::Scene sc = mpmtest::random_scene(rng, kParticles, kDims);
+  mpmtest::Scene sc = mpmtest::random_scene(rng, kParticles, kDims);
+  sc.settings.transfer = transfer;
   auto a = make_solver(sc);
   a->advance(17 * a->step_limits().dt);
   const auto bytes = saved_state(*a);
@@ -62,6 +63,11 @@ TEST(MpmState, RestoredSolverContinuesBitForBit) {
   fresh->advance(more);
   EXPECT_FALSE(same_bytes(fresh->download_particles(), pb));
 }
+
+TEST(MpmState, RestoredSolverContinuesBitForBit) { expect_restored_solver_continues_bit_for_bit(Transfer::kFlip); }
+
+// APIC's affine velocities C_p carry over from one substep to the next, so they are part of the state.
+TEST(MpmState, RestoredApicSolverContinuesBitForBit) { expect_restored_solver_continues_bit_for_bit(Transfer::kApic); }
 
 TEST(MpmState, AnotherSceneOrADamagedCheckpointIsRefused) {
   std::mt19937_64 rng(mpmtest::test_seed());

@@ -1,0 +1,58 @@
+#version 430
+// Step control, one invocation before every substep of Solver::advance_until (GPU-resident stepping). It folds the
+// last substep's reductions (largest speed and hardening) into the CFL time step, splits the time left evenly,
+// moves the colliders, and writes the dispatch arguments of the substep's passes: zero groups once the advance has
+// reached its end or spent its substep budget, or a pass has reported an error (the state then stays as the failing
+// substep left it, for the report). Double precision, in the operation order of mpm::Solver::cfl_time_step and
+// firn::even_step / before_end (src/core/advance.cpp), and `precise` so that no operation is fused: the time steps
+// are the CPU's, bit for bit.
+#define MPM_STEP_WRITABLE
+#include "mpm/layout.glsl"
+#include "mpm/status.glsl"
+
+layout(local_size_x = 1) in;
+layout(std430, binding = MPM_BIND_STEP_MATERIALS) readonly buffer WaveInputs { dvec2 stiffness_density[]; };
+layout(std430, binding = MPM_BIND_DISPATCH_ARGS) buffer DispatchArgs { uint args[]; };
+layout(std430, binding = MPM_BIND_COLLIDER_POINTS) buffer ColliderPoints { dvec4 collider_points[]; };
+layout(std430, binding = MPM_BIND_COLLIDERS) buffer ColliderBuffer { Collider colliders[]; };
+uniform uint arg_words;  // words of live arguments; the template follows them
+
+void main() {
+  bool run = false;
+  if (status.error_flags == 0u) {
+    if ((stepper.flags & MPM_STEP_PENDING) != 0u) {
+      stepper.max_speed = double(uintBitsToFloat(status.max_speed_bits));
+      stepper.hardening = double(max(1.0, uintBitsToFloat(status.max_hardening_bits)));
+      status.max_speed_bits = 0u;
+      status.max_hardening_bits = 0u;
+      stepper.flags &= ~MPM_STEP_PENDING;
+    }
+    precise double c = 0.0LF;
+    for (uint m = 0u; m < stepper.material_count; ++m)
+      c = max(c, sqrt(stiffness_density[m].x * stepper.hardening / stiffness_density[m].y));
+    c = c * stepper.wave_scale;
+    precise double dt_cfl = min(stepper.dt_max, stepper.cfl * stepper.h / (c + stepper.max_speed));
+    stepper.dt_cfl = dt_cfl;
+    precise double left = stepper.end - stepper.time;
+    run = left > 1e-12LF * max(1.0LF, stepper.end) && stepper.budget > 0u;
+    if (run) {
+      precise double n = ceil(left / dt_cfl - 1e-9LF);
+      precise double dt = left / max(1.0LF, n);
+      stepper.dt = dt;
+      stepper.dt_f = float(dt);
+      stepper.speed_limit = float(stepper.h / dt);
+      stepper.time = stepper.time + dt;
+      stepper.substep = stepper.count;
+      stepper.count += 1u;
+      stepper.budget -= 1u;
+      stepper.taken += 1u;
+      stepper.flags |= MPM_STEP_PENDING;
+      for (uint k = 0u; k < collider_count(); ++k) {
+        precise dvec3 p = collider_points[2u * k].xyz + dt * collider_points[2u * k + 1u].xyz;
+        collider_points[2u * k].xyz = p;
+        colliders[k].point_shape.xyz = vec3(p);
+      }
+    }
+  }
+  for (uint w = 0u; w < arg_words; ++w) args[w] = run ? args[arg_words + w] : 0u;
+}

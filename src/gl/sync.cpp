@@ -1,0 +1,58 @@
+#include "gl/sync.h"
+
+#include <string>
+#include <utility>
+
+#include "gl/error.h"
+
+namespace firn::gl {
+namespace {
+thread_local uint64_t t_blocking_reads = 0;
+}
+
+uint64_t blocking_reads() { return t_blocking_reads; }
+void count_blocking_read() { ++t_blocking_reads; }
+
+Fence Fence::insert() {
+  Fence f;
+  f.sync_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  check("glFenceSync");
+  glFlush();
+  return f;
+}
+
+Fence::~Fence() {
+  if (sync_) glDeleteSync(sync_);
+}
+
+Fence::Fence(Fence&& other) noexcept : sync_(std::exchange(other.sync_, nullptr)) {}
+
+Fence& Fence::operator=(Fence&& other) noexcept {
+  if (this != &other) {
+    if (sync_) glDeleteSync(sync_);
+    sync_ = std::exchange(other.sync_, nullptr);
+  }
+  return *this;
+}
+
+bool Fence::signalled() const {
+  if (!sync_) return true;
+  GLint status = GL_UNSIGNALED;
+  glGetSynciv(sync_, GL_SYNC_STATUS, 1, nullptr, &status);
+  check("glGetSynciv");
+  return status == GL_SIGNALED;
+}
+
+void Fence::wait() const {
+  count_blocking_read();
+  if (!sync_) return;
+  for (;;) {
+    const GLenum r = glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000);
+    check("glClientWaitSync");
+    if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED) return;
+    if (r == GL_WAIT_FAILED)
+      throw GlError("GL error in pass " + std::string(current_pass()) + " at glClientWaitSync: wait failed");
+  }
+}
+
+}  // namespace firn::gl

@@ -1,0 +1,39 @@
+#pragma once
+/// CPU-GPU synchronisation: fences for asynchronous read-backs, and a count of the blocking reads (the CPU waiting
+/// for the GPU) that `firn bench` reports per substep.
+#include <cstdint>
+
+#include "gl/gl.h"
+
+namespace firn::gl {
+
+/// CPU waits for GPU results on this thread so far (Buffer::download, Fence::wait): the round trips that stall a
+/// real GPU's queue. Counted by the gl/ helpers, never by solver code.
+uint64_t blocking_reads();
+/// Adds one to blocking_reads() (called by the gl/ helpers that wait).
+void count_blocking_read();
+
+/// A GL sync object marking the commands issued before it (glFenceSync). Move-only; an empty Fence is signalled.
+class Fence {
+ public:
+  Fence() = default;
+  /// Inserts a fence after the commands issued so far and flushes them, so that it signals without a later wait.
+  static Fence insert();
+  ~Fence();
+  Fence(Fence&& other) noexcept;
+  Fence& operator=(Fence&& other) noexcept;
+  Fence(const Fence&) = delete;
+  Fence& operator=(const Fence&) = delete;
+
+  bool empty() const { return sync_ == nullptr; }
+  /// True when the GPU has passed the fence (does not wait, not a blocking read).
+  bool signalled() const;
+  /// Waits until the GPU has passed the fence. Counts one blocking read, signalled or not: the caller needs the
+  /// result before it can go on, which on a GPU that runs behind the CPU is a stall.
+  void wait() const;
+
+ private:
+  GLsync sync_ = nullptr;
+};
+
+}  // namespace firn::gl

@@ -1,0 +1,126 @@
+// GPU-resident stepping (Solver::advance_until, shaders/mpm/step.comp): the time steps the GPU chooses are the ones
+// the CPU chose before (CFL from the previous substep's reductions, the time left split evenly, colliders moved in
+// double), so the state is bit-identical to substeps driven from the CPU with a status read after each; one
+// blocking read per call; slices give the same bits; a failure stops the GPU at the failing substep and names it.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+
+#include "core/advance.h"
+#include "core/error.h"
+#include "gl/sync.h"
+#include "mpm/solver.h"
+#include "mpm_test_util.h"
+#include "support/gl_context.h"
+
+using namespace firn;
+using namespace firn::mpm;
+
+namespace {
+
+constexpr int kParticles = 311;
+constexpr double kFrame = 0.001;  // [s]: tens of substeps of the random scenes' stiff materials
+const glm::ivec3 kDims{13, 11, 17};
+
+mpmtest::Scene scene() {
+  firn::test::gl_context();
+  std::mt19937_64 rng(mpmtest::test_seed());
+  return mpmtest::random_scene(rng, kParticles, kDims);
+}
+
+/// The CPU-driven schedule of firn before GPU-resident stepping: a status read (CFL step from the last substep's
+/// reductions) before every substep, the time left split evenly, a final read at the end.
+int advance_from_cpu(Solver& s, double end) {
+  int n = 0;
+  while (before_end(s.time(), end)) {
+    s.check_status();
+    s.substep(even_step(end - s.time(), s.step_limits().dt));
+    ++n;
+  }
+  s.check_status();
+  return n;
+}
+
+void expect_same_state(const Solver& a, const Solver& b) {
+  const auto pa = a.download_particles(), pb = b.download_particles();
+  ASSERT_EQ(pa.size(), pb.size());
+  size_t differ = 0;
+  for (size_t i = 0; i < pa.size(); ++i) differ += std::memcmp(&pa[i], &pb[i], sizeof pa[i]) != 0;
+  EXPECT_EQ(differ, 0u) << "particles differ in bits";
+  EXPECT_EQ(a.time(), b.time());
+  EXPECT_EQ(a.substeps(), b.substeps());
+  EXPECT_EQ(a.step_limits().dt, b.step_limits().dt);
+  EXPECT_EQ(a.inversions(), b.inversions());
+  ASSERT_EQ(a.colliders().size(), b.colliders().size());
+  for (size_t k = 0; k < a.colliders().size(); ++k) EXPECT_EQ(a.colliders()[k].point, b.colliders()[k].point);
+}
+
+}  // namespace
+
+TEST(MpmResident, AdvanceIsBitIdenticalToCpuChosenSubsteps) {
+  const mpmtest::Scene sc = scene();
+  Solver gpu(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  Solver cpu(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  bool moving = false;
+  for (const Collider& c : sc.colliders) moving = moving || glm::length(c.velocity) > 0;
+  EXPECT_TRUE(moving) << "the scene should move a collider";
+  int substeps = 0;
+  for (int frame = 1; frame <= 3; ++frame) {
+    const double end = frame * kFrame;
+    const uint64_t reads = gl::blocking_reads();
+    const int n = gpu.advance_until(end, std::numeric_limits<int>::max()).steps;
+    EXPECT_EQ(gl::blocking_reads() - reads, 1u) << "frame " << frame;
+    EXPECT_EQ(n, advance_from_cpu(cpu, end)) << "frame " << frame;
+    substeps += n;
+    expect_same_state(gpu, cpu);
+  }
+  std::printf("  %d substeps in 3 frames\n", substeps);
+  EXPECT_GT(substeps, 6);
+  // A live material edit applies at the next substep in both.
+  Material stiff = sc.settings.materials[0];
+  stiff.youngs_modulus *= 4;
+  gpu.set_material(0, stiff);
+  cpu.set_material(0, stiff);
+  const double end = 3.4 * kFrame;
+  EXPECT_EQ(gpu.advance_until(end, std::numeric_limits<int>::max()).steps, advance_from_cpu(cpu, end));
+  expect_same_state(gpu, cpu);
+}
+
+TEST(MpmResident, SlicesGiveTheSameBitsAsOneAdvance) {
+  const mpmtest::Scene sc = scene();
+  Solver whole(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  Solver sliced(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  const double end = 2.0 * kFrame;
+  const int n = whole.advance(end);
+  int steps = 0, calls = 0;
+  for (AdvanceResult r; !r.reached; ++calls) {
+    r = sliced.advance_until(end, 3);
+    EXPECT_LE(r.steps, 3);
+    steps += r.steps;
+  }
+  EXPECT_EQ(steps, n);
+  EXPECT_GE(calls, n / 3);
+  expect_same_state(whole, sliced);
+}
+
+TEST(MpmResident, AFailureStopsTheGpuAtTheFailingSubstepAndNamesIt) {
+  mpmtest::Scene sc = scene();
+  sc.settings.flip = 0.95;  // FLIP keeps the particle's own velocity, so the NaN survives grid-to-particle
+  Solver solver(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  solver.advance(kFrame);
+  const uint64_t before = solver.substeps();
+  std::vector<GpuParticle> p = solver.download_particles();
+  p[17].v_vol.x = std::numeric_limits<float>::quiet_NaN();
+  solver.upload_particles(p);
+  try {
+    solver.advance(kFrame);
+    ADD_FAILURE() << "no NumericalError";
+  } catch (const NumericalError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("at substep " + std::to_string(before)), std::string::npos) << m;
+    EXPECT_NE(m.find("particle 17"), std::string::npos) << m;
+  }
+  // The GPU stepped no further than the failing substep.
+  EXPECT_EQ(solver.substeps(), before + 1);
+}
