@@ -7,4 +7,5 @@ out="${1:-out/snowball-wall}"
 bash tools/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target firn
-./build/firn run assets/scenes/snowball-wall.json --out "$out" --stats
+# --overwrite: running the command again replaces the earlier run's frames instead of refusing the folder.
+./build/firn run assets/scenes/snowball-wall.json --out "$out" --stats --overwrite
