@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "viewer/keys.h"
 #include "viewer/panels.h"
@@ -38,12 +39,42 @@ void progress(PanelContext& c) {
     note_text(c.ui.playback.playing ? "frame done in: measuring..." : "paused");
 }
 
+/// The grains' figures of the last output frame: the fields `firn run --stats` writes for them (contacts, steps, dt,
+/// energy, and with hard contact the solver's iterations and residual), shown as they are.
+void grain_numbers(const app::GrainSimulation& grains) {
+  if (!ImGui::BeginTable("grains", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
+  ImGui::TableSetupColumn("grains, last frame", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+  ImGui::TableHeadersRow();
+  const nlohmann::json fields = app::grain_stats_fields(grains);  // items() refers to it: keep it alive
+  for (const auto& [key, value] : fields.items()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(key.c_str());
+    ImGui::TableNextColumn();
+    if (value.is_number_float()) {
+      ImGui::Text("%.4g", value.get<double>());
+    } else if (value.is_array()) {  // a vector, e.g. the momentum [kg m/s]
+      std::string text;
+      for (const auto& v : value) {
+        char number[32];
+        std::snprintf(number, sizeof number, "%.3g", v.is_number() ? v.get<double>() : 0.0);
+        text += (text.empty() ? "" : ", ") + std::string(number);
+      }
+      ImGui::TextWrapped("%s", text.c_str());
+    }
+    else ImGui::TextUnformatted(value.is_string() ? value.get<std::string>().c_str() : value.dump().c_str());
+  }
+  ImGui::EndTable();
+}
+
 void solver_numbers(PanelContext& c) {
   const mpm::Solver* snow = c.sim.snow();
   const double t = snow ? snow->time() : c.sim.time();
   ImGui::TextWrapped("frame %d   simulated time %.4f s   (%g fps)", c.sim.frame(), t, c.sim.scene().fps);
+  if (c.sim.grains()) grain_numbers(*c.sim.grains());
   if (!snow) {
-    note_text("no snow (mpm) section in this scene");
+    if (!c.sim.grains()) note_text("no snow (mpm) section in this scene");
     return;
   }
   const mpm::StepLimits l = snow->step_limits();

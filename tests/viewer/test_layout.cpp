@@ -6,6 +6,7 @@
 #include <imgui_internal.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/simulation.h"
@@ -91,18 +92,18 @@ void set_section_open(const char* section, bool open) {
   bar->StateStorage.SetInt(bar->GetID(section), open ? 1 : 0);
 }
 
-class ViewerPanels : public ::testing::TestWithParam<std::pair<float, float>> {
+class ViewerPanels : public ::testing::TestWithParam<std::tuple<float, float, const char*>> {
  protected:
   void SetUp() override { firn::test::gl_context(); }
 };
 
 TEST_P(ViewerPanels, InsideTheWindowWithoutOverlapOrClipping) {
-  const auto [width, height] = GetParam();
-  app::Simulation sim(scene::load_scene(tiny_scene_path()));
+  const auto [width, height, scene_file] = GetParam();
+  app::Simulation sim(scene::load_scene(std::string(FIRN_TEST_DIR) + "/data/" + scene_file));
   ViewerSettings settings = settings_from(sim);
   UiState ui;
   Recorder recorder;
-  const std::vector<std::filesystem::path> files{tiny_scene_path()};
+  const std::vector<std::filesystem::path> files{std::string(FIRN_TEST_DIR) + "/data/" + scene_file};
   // A watchdog message long enough to wrap over several lines.
   ui.sim_error = "numerical failure at substep 1234: a particle speed of 3.1e+04 m/s exceeds what the step allows "
                  "(CFL number 7.2 > 1); the frame was not written.";
@@ -140,8 +141,12 @@ TEST_P(ViewerPanels, InsideTheWindowWithoutOverlapOrClipping) {
   EXPECT_EQ(shown_windows().size(), 1u) << "a dismissed banner goes away";
 }
 
+// Snow (materials, colliders, pass timings) and hard-contact bodies (the grains' table) at both window sizes.
 INSTANTIATE_TEST_SUITE_P(WindowSizes, ViewerPanels,
-                         ::testing::Values(std::pair{1280.0f, 720.0f}, std::pair{960.0f, 540.0f}));
+                         ::testing::Values(std::tuple{1280.0f, 720.0f, "tiny-snowball.json"},
+                                           std::tuple{960.0f, 540.0f, "tiny-snowball.json"},
+                                           std::tuple{1280.0f, 720.0f, "tiny-bodies.json"},
+                                           std::tuple{960.0f, 540.0f, "tiny-bodies.json"}));
 
 }  // namespace
 }  // namespace firn::viewer::test
