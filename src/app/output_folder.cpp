@@ -50,6 +50,18 @@ void check_output_folder(const fs::path& dir, const OutputFolderPolicy& policy, 
     fail(dir, "cannot be created: " + parent.string() + " is not writable", "a path inside a writable folder");
 }
 
+void check_output_file(const fs::path& file, const char* option) {
+  std::error_code error;
+  const fs::path folder = fs::absolute(file, error).parent_path();
+  const auto bad = [&](const std::string& what) {
+    throw InputError(std::string(option) + " " + file.string() + ": " + what +
+                     "; allowed: a file name in an existing, writable folder");
+  };
+  if (fs::is_directory(file, error)) bad("is a folder");
+  if (!fs::is_directory(folder, error)) bad(folder.string() + " is not a folder");
+  if (!writable_folder(folder)) bad(folder.string() + " is not writable");
+}
+
 void prepare_output_folder(const fs::path& dir, const OutputFolderPolicy& policy) {
   if (policy.overwrite && fs::is_directory(dir))
     for (const auto& entry : fs::directory_iterator(dir)) fs::remove_all(entry.path());

@@ -18,6 +18,11 @@ struct OutputFolderPolicy {
 void check_output_folder(const std::filesystem::path& dir, const OutputFolderPolicy& policy,
                          const std::filesystem::path& scene);
 
+/// Throws firn::InputError ("<option> <file>: <what>; allowed: ...") unless `file` can be written later: its folder
+/// exists and is writable and `file` is not a folder. Touches nothing. (For `--video`, written after the last frame,
+/// so a bad path fails before the run rather than after it.)
+void check_output_file(const std::filesystem::path& file, const char* option);
+
 /// Creates `dir` with its parents, or empties it under --overwrite. Call after check_output_folder and after the
 /// scene has been validated.
 void prepare_output_folder(const std::filesystem::path& dir, const OutputFolderPolicy& policy);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/bindings.h"
+#include "gl/error.h"
 
 namespace firn::sph {
 namespace {
@@ -21,13 +22,10 @@ void dispatch_groups(const gl::Program& p, uint32_t groups) {
   if (groups == 0) return;
   p.use();
   glDispatchCompute(groups, 1, 1);
+  gl::check("glDispatchCompute");  // past 65,535 groups GL refuses the dispatch: an error, never a skipped pass
 }
 
-void copy_buffer(const gl::Buffer& from, const gl::Buffer& to) {
-  glBindBuffer(GL_COPY_READ_BUFFER, from.id());
-  glBindBuffer(GL_COPY_WRITE_BUFFER, to.id());
-  glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, static_cast<GLsizeiptr>(to.size()));
-}
+void copy_buffer(const gl::Buffer& from, const gl::Buffer& to) { to.copy_from(from, 0, 0, to.size()); }
 
 }  // namespace
 

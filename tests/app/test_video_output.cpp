@@ -31,6 +31,12 @@ TEST(RunVideo, NeedsRenderedFrames) {
   EXPECT_NE(r.output.find("--video"), std::string::npos) << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "out")) << "bad input writes nothing";
   EXPECT_FALSE(std::filesystem::exists(dir / "run.mp4"));
+  // A video path that cannot be written fails before the run, not after it.
+  const auto missing = run_firn("run " + kTiny + " --frames 2 --out " + (dir / "out").string() + " --video " +
+                                (dir / "no-such-folder" / "run.mp4").string());
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("--video"), std::string::npos) << missing.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out")) << "bad input writes nothing";
 }
 
 }  // namespace
