@@ -23,7 +23,7 @@ namespace {
 
 constexpr char kMagic[8] = {'F', 'I', 'R', 'N', 'C', 'K', 'P', 'T'};
 constexpr std::uint32_t kFormatVersion = 1;
-constexpr std::uint32_t kRunVersion = 1;
+constexpr std::uint32_t kRunVersion = 2;  // 2: warnings are the solvers' own state
 constexpr std::size_t kHeaderBytes = sizeof kMagic + 4 + 3 * 8;
 
 namespace fs = std::filesystem;
@@ -58,7 +58,7 @@ std::array<OutputOption, 6> output_options(const RunOptions& o) {
 }
 
 void put_run(BinaryWriter& out, const RunOptions& o, const RunProgress& p) {
-  out.put(kRunVersion, std::int32_t{p.frame}, p.stats_bytes, p.inversions_seen, std::int32_t{p.checkpoint_every});
+  out.put(kRunVersion, std::int32_t{p.frame}, p.stats_bytes, std::int32_t{p.checkpoint_every});
   for (const OutputOption& option : output_options(o)) out.put(option.value);
 }
 
@@ -73,7 +73,7 @@ std::string option_text(const OutputOption& option) {
 RunProgress get_run(BinaryReader& in, const RunOptions& o, const fs::path& file, std::uint64_t scene_hash) {
   in.expect_version(kRunVersion, "run state");
   RunProgress p{.scene_hash = scene_hash};
-  in.read(p.frame, p.stats_bytes, p.inversions_seen, p.checkpoint_every);
+  in.read(p.frame, p.stats_bytes, p.checkpoint_every);
   if (p.frame < 0 || p.checkpoint_every < 0) in.fail("a negative frame or interval");
   for (const OutputOption& now : output_options(o)) {
     const OutputOption then{now.flag, in.get<std::int32_t>()};

@@ -20,7 +20,6 @@ namespace firn::app {
 struct RunProgress {
   int frame = -1;                    ///< last frame whose outputs are complete; -1: none
   std::uint64_t stats_bytes = 0;     ///< length of stats.jsonl after that frame's line [bytes]
-  std::uint64_t inversions_seen = 0; ///< snow inversions already warned about (run.cpp warn_inversions)
   int checkpoint_every = 0;          ///< the interval [frames] the run checkpoints at; 0: none
   std::uint64_t scene_hash = 0;      ///< scene_hash() of the run's scene when it started
 };

@@ -3,26 +3,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "app/frame_look.h"
 #include "app/simulation.h"
-#include "app/water_mode.h"
 #include "render/renderer.h"
 
 namespace firn::app {
 
-/// Appearance choices on top of the scene (the viewer's Render panel edits them).
-struct FrameLook {
-  float particle_radius_cells = 0.45f;  ///< impostor radius as a fraction of the MPM grid spacing
-  render::ColourMode colour = render::ColourMode::kUniform;
-  WaterMode water = WaterMode::kSurface;  ///< `firn run --water`, the viewer's W key
-  bool show_colliders = true;
-  bool show_grid_bounds = true;
-  glm::vec3 background{0.16f, 0.18f, 0.22f};
-};
-
-/// The render::FrameContent of a simulation's state: snow and water particles straight from the solvers' SSBOs (no
-/// copy; water of radius half its spacing, drawn per look.water as a surface or as blue spheres, which colour by
-/// speed also colours), colliders at their current positions, the ground at the lowest upward plane collider, the
-/// grid bounds (or the water's domain when there is no snow).
+/// The render::FrameContent of a simulation's state: what each solver draws (app::Solver::draw: particles straight
+/// from the solvers' SSBOs, grains and walls), the scene's colliders at their current poses, the first solver's
+/// domain as bounds, the ground at its floor or raised to the highest upward plane collider.
 render::FrameContent frame_content(const Simulation& sim, const FrameLook& look);
 
 /// The scene's camera for an image of aspect width / height.

@@ -4,13 +4,17 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
+#include "app/grain_frame.h"
+#include "app/grain_state.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "dem/grain_totals.h"
 #include "dem/measurements.h"
+#include "scene/parse_dem.h"
 
 namespace firn::app {
 namespace {
@@ -30,6 +34,23 @@ void write_atomically(const std::filesystem::path& file, const std::string& text
   std::filesystem::rename(tmp, file);
 }
 
+// Live-edit ranges: friction as the viewer allows for colliders (0..5: measured granular friction coefficients lie
+// below 1.5); restitution as the scene file allows (0 < e <= 1).
+const ParamRange kFriction{"mu", "", 0.0, 5.0};
+const ParamRange kRestitution{"e", "", 0.0, 1.0, true, false};
+
+/// "" when the world's fixed step resolves the soft contacts of every grain type at `contact`, else the refusal.
+std::string check_step(const dem::World& w, const dem::ContactParameters& contact) {
+  if (w.model != dem::ContactModelType::kSoft) return "";
+  for (const dem::GrainType& t : w.types) {
+    const scene::ContactStepLimit l = scene::contact_step_limit(t, contact);
+    if (w.dt > l.dt)
+      return "the fixed step dt = " + number_text(w.dt) + " s would not resolve the contacts (dt <= min(contact, " +
+             "rocking) / 15 = " + number_text(l.dt) + " s)";
+  }
+  return "";
+}
+
 }  // namespace
 
 GrainSimulation::GrainSimulation(const scene::Scene& scene) : setup_(scene::parse_dem_section(scene)), file_(scene.file) {
@@ -45,10 +66,17 @@ GrainSimulation::GrainSimulation(const scene::Scene& scene) : setup_(scene::pars
 }
 
 GrainFrameStats GrainSimulation::advance_to(double t_end) {
+  advance_until(t_end, std::numeric_limits<int>::max());
+  end_frame();
+  return last_;
+}
+
+AdvanceResult GrainSimulation::advance_until(double end, int max_steps) {
   const auto t0 = std::chrono::steady_clock::now();
-  GrainFrameStats s;
-  s.wall_force.assign(world_.walls.size(), glm::dvec3(0.0));
-  while (world_.time + 0.5 * world_.dt < t_end) {
+  GrainFrameStats& s = frame_;
+  s.wall_force.resize(world_.walls.size(), glm::dvec3(0.0));
+  AdvanceResult r;
+  for (; r.steps < std::max(1, max_steps) && world_.time + 0.5 * world_.dt < end; ++r.steps) {
     try {
       dem::step(world_);
     } catch (const std::runtime_error& e) {
@@ -66,16 +94,105 @@ GrainFrameStats GrainSimulation::advance_to(double t_end) {
     s.max_solver_residual = std::max(s.max_solver_residual, world_.last.solver_residual);
     for (std::size_t i = 0; i < world_.walls.size(); ++i) s.wall_force[i] += world_.walls[i].force;
   }
+  r.reached = !(world_.time + 0.5 * world_.dt < end);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  s.wall_ms += ms;
+  if (timing_) pass_.total_ms += ms, pass_.samples += r.steps;
+  return r;
+}
+
+void GrainSimulation::end_frame() {
+  GrainFrameStats s = std::move(frame_);
+  frame_ = {};
+  s.wall_force.resize(world_.walls.size(), glm::dvec3(0.0));
   for (glm::dvec3& f : s.wall_force) f /= std::max(1, s.steps);
   s.contacts = world_.last.contacts;
   s.contact_points = world_.last.contact_points;
   s.solver_iterations = world_.last.solver_iterations;
   s.solver_residual = world_.last.solver_residual;
   s.kinetic_energy = dem::kinetic_energy(world_);
-  s.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  last_ = s;
-  return s;
+  last_ = std::move(s);
 }
+
+std::vector<gl::PassTime> GrainSimulation::pass_times() const {
+  if (pass_.samples == 0) return {};
+  return {pass_};
+}
+
+SolverReport GrainSimulation::report() const {
+  const dem::GrainTotals t = dem::grain_totals(world_);
+  SolverReport r;
+  r.totals.particles = t.grains;
+  r.totals.finite = t.grains - t.nonfinite;
+  r.totals.nonfinite = t.nonfinite;
+  r.totals.total_mass = t.total_mass;
+  r.totals.momentum = t.momentum;
+  r.totals.kinetic_energy = t.kinetic_energy;
+  r.totals.max_speed = t.max_speed;
+  r.fields = grain_stats_fields(*this);
+  return r;
+}
+
+std::vector<SolverFigure> GrainSimulation::figures() const {
+  std::vector<SolverFigure> out;
+  const nlohmann::json fields = grain_stats_fields(*this);
+  for (const auto& [key, value] : fields.items()) {
+    std::string text;
+    if (value.is_number_float()) {
+      text = figure_text("%.4g", value.get<double>());
+    } else if (value.is_array()) {  // a vector, e.g. the momentum [kg m/s]
+      for (const auto& v : value) text += (text.empty() ? "" : ", ") + figure_text("%.3g", v.is_number() ? v.get<double>() : 0.0);
+    } else {
+      text = value.is_string() ? value.get<std::string>() : value.dump();
+    }
+    out.push_back({key, text});
+  }
+  return out;
+}
+
+void GrainSimulation::draw(render::FrameContent& frame, const FrameLook& look) const {
+  (void)look;  // grains have one look (per-type colours)
+  add_grains_to_frame(frame, *this);
+}
+
+std::vector<SolverParameter> GrainSimulation::parameters() const {
+  const dem::ContactParameters& c = world_.contact;
+  std::vector<SolverParameter> out = {
+      {"friction mu", "Coulomb friction of the contacts (walls without a friction of their own use it too)", kFriction, c.friction, "%.3f"}};
+  if (world_.model == dem::ContactModelType::kSoft) {
+    out.push_back({"restitution e", "normal restitution: sets the contact damping (soft model)", kRestitution,
+                   c.restitution, "%.3f"});
+    out.push_back({"stiffness E [N/m^3]", "contact force per overlap volume (soft model); at most what the fixed "
+                   "step resolves", stiffness_range(), c.stiffness, "%.4g"});
+  }
+  return out;
+}
+
+ParamRange GrainSimulation::stiffness_range() const {
+  // Both contact periods scale as 1 / sqrt(E) (scene::contact_step_limit), so the stiffest contact the fixed step
+  // still resolves is E (limit / dt)^2 for the tightest grain type.
+  double e_max = std::numeric_limits<double>::infinity();
+  for (const dem::GrainType& t : world_.types) {
+    const double ratio = scene::contact_step_limit(t, world_.contact).dt / world_.dt;
+    e_max = std::min(e_max, world_.contact.stiffness * ratio * ratio);
+  }
+  return {"E", "N/m^3", 0.0, e_max, true, false};
+}
+
+std::string GrainSimulation::set_parameter(std::size_t index, double value) {
+  const std::vector<SolverParameter> p = parameters();
+  if (index >= p.size()) return Solver::set_parameter(index, value);
+  if (std::string e = check(p[index].range, value); !e.empty()) return e;
+  dem::ContactParameters c = world_.contact;
+  (index == 0 ? c.friction : index == 1 ? c.restitution : c.stiffness) = value;
+  if (std::string e = check_step(world_, c); !e.empty()) return p[index].range.symbol + " = " + number_text(value) + ": " + e;
+  world_.contact = c;
+  return "";
+}
+
+void GrainSimulation::save(BinaryWriter& out) const { save_grains(*this, out); }
+
+void GrainSimulation::restore(BinaryReader& in) { restore_grains(*this, in); }
 
 nlohmann::json grain_stats_fields(const GrainSimulation& g) {
   const GrainFrameStats& s = g.last_frame();

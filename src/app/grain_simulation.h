@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/solver.h"
 #include "core/binary_io.h"
 #include "dem/watchdog.h"
 #include "dem/world.h"
@@ -31,17 +32,43 @@ struct GrainFrameStats {
   std::vector<glm::dvec3> wall_force;  ///< Force of the grains on each wall, averaged over the frame's steps [N].
 };
 
-/// Owns the grain world of a scene.
-class GrainSimulation {
+/// Owns the grain world of a scene; the grains' app::Solver.
+class GrainSimulation final : public Solver {
  public:
   /// Parses scene.dem and builds the world. Throws firn::InputError naming the file and field when the section or
   /// the seeding is invalid (e.g. "<file>: dem.grains[0].count: ...").
   explicit GrainSimulation(const scene::Scene& scene);
 
-  /// Steps until the world's time reaches t_end [s] (within half a step); stats of these steps. Throws
-  /// firn::NumericalError naming the step, time and quantity if the state becomes non-finite or the watchdog
-  /// (dem/watchdog.h) finds a grain too fast, too deep, outside the walls, or the energy growing without work.
+  /// Steps until the world's time reaches t_end [s] (within half a step) and ends the frame; stats of these steps.
+  /// Throws as advance_until.
   GrainFrameStats advance_to(double t_end);
+
+  const char* name() const override { return "grains"; }
+  double time() const override { return world_.time; }
+  double time_step() const override { return world_.dt; }
+  /// At most `max_steps` steps of the fixed dt towards `end` [s] (reached within half a step); the frame's stats
+  /// accumulate until end_frame(). Throws firn::NumericalError naming the step, time and quantity if the state
+  /// becomes non-finite or the watchdog (dem/watchdog.h) finds a grain too fast, too deep, outside the walls, or
+  /// the energy growing without work.
+  AdvanceResult advance_until(double end, int max_steps) override;
+  /// The accumulated stats become last_frame(): wall forces averaged over the frame's steps.
+  void end_frame() override;
+  /// Totals (kinetic energy translational + rotational) and grain_stats_fields.
+  SolverReport report() const override;
+  /// grain_stats_fields, formatted.
+  std::vector<SolverFigure> figures() const override;
+  void set_pass_timing(bool on) override { timing_ = on; }
+  /// One CPU pass, "dem step (CPU)": wall time of the steps, one sample per step.
+  std::vector<gl::PassTime> pass_times() const override;
+  void clear_pass_times() override { pass_ = {}; }
+  /// Grains and walls (app/grain_frame.h).
+  void draw(render::FrameContent& frame, const FrameLook& look) const override;
+  /// Contact friction mu, and with the soft model the restitution e and the stiffness E per overlap volume.
+  std::vector<SolverParameter> parameters() const override;
+  std::string set_parameter(std::size_t index, double value) override;
+  const char* state_tag() const override { return "DEM "; }
+  void save(BinaryWriter& out) const override;
+  void restore(BinaryReader& in) override;
 
   const dem::World& world() const { return world_; }
   const scene::DemScene& setup() const { return setup_; }
@@ -54,9 +81,15 @@ class GrainSimulation {
   friend void save_grains(const GrainSimulation& grains, BinaryWriter& out);
   friend void restore_grains(GrainSimulation& grains, BinaryReader& in);
 
+  /// Allowed contact stiffness: up to what the fixed step resolves for every grain type at the current restitution.
+  ParamRange stiffness_range() const;
+
   scene::DemScene setup_;
   dem::World world_;
   GrainFrameStats last_;
+  GrainFrameStats frame_;  ///< the frame being advanced (sums; end_frame() finishes it)
+  bool timing_ = false;
+  gl::PassTime pass_{"dem step (CPU)"};
   std::filesystem::path file_;
   dem::WatchdogState watchdog_;  // energy reference of the watchdog
 };

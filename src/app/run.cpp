@@ -9,7 +9,6 @@
 #include "app/frame_renderer.h"
 #include "app/output_folder.h"
 #include "app/output_names.h"
-#include "app/ply_writer.h"
 #include "app/simulation.h"
 #include "core/error.h"
 #include "app/work_bounds.h"
@@ -24,26 +23,19 @@
 namespace firn::app {
 namespace {
 
-/// The snow's fields of a stats line: fragments, J_P range and inversions (`particles`: its downloaded state).
-void add_snow_structure(nlohmann::json& line, const mpm::Solver& snow, const std::vector<mpm::GpuParticle>& particles) {
-  const mpm::Structure s = mpm::structure(particles, snow.settings().grid.spacing);
-  line["fragments"] = s.fragments.fragments;
-  line["largest_fragment"] = s.fragments.largest;
-  line["jp"] = {s.jp_min, s.jp_median, s.jp_max};
-  line["inversions"] = snow.inversions();
-}
-
+/// One `--stats` line: frame, time, substeps, the totals over every solver's particles and grains (mass, momentum,
+/// kinetic energy, largest speed, non-finite count), dt (the smallest step of any solver), then each solver's own
+/// fields: at the top level when the scene has one solver or the key is still free (the snow's fragments, the
+/// water's max_density_error), and all of them under the solver's name when the scene mixes solvers.
 nlohmann::json stats_line(const Simulation& sim, int substeps) {
-  std::vector<mpm::GpuParticle> snow;  // one read-back for the snow's totals and its structure
-  if (sim.snow()) snow = sim.snow()->download_particles();
-  ParticleTotals d = mpm::measure(snow);
-  double dt = sim.snow() ? sim.snow()->step_limits().dt : 0.0;
-  std::optional<double> density_error;
-  if (sim.water()) {  // totals over snow and water; the water adds its compression error
-    const sph::Diagnostics w = sim.water_diagnostics();
-    merge(d, w);
-    density_error = w.max_density_error;
-    if (!sim.snow()) dt = sim.water()->step_limits().dt;
+  ParticleTotals d;
+  double dt = 0.0;
+  std::vector<std::pair<const char*, nlohmann::json>> own;
+  for (const auto& s : sim.solvers()) {
+    const SolverReport r = s->report();  // one read-back per solver and frame
+    merge(d, r.totals);
+    dt = dt > 0.0 ? std::min(dt, s->time_step()) : s->time_step();
+    own.emplace_back(s->name(), r.fields);
   }
   nlohmann::json line = {{"frame", sim.frame()},
                          {"time", sim.time()},
@@ -55,11 +47,10 @@ nlohmann::json stats_line(const Simulation& sim, int substeps) {
                          {"max_speed", d.max_speed},
                          {"nonfinite", d.nonfinite},
                          {"dt", dt}};
-  if (density_error) line["max_density_error"] = *density_error;
-  if (sim.snow()) add_snow_structure(line, *sim.snow(), snow);
-  if (const GrainSimulation* g = sim.grains()) {  // DEM-only scenes report the grains at the top level
-    if (!sim.snow() && !sim.water()) line.update(grain_stats_fields(*g));
-    else line["grains"] = grain_stats_fields(*g);
+  for (const auto& [name, fields] : own) {
+    for (const auto& [key, value] : fields.items())
+      if (!line.contains(key)) line[key] = value;
+    if (own.size() > 1) line[name] = fields;
   }
   return line;
 }
@@ -69,13 +60,10 @@ void progress(const Simulation& sim, int k, int frames, const FrameReport& r) {
                r.substeps, r.wall_ms);
 }
 
-/// Warns when the snow's explicit steps inverted particles' F since the last call (`seen`: the count then).
-void warn_inversions(const Simulation& sim, uint64_t& seen) {
-  if (!sim.snow() || sim.snow()->inversions() == seen) return;
-  log::warn("snow: " + std::to_string(sim.snow()->inversions() - seen) + " particle updates inverted F " +
-            "(det(I + dt grad v) <= 0) by t = " + std::to_string(sim.time()) + " s; such particles' F and J_P " +
-            "are no longer physical (lower mpm.cfl or mpm.dt_max)");
-  seen = sim.snow()->inversions();
+/// Logs each solver's warning about the steps of the last frame (e.g. the snow's inverted F).
+void warn(Simulation& sim) {
+  for (const auto& s : sim.solvers())
+    if (const std::string w = s->take_warning(); !w.empty()) log::warn(w);
 }
 
 /// Encodes frame_00000.png .. frame_<frames-1>.png of `out` into the MP4 `video` at `fps` frames per second.
@@ -109,18 +97,18 @@ int run_scene(const RunOptions& o) {
   look.water = o.water;
   prepare_output_folder(o.out, folder);
   std::optional<GrainRecorder> grain_recorder;  // grains.csv, grains_summary.json
-  if (sim.grains()) grain_recorder.emplace(o.out);
+  if (sim.grains()) grain_recorder.emplace(o.out);  // the grains' own measurements (repose, discharge, walls)
   RunProgress run = o.resume ? resume_run(o, frames, sim, grain_recorder ? &*grain_recorder : nullptr) : start_run(o);
   std::optional<LineAppender> stats;  // one whole line per frame: a killed run leaves only complete lines
   if (o.stats) stats.emplace(o.out / "stats.jsonl", o.resume);
   for (int k = run.frame + 1; k < frames; ++k) {
     FrameReport r;
     if (k > 0) r = advance_bounded(sim, o.bounds);
-    warn_inversions(sim, run.inversions_seen);
+    warn(sim);
     if (renderer)
       render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, renderer->render(sim, look));
-    if (o.export_ply && sim.snow()) write_ply(o.out / frame_name("particles", k, ".ply"), sim.snow()->download_particles());
-    if (o.export_ply && sim.water()) write_ply(o.out / frame_name("water", k, ".ply"), sim.water()->download_particles());
+    if (o.export_ply)
+      for (const auto& s : sim.solvers()) s->write_ply(o.out, k);
     if (stats) stats->append(stats_line(sim, r.substeps).dump());
     if (grain_recorder) grain_recorder->record(k, *sim.grains());
     run.frame = k;

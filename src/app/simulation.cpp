@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "app/snow_solver.h"
+#include "app/water_solver.h"
 #include "core/advance.h"
 #include "core/error.h"
 #include "mpm/seeding.h"
@@ -38,27 +40,33 @@ std::vector<sph::GpuParticle> seed_water(const scene::Scene& scene) {
 }  // namespace
 
 Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
-  if (scene_.mpm)
-    snow_ = std::make_unique<mpm::Solver>(*scene_.mpm, scene_.colliders, scene_.gravity, seed_snow(scene_));
-  if (scene_.sph)
-    water_ = std::make_unique<sph::Solver>(*scene_.sph, scene_.colliders, scene_.gravity, seed_water(scene_));
+  if (scene_.mpm) {
+    auto snow = std::make_unique<SnowSolver>(
+        std::make_unique<mpm::Solver>(*scene_.mpm, scene_.colliders, scene_.gravity, seed_snow(scene_)));
+    snow_ = &snow->mpm();
+    solvers_.push_back(std::move(snow));
+  }
+  if (scene_.sph) {
+    auto water = std::make_unique<WaterSolver>(
+        std::make_unique<sph::Solver>(*scene_.sph, scene_.colliders, scene_.gravity, seed_water(scene_)));
+    water_ = &water->sph();
+    solvers_.push_back(std::move(water));
+  }
   if (scene_.dem) {
-    grains_ = std::make_unique<GrainSimulation>(scene_);
-    if (grains_->setup().camera) scene_.camera = *grains_->setup().camera;  // an environment file's GRAFIK view
+    auto grains = std::make_unique<GrainSimulation>(scene_);
+    if (grains->setup().camera) scene_.camera = *grains->setup().camera;  // an environment file's GRAFIK view
+    grains_ = grains.get();
+    solvers_.push_back(std::move(grains));
   }
 }
 
 FrameReport Simulation::advance_frame() {
   const auto t0 = std::chrono::steady_clock::now();
   FrameReport r;
-  if (mid_frame()) {
-    r.substeps = advance_slice(std::numeric_limits<int>::max()).substeps;
-  } else {
-    const double dt = 1.0 / scene_.fps;
-    if (snow_) r.substeps += snow_->advance(dt);
-    if (water_) r.substeps += water_->advance(dt);
-    if (grains_) r.substeps += grains_->advance_to((frame_ + 1) / scene_.fps).steps;
-    ++frame_;
+  for (bool done = false; !done;) {
+    const SliceReport s = advance_slice(std::numeric_limits<int>::max());
+    r.substeps += s.substeps;
+    done = s.frame_done;
   }
   r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
@@ -67,24 +75,19 @@ FrameReport Simulation::advance_frame() {
 SliceReport Simulation::advance_slice(int max_substeps) {
   const auto t0 = std::chrono::steady_clock::now();
   SliceReport r;
-  // The same expression as Solver::advance's end time, so that slicing changes nothing bit for bit.
-  if (!frame_end_) frame_end_ = snow_ ? snow_->time() + 1.0 / scene_.fps : 0.0;
-  if (water_ && !water_end_) water_end_ = water_->time() + 1.0 / scene_.fps;
+  in_frame_ = true;
+  const double end = frame_end_time();
   r.frame_done = true;
-  if (snow_ && before_end(snow_->time(), *frame_end_)) {
-    const AdvanceResult a = snow_->advance_until(*frame_end_, max_substeps);
-    r.substeps = a.steps;
-    r.frame_done = a.reached;
-  }
-  if (water_ && before_end(water_->time(), *water_end_)) {
-    const AdvanceResult a = water_->advance_until(*water_end_, max_substeps);
+  // Every solver goes to the same end time; without coupling their order within a slice does not matter.
+  for (const auto& s : solvers_) {
+    if (!before_end(s->time(), end)) continue;
+    const AdvanceResult a = s->advance_until(end, max_substeps);
     r.substeps += a.steps;
     r.frame_done = r.frame_done && a.reached;
   }
-  if (r.frame_done && grains_) r.substeps += grains_->advance_to((frame_ + 1) / scene_.fps).steps;
   if (r.frame_done) {
-    frame_end_.reset();
-    water_end_.reset();
+    for (const auto& s : solvers_) s->end_frame();
+    in_frame_ = false;
     ++frame_;
   }
   r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -93,21 +96,28 @@ SliceReport Simulation::advance_slice(int max_substeps) {
 
 double Simulation::time() const { return frame_ / scene_.fps; }
 
+double Simulation::frame_end_time() const { return (frame_ + 1) / scene_.fps; }
+
 double Simulation::solver_time() const {
   if (!mid_frame()) return time();
-  // Snow and water keep their own clocks within a frame; grains advance whole frames, at the frame's end.
   double t = std::numeric_limits<double>::infinity();
-  if (snow_) t = std::min(t, snow_->time());
-  if (water_) t = std::min(t, water_->time());
+  for (const auto& s : solvers_) t = std::min(t, s->time());
   return std::isfinite(t) ? t : time();
 }
 
-mpm::Diagnostics Simulation::snow_diagnostics() const {
-  return snow_ ? mpm::measure(snow_->download_particles()) : mpm::Diagnostics{};
+Solver* Simulation::solver(std::string_view name) const {
+  for (const auto& s : solvers_)
+    if (name == s->name()) return s.get();
+  return nullptr;
 }
 
-sph::Diagnostics Simulation::water_diagnostics() const {
-  return water_ ? sph::measure(water_->download_particles(), water_->settings().rest_density) : sph::Diagnostics{};
+std::vector<Collider> Simulation::colliders() const { return colliders_at(scene_.colliders, solver_time()); }
+
+void Simulation::set_collider(std::size_t index, const Collider& c) {
+  Collider& at_zero = scene_.colliders.at(index);
+  at_zero = c;
+  at_zero.point = c.point - solver_time() * c.velocity;  // the scene keeps poses as functions of time
+  for (const auto& s : solvers_) s->set_colliders(colliders_at(scene_.colliders, s->time()));
 }
 
 }  // namespace firn::app

@@ -1,40 +1,29 @@
 #include "app/simulation_state.h"
 
 #include <stdexcept>
-
-#include "app/grain_state.h"
-#include "mpm/state.h"
-#include "sph/state.h"
+#include <string>
 
 namespace firn::app {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;  // 2: one section per app::Solver, in the simulation's order
 
-/// Bit 0 snow, bit 1 water, bit 2 grains: which solvers a scene has.
-std::uint32_t solver_bits(const Simulation& sim) {
-  return (sim.snow() ? 1u : 0u) | (sim.water() ? 2u : 0u) | (sim.grains() ? 4u : 0u);
+/// The solvers' state tags in order, e.g. "MPM SPH ": which solvers a scene has.
+std::string solver_tags(const Simulation& sim) {
+  std::string tags;
+  for (const auto& s : sim.solvers()) tags += s->state_tag();
+  return tags;
 }
 
 }  // namespace
 
 void save_simulation(const Simulation& sim, BinaryWriter& out) {
   if (sim.mid_frame()) throw std::logic_error("save_simulation: a frame is being advanced in slices");
-  out.put(kStateVersion, std::int32_t{sim.frame_}, solver_bits(sim));
-  if (sim.snow_) {
-    BinaryWriter s;
-    mpm::save_state(*sim.snow_, s);
-    out.put_section("MPM ", s);
-  }
-  if (sim.water_) {
-    BinaryWriter s;
-    sph::save_state(*sim.water_, s);
-    out.put_section("SPH ", s);
-  }
-  if (sim.grains_) {
-    BinaryWriter s;
-    save_grains(*sim.grains_, s);
-    out.put_section("DEM ", s);
+  out.put(kStateVersion, std::int32_t{sim.frame_}, std::uint32_t(sim.solvers_.size()));
+  for (const auto& s : sim.solvers_) {
+    BinaryWriter section;
+    s->save(section);
+    out.put_section(s->state_tag(), section);
   }
 }
 
@@ -42,23 +31,15 @@ void restore_simulation(Simulation& sim, BinaryReader& in) {
   in.expect_version(kStateVersion, "simulation state");
   const int frame = in.get<std::int32_t>();
   if (frame < 0) in.fail("a negative frame counter");
-  if (in.get<std::uint32_t>() != solver_bits(sim)) in.fail("the saved solvers (snow, water, grains) are not the scene's");
-  if (sim.snow_) {
-    BinaryReader s = in.section("MPM ");
-    mpm::restore_state(*sim.snow_, s);
-  }
-  if (sim.water_) {
-    BinaryReader s = in.section("SPH ");
-    sph::restore_state(*sim.water_, s);
-  }
-  if (sim.grains_) {
-    BinaryReader s = in.section("DEM ");
-    restore_grains(*sim.grains_, s);
+  if (in.get<std::uint32_t>() != sim.solvers_.size())
+    in.fail("the saved solvers are not the scene's (" + solver_tags(sim) + ")");
+  for (const auto& s : sim.solvers_) {
+    BinaryReader section = in.section(s->state_tag());
+    s->restore(section);
   }
   in.expect_end();
   sim.frame_ = frame;
-  sim.frame_end_.reset();
-  sim.water_end_.reset();
+  sim.in_frame_ = false;
 }
 
 }  // namespace firn::app

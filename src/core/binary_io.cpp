@@ -35,8 +35,9 @@ std::uint64_t fnv1a64(std::span<const std::byte> bytes, std::uint64_t seed) {
   return h;
 }
 
-void BinaryWriter::put_section(const char (&tag)[5], const BinaryWriter& body) {
-  for (int i = 0; i < 4; ++i) put(tag[i]);
+void BinaryWriter::put_section(std::string_view tag, const BinaryWriter& body) {
+  if (tag.size() != 4) throw std::invalid_argument("put_section: a tag has 4 characters, not '" + std::string(tag) + "'");
+  for (char c : tag) put(c);
   put(static_cast<std::uint64_t>(body.bytes_.size()));
   bytes_.insert(bytes_.end(), body.bytes_.begin(), body.bytes_.end());
 }
@@ -48,10 +49,10 @@ std::span<const std::byte> BinaryReader::take(std::size_t n) {
   return s;
 }
 
-BinaryReader BinaryReader::section(const char (&tag)[5]) {
+BinaryReader BinaryReader::section(std::string_view tag) {
   std::string got(4, ' ');
   for (char& c : got) c = get<char>();
-  if (got != std::string(tag, 4)) fail("section '" + got + "' where '" + std::string(tag, 4) + "' was expected");
+  if (got != tag) fail("section '" + got + "' where '" + std::string(tag) + "' was expected");
   const auto n = get<std::uint64_t>();
   if (n > remaining()) fail("section '" + got + "' is longer than the file");
   return BinaryReader(take(n), source_ + " (section " + got + ")");

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -41,8 +42,8 @@ class BinaryWriter {
   }
   template <class T>
   void put_array(const std::vector<T>& values) { put_array(std::span<const T>(values)); }
-  /// Appends a section: 4-character tag, uint64 length, then the bytes of `body`.
-  void put_section(const char (&tag)[5], const BinaryWriter& body);
+  /// Appends a section: 4-character tag (std::invalid_argument for another length), uint64 length, then the bytes of `body`.
+  void put_section(std::string_view tag, const BinaryWriter& body);
 
   const std::vector<std::byte>& bytes() const { return bytes_; }
 
@@ -86,7 +87,7 @@ class BinaryReader {
     return values;
   }
   /// The body of the next section, which must carry `tag` (a reader over its bytes; this reader moves past it).
-  BinaryReader section(const char (&tag)[5]);
+  BinaryReader section(std::string_view tag);
   /// Reads a uint32 format version and throws unless it is `expected` (`what`: "snow state", ...).
   void expect_version(std::uint32_t expected, const std::string& what);
   /// Throws unless every byte was read (a section longer than its reader expects was written by another layout).

@@ -5,6 +5,20 @@
 
 namespace firn {
 
+Collider posed_at(const Collider& c, double t) {
+  Collider out = c;
+  out.point = c.point + t * c.velocity;
+  return out;
+}
+
+std::vector<Collider> colliders_at(const std::vector<Collider>& colliders, double t) {
+  std::vector<Collider> out;
+  out.reserve(colliders.size());
+  for (const Collider& c : colliders) out.push_back(posed_at(c, t));
+  return out;
+}
+
+
 double signed_distance(const Collider& c, const glm::dvec3& x) {
   switch (c.shape) {
     case ColliderShape::kPlane: return glm::dot(x - c.point, c.normal);

@@ -1,5 +1,7 @@
 #pragma once
 /// Kinematic colliders shared by every solver: planes, spheres and axis-aligned boxes moving at constant velocity.
+#include <vector>
+
 #include <glm/glm.hpp>
 
 namespace firn {
@@ -25,6 +27,12 @@ struct Collider {
   double friction = 0.0;    ///< Coulomb friction coefficient mu (dimensionless, >= 0)
   Boundary boundary = Boundary::kSeparate;
 };
+
+/// `c` at time `t` [s] when its `point` is its pose at t = 0: point + t velocity (colliders move at constant
+/// velocity, so the pose is a function of time and every solver sees the same one at the same time).
+Collider posed_at(const Collider& c, double t);
+/// posed_at of every collider.
+std::vector<Collider> colliders_at(const std::vector<Collider>& colliders, double t);
 
 /// Signed distance from `x` to the collider surface [m]: negative inside the solid (behind a plane).
 double signed_distance(const Collider& c, const glm::dvec3& x);

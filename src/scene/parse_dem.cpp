@@ -326,11 +326,6 @@ void parse_measure(const Node& node, dem::MeasurementSettings& m) {
   }
 }
 
-/// Time step against the fastest contact oscillation of each grain type: two grains pressed together along their
-/// largest face (k = E A_face, effective mass m / 2), and the rocking of a grain about that contact, whose
-/// stiffness k r^2 (r: bounding radius) acts on the smallest principal moment (effective I_min / 2). Rocking is the
-/// binding one for flat grains: a settling heap of 12-vertex grains blew up at dt = t_rock / 10.5 and ran stably at
-/// t_rock / 15 (measured), hence the factor 15.
 void check_time_step(const Node& node, const dem::DemSettings& s) {
   const std::size_t ng = s.grains.size();
   for (std::size_t i = 0; i < ng + s.bodies.size(); ++i) {
@@ -341,32 +336,38 @@ void check_time_step(const Node& node, const dem::DemSettings& s) {
       node.at(i < ng ? "grains" : "bodies", "").element(i < ng ? i : i - ng).fail(e.what(), "a shape that can be generated");
     }
     const std::string label = i < ng ? "grains[" + std::to_string(i) + "]" : "bodies[" + std::to_string(i - ng) + "]";
-    double area = 0.0;
-    const dem::Polyhedron& p = t.shape;
-    for (int f = 0; f < p.face_count(); ++f) {
-      dvec3 twice(0.0);
-      const dvec3& o = p.vertices[p.face_vertices[p.face_start[f]]];
-      for (int k = p.face_start[f] + 1; k + 1 < p.face_start[f + 1]; ++k) {
-        twice += glm::cross(p.vertices[p.face_vertices[k]] - o, p.vertices[p.face_vertices[k + 1]] - o);
-      }
-      area = std::max(area, 0.5 * glm::length(twice));
-    }
-    const double tc = dem::contact_duration(s.contact, 0.5 * t.mass, area);
-    const double i_min = std::min({t.inertia.x, t.inertia.y, t.inertia.z});
-    const double r = p.bounding_radius;
-    const double t_rock = std::numbers::pi / std::sqrt(s.contact.stiffness * area * r * r / (0.5 * i_min));
-    const double limit = std::min(tc, t_rock) / 15.0;
-    if (s.dt > limit) {
+    const ContactStepLimit l = contact_step_limit(t, s.contact);
+    if (s.dt > l.dt) {
       const Node where = node.has("dt") ? node.at("dt", "") : node.at("environment_file", "");
       where.fail(format_number(s.dt) + " s is too coarse for " + label + " at contact.stiffness " +
-                     format_number(s.contact.stiffness) + " N/m^3: a face contact lasts " + format_number(tc) +
-                     " s, a rocking period is " + format_number(t_rock) + " s",
-                 "dt <= min(contact, rocking) / 15 = " + format_number(limit) + " s (or a lower stiffness)");
+                     format_number(s.contact.stiffness) + " N/m^3: a face contact lasts " + format_number(l.contact) +
+                     " s, a rocking period is " + format_number(l.rocking) + " s",
+                 "dt <= min(contact, rocking) / 15 = " + format_number(l.dt) + " s (or a lower stiffness)");
     }
   }
 }
 
 }  // namespace
+
+ContactStepLimit contact_step_limit(const dem::GrainType& t, const dem::ContactParameters& contact) {
+  double area = 0.0;
+  const dem::Polyhedron& p = t.shape;
+  for (int f = 0; f < p.face_count(); ++f) {
+    dvec3 twice(0.0);
+    const dvec3& o = p.vertices[p.face_vertices[p.face_start[f]]];
+    for (int k = p.face_start[f] + 1; k + 1 < p.face_start[f + 1]; ++k) {
+      twice += glm::cross(p.vertices[p.face_vertices[k]] - o, p.vertices[p.face_vertices[k + 1]] - o);
+    }
+    area = std::max(area, 0.5 * glm::length(twice));
+  }
+  ContactStepLimit l;
+  l.contact = dem::contact_duration(contact, 0.5 * t.mass, area);
+  const double i_min = std::min({t.inertia.x, t.inertia.y, t.inertia.z});
+  const double r = p.bounding_radius;
+  l.rocking = std::numbers::pi / std::sqrt(contact.stiffness * area * r * r / (0.5 * i_min));
+  l.dt = std::min(l.contact, l.rocking) / 15.0;
+  return l;
+}
 
 DemScene parse_dem(const Node& node, const std::filesystem::path& scene_dir) {
   node.expect_object({"environment_file", "dt", "integrator", "bounding_boxes", "box_margin", "contact", "grains",

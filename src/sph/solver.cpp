@@ -42,9 +42,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       integrate_(gl::Program::compute("sph/integrate.comp")),
       neighbour_list_(gl::Program::compute("sph/neighbour_list.comp")),
       loads_(gl::Program::compute("sph/loads.comp")) {
-  closed_tank_ = true;
-  for (const Region& r : settings_.regions) closed_tank_ &= r.action == RegionAction::kBoundary;
-  for (const Collider& c : colliders_.colliders()) closed_tank_ &= c.velocity == glm::dvec3(0.0);
+  closed_tank_ = is_closed_tank();
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
   double v0 = 0;
@@ -82,6 +80,28 @@ void Solver::upload_params() {
 
 void Solver::set_time_step(double dt) {
   dt_ = dt;
+  upload_params();
+}
+
+bool Solver::is_closed_tank() const {
+  bool closed = true;  // only boundary slabs as regions and no moving collider: nothing does work on the water
+  for (const Region& r : settings_.regions) closed &= r.action == RegionAction::kBoundary;
+  for (const Collider& c : colliders_.colliders()) closed &= c.velocity == glm::dvec3(0.0);
+  return closed;
+}
+
+void Solver::set_colliders(std::vector<Collider> colliders) {
+  colliders_.set(std::move(colliders));
+  closed_tank_ = is_closed_tank();
+  energy_start_ = std::numeric_limits<double>::quiet_NaN();
+  upload_params();  // the collider count is in the uniform block
+}
+
+void Solver::set_fluid(double viscosity, double surface_tension, double sound_speed) {
+  settings_.viscosity = viscosity;
+  settings_.surface_tension = surface_tension;
+  settings_.sound_speed = sound_speed;
+  choose_time_step(limits_.max_speed, limits_.max_accel);
   upload_params();
 }
 

@@ -82,6 +82,14 @@ class Solver {
   void integrate();
   /// Sets dt [s] for the next passes (uploads the uniform block).
   void set_time_step(double dt);
+  /// Replaces the colliders (positions at the current time; the count may change) from the next step on. An edit
+  /// is work done on the water: the closed-tank energy check restarts from the next step's energy.
+  void set_colliders(std::vector<Collider> colliders);
+  /// Sets the dynamic viscosity mu [Pa s] (>= 0), the surface tension sigma [N/m] (>= 0) and the numerical speed
+  /// of sound c [m/s] (> 0; the density error of weakly compressible SPH scales as (|v|max / c)^2) from the next
+  /// step on; the time step follows at the next status read (CFL and viscous conditions). Values are the caller's
+  /// to check (app::WaterSolver's ranges).
+  void set_fluid(double viscosity, double surface_tension, double sound_speed);
   /// Chooses the sorting algorithm of the next steps (both give the same order).
   void set_sort_method(SortMethod m) { settings_.sort = m; }
 
@@ -121,6 +129,7 @@ class Solver {
   void upload_params();
   void barrier() const;
   double choose_time_step(double max_speed, double max_accel);
+  bool is_closed_tank() const;
 
   SphSettings settings_;
   gl::ColliderBuffer colliders_;

@@ -22,13 +22,32 @@ std::string edit_material(PanelContext& c, int index, const std::function<std::s
   std::string refusal = edit();
   const double dt_after = c.sim.snow()->step_limits().dt;
   if (refusal.empty() && std::abs(dt_after - dt_before) > 0.01 * dt_before)
-    c.ui.edit_cost = EditCost{index, before, dt_before, dt_after};
+    c.ui.edit_cost = EditCost{.material = index, .before = before, .dt_before = dt_before, .dt_after = dt_after};
+  return refusal;
+}
+
+/// Applies `edit` to parameter `index` of `solver` and, when it changed that solver's time step by more than 1 %,
+/// keeps the old value and both steps for the cost line and Undo.
+std::string edit_parameter(PanelContext& c, app::Solver& solver, std::size_t index, double value) {
+  const double before = solver.parameters().at(index).value;
+  const double dt_before = solver.time_step();
+  std::string refusal = set_solver_parameter(c.settings, c.sim, solver.name(), index, value);
+  const double dt_after = solver.time_step();
+  if (refusal.empty() && std::abs(dt_after - dt_before) > 0.01 * dt_before) {
+    c.ui.edit_cost = EditCost{};
+    c.ui.edit_cost.solver = solver.name();
+    c.ui.edit_cost.parameter = index;
+    c.ui.edit_cost.before_value = before;
+    c.ui.edit_cost.dt_before = dt_before;
+    c.ui.edit_cost.dt_after = dt_after;
+  }
   return refusal;
 }
 
 void edit_cost(PanelContext& c) {
   EditCost& e = c.ui.edit_cost;
-  if (e.material < 0 || e.material >= static_cast<int>(c.settings.materials.size())) return;
+  const bool material = e.material >= 0 && e.material < static_cast<int>(c.settings.materials.size());
+  if (!material && e.solver.empty()) return;
   const double frame_s = 1.0 / c.sim.scene().fps;
   const ImVec4 colour = e.dt_after < e.dt_before ? ImVec4(1.0f, 0.8f, 0.3f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);
   coloured_text(colour, "dt %.2g s: %s", e.dt_after,
@@ -36,10 +55,11 @@ void edit_cost(PanelContext& c) {
   note_text("(was dt %.2g s: %s)", e.dt_before, frame_cost_text(frame_s, e.dt_before,
                                                                           c.ui.wall_per_substep_s).c_str());
   if (ImGui::Button("Undo the edit")) {
-    const mpm::Material before = e.before;
-    const int index = e.material;
+    const EditCost undo = e;
     e = EditCost{};
-    const std::string refusal = set_material(c.settings, c.sim, index, before);
+    const std::string refusal =
+        material ? set_material(c.settings, c.sim, undo.material, undo.before)
+                 : set_solver_parameter(c.settings, c.sim, undo.solver, undo.parameter, undo.before_value);
     if (!refusal.empty()) c.ui.output_message = "undo refused: " + refusal;
   }
   ImGui::SameLine();
@@ -98,7 +118,7 @@ const char* shape_name(ColliderShape s) {
 
 void collider_shape_fields(PanelContext& c, int i, const Collider& now) {
   const auto commit = [&](Collider edited) { return set_collider(c.sim, i, edited); };
-  const mpm::MpmSettings& grid = c.sim.snow()->settings();
+  const render::Bounds grid = collider_domain(c.sim).value_or(render::Bounds{});
   if (now.shape == ColliderShape::kPlane)
     checked_vec3(c.ui, "normal", now.normal, "%.3f", [&](const glm::dvec3& v) {
       Collider e = now;
@@ -133,7 +153,7 @@ void collider_editor(PanelContext& c, int i, const Collider& now) {
     e.velocity = v;
     return commit(e);
   });
-  note_text("allowed: %s", collider_speed_range(*c.sim.snow()).text().c_str());
+  note_text("allowed: %s", collider_speed_range(c.sim).text().c_str());
   checked_double(c.ui, "friction", now.friction, friction_range(), "%.3f", [&](double v) {
     Collider e = now;
     e.friction = v;
@@ -165,40 +185,56 @@ void water_mode_combo(app::FrameLook& look) {
                       "absorption); particles: one sphere per water particle");
 }
 
+/// The live parameters of every solver (app::Solver::parameters), one header per solver that has any.
+void solver_parameters(PanelContext& c) {
+  for (const auto& solver : c.sim.solvers()) {
+    const std::vector<app::SolverParameter> params = solver->parameters();
+    if (params.empty()) continue;
+    ImGui::PushID(solver->name());
+    if (ImGui::CollapsingHeader(solver->name(), ImGuiTreeNodeFlags_DefaultOpen)) {
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        const app::SolverParameter& p = params[i];
+        checked_double(c.ui, p.label.c_str(), p.value, p.range, p.format,
+                       [&](double v) { return edit_parameter(c, *solver, i, v); });
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
+      }
+      note_text("changes apply at the next step and survive a reset (R)");
+    }
+    ImGui::PopID();
+  }
+}
+
 }  // namespace
 
 void material_section(PanelContext& c) {
   for (int i = 0; i < static_cast<int>(c.settings.materials.size()); ++i) {
     ImGui::PushID(i);
-    const std::string title = "material \"" + c.settings.materials[static_cast<size_t>(i)].name + "\"";
+    const std::string title = "snow material \"" + c.settings.materials[static_cast<size_t>(i)].name + "\"";
     if (ImGui::CollapsingHeader(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) material_editor(c, i);
     ImGui::PopID();
   }
-  if (!c.sim.snow()) {
-    note_text("no snow (mpm) section in this scene");
-    return;
+  if (c.sim.snow()) {
+    checked_double(c.ui, "PIC/FLIP blend", c.settings.flip, flip_range(), "%.3f",
+                   [&](double v) { return set_flip(c.settings, c.sim, v); });
+    note_text("snow edits apply at the next substep; the CFL time step follows");
   }
+  solver_parameters(c);
   edit_cost(c);
-  ImGui::Separator();
-  checked_double(c.ui, "PIC/FLIP blend", c.settings.flip, flip_range(), "%.3f",
-                 [&](double v) { return set_flip(c.settings, c.sim, v); });
-  note_text("changes apply at the next substep; the CFL time step follows");
 }
 
 void colliders_section(PanelContext& c) {
-  if (!c.sim.snow()) note_text("colliders move with the snow solver; this scene has none");
-  else if (c.sim.snow()->colliders().empty()) note_text("no colliders in this scene");
-  if (c.sim.snow()) {
-    const std::vector<Collider> colliders = c.sim.snow()->colliders();  // a copy: edits replace the solver's
-    for (int i = 0; i < static_cast<int>(colliders.size()); ++i) {
-      ImGui::PushID(i);
-      char title[32];
-      std::snprintf(title, sizeof title, "#%d %s", i, shape_name(colliders[static_cast<size_t>(i)].shape));
-      if (ImGui::CollapsingHeader(title)) collider_editor(c, i, colliders[static_cast<size_t>(i)]);
-      ImGui::PopID();
-    }
-    note_text("reset (R) puts the colliders back where the scene file has them");
+  const std::vector<Collider> colliders = c.sim.colliders();  // a copy, posed now: edits replace the scene's
+  if (!collider_domain(c.sim)) note_text("no solver in this scene reads colliders");
+  else if (colliders.empty()) note_text("no colliders in this scene");
+  if (!collider_domain(c.sim)) return;
+  for (int i = 0; i < static_cast<int>(colliders.size()); ++i) {
+    ImGui::PushID(i);
+    char title[32];
+    std::snprintf(title, sizeof title, "#%d %s", i, shape_name(colliders[static_cast<size_t>(i)].shape));
+    if (ImGui::CollapsingHeader(title)) collider_editor(c, i, colliders[static_cast<size_t>(i)]);
+    ImGui::PopID();
   }
+  note_text("every solver sees the same collider; reset (R) puts them back where the scene file has them");
 }
 
 void render_section(PanelContext& c) {

@@ -39,54 +39,31 @@ void progress(PanelContext& c) {
     note_text(c.ui.playback.playing ? "frame done in: measuring..." : "paused");
 }
 
-/// The grains' figures of the last output frame: the fields `firn run --stats` writes for them (contacts, steps, dt,
-/// energy, and with hard contact the solver's iterations and residual), shown as they are.
-void grain_numbers(const app::GrainSimulation& grains) {
-  if (!ImGui::BeginTable("grains", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
-  ImGui::TableSetupColumn("grains, last frame", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+/// One solver's figures (app::Solver::figures) as a two-column table under its name.
+void figure_table(const app::Solver& solver) {
+  if (!ImGui::BeginTable(solver.name(), 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
+  ImGui::TableSetupColumn(solver.name(), ImGuiTableColumnFlags_WidthStretch, 3.0f);
   ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 2.0f);
   ImGui::TableHeadersRow();
-  const nlohmann::json fields = app::grain_stats_fields(grains);  // items() refers to it: keep it alive
-  for (const auto& [key, value] : fields.items()) {
+  for (const app::SolverFigure& f : solver.figures()) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(key.c_str());
+    ImGui::TextUnformatted(f.label.c_str());
     ImGui::TableNextColumn();
-    if (value.is_number_float()) {
-      ImGui::Text("%.4g", value.get<double>());
-    } else if (value.is_array()) {  // a vector, e.g. the momentum [kg m/s]
-      std::string text;
-      for (const auto& v : value) {
-        char number[32];
-        std::snprintf(number, sizeof number, "%.3g", v.is_number() ? v.get<double>() : 0.0);
-        text += (text.empty() ? "" : ", ") + std::string(number);
-      }
-      ImGui::TextWrapped("%s", text.c_str());
-    }
-    else ImGui::TextUnformatted(value.is_string() ? value.get<std::string>().c_str() : value.dump().c_str());
+    ImGui::TextWrapped("%s", f.value.c_str());
   }
   ImGui::EndTable();
 }
 
 void solver_numbers(PanelContext& c) {
-  const mpm::Solver* snow = c.sim.snow();
-  const double t = snow ? snow->time() : c.sim.time();
-  ImGui::TextWrapped("frame %d   simulated time %.4f s   (%g fps)", c.sim.frame(), t, c.sim.scene().fps);
-  if (c.sim.grains()) grain_numbers(*c.sim.grains());
-  if (!snow) {
-    if (!c.sim.grains()) note_text("no snow (mpm) section in this scene");
-    return;
-  }
-  const mpm::StepLimits l = snow->step_limits();
-  ImGui::TextWrapped("dt %.3g s   substeps last frame %d", l.dt, c.ui.stats.substeps);
-  ImGui::TextWrapped("next frame: %s",
-                     frame_cost_text(1.0 / c.sim.scene().fps, l.dt, c.ui.wall_per_substep_s).c_str());
-  ImGui::TextWrapped("CFL number %.3f (scene cfl %.2f, dt_max %.3g s)", l.cfl_number, snow->settings().cfl,
-                     snow->settings().dt_max);
-  ImGui::TextWrapped("wave speed %.3g m/s   max speed %.3g m/s   hardening %.3g", l.wave_speed, l.max_speed,
-                     l.hardening);
-  const glm::ivec3 d = snow->grid_dims();
-  ImGui::TextWrapped("particles %u   grid %d x %d x %d", snow->particle_count(), d.x, d.y, d.z);
+  ImGui::TextWrapped("frame %d   simulated time %.4f s   (%g fps)", c.sim.frame(), c.sim.solver_time(),
+                     c.sim.scene().fps);
+  double dt = 0.0;  // the smallest step of any solver sets the frame's cost
+  for (const auto& s : c.sim.solvers()) dt = dt > 0.0 ? std::min(dt, s->time_step()) : s->time_step();
+  ImGui::TextWrapped("substeps last frame %d", c.ui.stats.substeps);
+  if (dt > 0.0)
+    ImGui::TextWrapped("next frame: %s", frame_cost_text(1.0 / c.sim.scene().fps, dt, c.ui.wall_per_substep_s).c_str());
+  for (const auto& s : c.sim.solvers()) figure_table(*s);
 }
 
 void timings(PanelContext& c) {
@@ -100,7 +77,7 @@ void timings(PanelContext& c) {
     error_text("slower than real time");
   if (s.passes.empty() || !ImGui::BeginTable("passes", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
     return;
-  ImGui::TableSetupColumn("GPU pass", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+  ImGui::TableSetupColumn("pass (GPU; CPU marked)", ImGuiTableColumnFlags_WidthStretch, 2.0f);
   ImGui::TableSetupColumn("ms/frame", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableSetupColumn("ms/substep", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableHeadersRow();

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include "mpm/fixed_point.h"
@@ -11,15 +12,7 @@
 namespace firn::viewer {
 namespace {
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
-std::string with_unit(const std::string& text, const std::string& unit) {
-  return unit.empty() ? text : text + " " + unit;
-}
+std::string number(double v) { return app::number_text(v); }
 
 mpm::Material material(double e, double nu, double rho, double theta_c, double theta_s, double xi) {
   mpm::Material m;
@@ -84,25 +77,9 @@ std::string check_index(const ViewerSettings& s, int index) {
   return "";
 }
 
-double grid_diagonal(const mpm::MpmSettings& settings) { return glm::length(settings.grid.max - settings.grid.min); }
+double diagonal(const render::Bounds& b) { return glm::length(b.max - b.min); }
 
 }  // namespace
-
-bool ParamRange::contains(double v) const {
-  if (!std::isfinite(v)) return false;
-  const bool above = lo_open ? v > lo : v >= lo;
-  const bool below = hi_open ? v < hi : v <= hi;
-  return above && below;
-}
-
-std::string ParamRange::text() const {
-  return with_unit(number(lo) + (lo_open ? " < " : " <= ") + symbol + (hi_open ? " < " : " <= ") + number(hi), unit);
-}
-
-std::string check(const ParamRange& range, double value) {
-  if (range.contains(value)) return "";
-  return with_unit(range.symbol + " = " + number(value), range.unit) + " is out of range; allowed: " + range.text();
-}
 
 std::span<const MaterialParamInfo> material_params() { return kParams; }
 
@@ -141,18 +118,26 @@ ParamRange particle_radius_range() { return {"r", "grid cells", 0.0, 2.0, true, 
 ParamRange substeps_range() { return {"K", "substeps", 1.0, 4096.0}; }
 ParamRange friction_range() { return {"mu", "", 0.0, 5.0}; }
 
-ParamRange collider_size_range(const mpm::MpmSettings& settings) {
-  return {"size", "m", 0.0, grid_diagonal(settings), true, false};
+std::optional<render::Bounds> collider_domain(const app::Simulation& sim) {
+  for (const auto& solver : sim.solvers())
+    if (auto d = solver->domain()) return d;
+  return std::nullopt;
 }
 
-ParamRange collider_position_range(const mpm::MpmSettings& settings, int axis) {
-  const double d = grid_diagonal(settings);
+ParamRange collider_size_range(const render::Bounds& domain) {
+  return {"size", "m", 0.0, diagonal(domain), true, false};
+}
+
+ParamRange collider_position_range(const render::Bounds& domain, int axis) {
+  const double d = diagonal(domain);
   static const char* const kAxis[] = {"x", "y", "z"};
-  return {kAxis[axis], "m", settings.grid.min[axis] - d, settings.grid.max[axis] + d};
+  return {kAxis[axis], "m", domain.min[axis] - d, domain.max[axis] + d};
 }
 
-ParamRange collider_speed_range(const mpm::Solver& solver) {
-  return {"|v|", "m/s", 0.0, 0.25 * solver.scales().speed_bound};
+ParamRange collider_speed_range(const app::Simulation& sim) {
+  double v = std::numeric_limits<double>::infinity();
+  for (const auto& solver : sim.solvers()) v = std::min(v, solver->max_collider_speed());
+  return {"|v|", "m/s", 0.0, v};
 }
 
 ViewerSettings settings_from(const app::Simulation& sim) {
@@ -224,22 +209,21 @@ std::string set_substeps_per_frame(ViewerSettings& s, int substeps) {
 }
 
 std::string check_collider(const app::Simulation& sim, int index, const Collider& c) {
-  const mpm::Solver* snow = sim.snow();
-  if (!snow) return "no snow solver: colliders only move with one";
-  if (index < 0 || static_cast<size_t>(index) >= snow->colliders().size())
-    return "collider " + std::to_string(index) + " does not exist";
-  if (c.shape != snow->colliders()[static_cast<size_t>(index)].shape) return "a collider's shape cannot change";
-  const mpm::MpmSettings& settings = snow->settings();
+  const std::optional<render::Bounds> domain = collider_domain(sim);
+  const std::vector<Collider> now = sim.colliders();
+  if (!domain) return "no solver in this scene reads colliders";
+  if (index < 0 || static_cast<size_t>(index) >= now.size()) return "collider " + std::to_string(index) + " does not exist";
+  if (c.shape != now[static_cast<size_t>(index)].shape) return "a collider's shape cannot change";
   for (int a = 0; a < 3; ++a)
-    if (std::string e = check(collider_position_range(settings, a), c.point[a]); !e.empty()) return "position " + e;
+    if (std::string e = check(collider_position_range(*domain, a), c.point[a]); !e.empty()) return "position " + e;
   if (c.shape == ColliderShape::kPlane && !(glm::length(c.normal) > 1e-6))
     return "plane normal has length " + number(glm::length(c.normal)) + "; allowed: a non-zero vector";
   if (c.shape == ColliderShape::kSphere)
-    if (std::string e = check(collider_size_range(settings), c.radius); !e.empty()) return "radius " + e;
+    if (std::string e = check(collider_size_range(*domain), c.radius); !e.empty()) return "radius " + e;
   if (c.shape == ColliderShape::kBox)
     for (int a = 0; a < 3; ++a)
-      if (std::string e = check(collider_size_range(settings), c.half_extent[a]); !e.empty()) return "half extent " + e;
-  if (std::string e = check(collider_speed_range(*snow), glm::length(c.velocity)); !e.empty())
+      if (std::string e = check(collider_size_range(*domain), c.half_extent[a]); !e.empty()) return "half extent " + e;
+  if (std::string e = check(collider_speed_range(sim), glm::length(c.velocity)); !e.empty())
     return "velocity " + e + " (raise mpm.max_speed in the scene for faster colliders)";
   return check(friction_range(), c.friction);
 }
@@ -247,10 +231,26 @@ std::string check_collider(const app::Simulation& sim, int index, const Collider
 std::string set_collider(app::Simulation& sim, int index, Collider c) {
   if (std::string e = check_collider(sim, index, c); !e.empty()) return e;
   if (c.shape == ColliderShape::kPlane) c.normal = glm::normalize(c.normal);
-  std::vector<Collider> all = sim.snow()->colliders();
-  all[static_cast<size_t>(index)] = c;
-  sim.snow()->set_colliders(std::move(all));
+  sim.set_collider(static_cast<size_t>(index), c);
   return "";
+}
+
+std::string set_solver_parameter(ViewerSettings& s, app::Simulation& sim, const std::string& solver,
+                                 std::size_t index, double value) {
+  app::Solver* target = sim.solver(solver);
+  if (!target) return "no " + solver + " in this scene";
+  std::string refusal = target->set_parameter(index, value);
+  if (refusal.empty()) s.parameter_edits.push_back({solver, index, value});
+  return refusal;
+}
+
+void reapply_parameter_edits(ViewerSettings& s, app::Simulation& sim) {
+  std::vector<ParameterEdit> kept;
+  for (const ParameterEdit& e : s.parameter_edits) {
+    app::Solver* target = sim.solver(e.solver);
+    if (target && target->set_parameter(e.index, e.value).empty()) kept.push_back(e);
+  }
+  s.parameter_edits = std::move(kept);
 }
 
 scene::Scene scene_for_reset(const scene::Scene& scene, const ViewerSettings& s) {

@@ -3,11 +3,13 @@
 /// the material presets, and the functions that check an edit and apply it to a running app::Simulation. The
 /// panels change the simulation only through the set_* functions here, which refuse invalid values (returning the
 /// message with the allowed range) and never pass them to the solver.
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "app/frame_renderer.h"
+#include "app/param_range.h"
 #include "app/simulation.h"
 #include "core/collider.h"
 #include "mpm/settings.h"
@@ -15,21 +17,8 @@
 
 namespace firn::viewer {
 
-/// An allowed interval of one number, with the symbol and unit used in messages and next to widgets.
-struct ParamRange {
-  std::string symbol;    ///< e.g. "E"
-  std::string unit;      ///< e.g. "Pa"; empty for dimensionless values
-  double lo = 0, hi = 0; ///< bounds, inclusive unless the matching *_open flag is set
-  bool lo_open = false, hi_open = false;
-
-  /// True when `v` is finite and inside the interval.
-  bool contains(double v) const;
-  /// The interval as text, e.g. "0 < E <= 1e+09 Pa".
-  std::string text() const;
-};
-
-/// "" when `value` is allowed, else "<symbol> = <value> <unit> is out of range; allowed: <range>".
-std::string check(const ParamRange& range, double value);
+using app::ParamRange;  // the ranges the panels show are the solvers' (app/param_range.h)
+using app::check;
 
 /// The six snow parameters of Stomakhin et al. 2013 (Sec. 5, Table 2).
 enum class MaterialParam { kYoungsModulus, kPoissonRatio, kDensity, kCriticalCompression, kCriticalStretch,
@@ -73,13 +62,23 @@ ParamRange particle_radius_range();
 ParamRange substeps_range();
 /// Allowed collider friction: 0 <= mu <= 5.
 ParamRange friction_range();
-/// Allowed collider size (sphere radius, box half extents) [m]: 0 < size <= the grid's diagonal.
-ParamRange collider_size_range(const mpm::MpmSettings& settings);
-/// Allowed collider position component [m]: within the grid box grown by its diagonal on every side.
-ParamRange collider_position_range(const mpm::MpmSettings& settings, int axis);
-/// Allowed collider speed |v| [m/s]: at most a quarter of the fixed-point speed bound the solver was built with
-/// (mpm::speed_bound counts collider speeds four times), so a faster collider cannot overflow the momentum sums.
-ParamRange collider_speed_range(const mpm::Solver& solver);
+/// The box collider edits are measured against: the first solver's domain (the snow's grid when there is snow);
+/// null when no solver has one (no solver that reads colliders).
+std::optional<render::Bounds> collider_domain(const app::Simulation& sim);
+/// Allowed collider size (sphere radius, box half extents) [m]: 0 < size <= the domain's diagonal.
+ParamRange collider_size_range(const render::Bounds& domain);
+/// Allowed collider position component [m]: within the domain grown by its diagonal on every side.
+ParamRange collider_position_range(const render::Bounds& domain, int axis);
+/// Allowed collider speed |v| [m/s]: the smallest app::Solver::max_collider_speed of the simulation's solvers
+/// (the snow's: a quarter of its fixed-point speed bound, so a faster collider cannot overflow the momentum sums).
+ParamRange collider_speed_range(const app::Simulation& sim);
+
+/// A live edit of a solver parameter (app::Solver::parameters), kept so that a reset applies it again.
+struct ParameterEdit {
+  std::string solver;     ///< app::Solver::name()
+  std::size_t index = 0;  ///< into its parameters()
+  double value = 0.0;
+};
 
 /// Everything the panels edit besides the colliders (which move, so the solver holds them; see set_collider).
 struct ViewerSettings {
@@ -94,6 +93,7 @@ struct ViewerSettings {
   bool auto_water_particles = true;      ///< while playing, draw water as particles when the surface costs more
                                          ///< wall time than the simulation slice it shows
   bool real_time = true;                 ///< play no faster than real time
+  std::vector<ParameterEdit> parameter_edits;  ///< accepted solver parameter edits, oldest first
 };
 
 /// Allowed display target while playing: 2 <= fps <= 60 [1/s] (below 2 the viewer stops feeling interactive).
@@ -118,6 +118,12 @@ std::string set_material_param(ViewerSettings& s, app::Simulation& sim, int inde
 std::string set_material(ViewerSettings& s, app::Simulation& sim, int index, const mpm::Material& values);
 /// True when material `index`'s edited density differs from the one its particles were seeded with.
 bool density_pending(const ViewerSettings& s, int index);
+/// Sets parameters()[index] of the solver named `solver` through app::Solver::set_parameter and, when accepted,
+/// keeps the edit for resets; returns "" or the refusal (nothing changes then).
+std::string set_solver_parameter(ViewerSettings& s, app::Simulation& sim, const std::string& solver,
+                                 std::size_t index, double value);
+/// Applies s.parameter_edits to a freshly built `sim` (after a reset); edits the new solvers refuse are dropped.
+void reapply_parameter_edits(ViewerSettings& s, app::Simulation& sim);
 /// Sets the PIC/FLIP blend (checked against flip_range()) and applies it to the solver.
 std::string set_flip(ViewerSettings& s, app::Simulation& sim, double alpha);
 /// Sets the particle radius [fraction of the grid spacing], checked against particle_radius_range().
@@ -127,11 +133,11 @@ void toggle_water_mode(ViewerSettings& s);
 /// Sets K, checked against substeps_range().
 std::string set_substeps_per_frame(ViewerSettings& s, int substeps);
 
-/// "" when collider `c` may replace collider `index` of `sim`'s snow solver, else the first refusal: shape kept,
+/// "" when collider `c` (posed now) may replace the scene's collider `index`, else the first refusal: shape kept,
 /// plane normal non-zero, sizes, positions, speed and friction in their ranges.
 std::string check_collider(const app::Simulation& sim, int index, const Collider& c);
-/// Replaces collider `index` of the snow solver (a plane's normal is normalised) after check_collider; the next
-/// substep uses it. Returns "" or the refusal message (nothing changes then).
+/// Replaces the scene's collider `index` in every solver (app::Simulation::set_collider; a plane's normal is
+/// normalised) after check_collider; the next step of each solver uses it. Returns "" or the refusal message (nothing changes then).
 std::string set_collider(app::Simulation& sim, int index, Collider c);
 
 /// The scene a reset builds: `scene` with the edited materials (density included) and PIC/FLIP blend.

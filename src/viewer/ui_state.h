@@ -33,11 +33,14 @@ struct FrameStats {
   double display_fps = 0;             ///< displayed frames per wall second [1/s]
 };
 
-/// The last material edit that changed the snow's time step, so the panel can show the new cost per frame and
-/// offer to undo it.
+/// The last edit that changed a solver's time step (a snow material, or a solver parameter), so the panel can show
+/// the new cost per frame and offer to undo it.
 struct EditCost {
-  int material = -1;        ///< index of the edited material; < 0: none to show
+  int material = -1;        ///< index of the edited snow material; < 0: a parameter edit, or none
   mpm::Material before;     ///< its values before the edit (Undo restores them)
+  std::string solver;       ///< parameter edit: the solver's name; empty (and material < 0): none to show
+  std::size_t parameter = 0;  ///< parameter edit: index into the solver's parameters()
+  double before_value = 0;  ///< parameter edit: the value before it
   double dt_before = 0;     ///< time step before the edit [s]
   double dt_after = 0;      ///< time step after it [s]
 };

@@ -191,9 +191,13 @@ void Viewer::on_frame_done() {
   progress.frame_start = progress.time = sim_->time();
   progress.frame_end = (sim_->frame() + 1) / scene_.fps;
   ui_.stats.blocking_reads = gl::blocking_reads() - std::exchange(frame_reads_, gl::blocking_reads());
-  if (mpm::Solver* snow = sim_->snow()) {
-    ui_.stats.passes = snow->timer().passes();
-    snow->timer().clear();
+  ui_.stats.passes.clear();
+  for (const auto& solver : sim_->solvers()) {  // "<solver> <pass>", e.g. "snow particle_to_grid"
+    for (gl::PassTime p : solver->pass_times()) {
+      p.name = std::string(solver->name()) + " " + p.name;
+      ui_.stats.passes.push_back(std::move(p));
+    }
+    solver->clear_pass_times();
   }
 }
 
@@ -209,14 +213,17 @@ void Viewer::draw() {
   if (width > 0 && height > 0) {
     renderer_.resize(width, height);
     app::FrameLook look = settings_.look;
-    const bool surface = look.water == app::WaterMode::kSurface && sim_->water();
+    render::FrameContent content = app::frame_content(*sim_, look);
+    const bool surface = !content.fluid_surfaces.empty();
     // While playing, a water surface that costs more than the simulation slice it shows is drawn as particles
     // (the user can turn this off); the cost is measured on frames that drew the surface.
     if (surface && ui_.playback.playing && settings_.auto_water_particles && surface_draw_ms_ > slice_ms_ &&
-        slice_ms_ > 0)
+        slice_ms_ > 0) {
       look.water = app::WaterMode::kParticles;
+      content = app::frame_content(*sim_, look);
+    }
     const auto t0 = std::chrono::steady_clock::now();
-    renderer_.render(camera_, app::frame_content(*sim_, look));
+    renderer_.render(camera_, content);
     if (surface && look.water == app::WaterMode::kSurface)
       surface_draw_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }

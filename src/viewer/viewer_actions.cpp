@@ -42,6 +42,8 @@ void Viewer::reset() {
   install(scene_, std::move(sim), true);
   settings_.materials = kept.materials;  // the edits survive; the densities are now the seeded ones
   settings_.flip = kept.flip;
+  settings_.parameter_edits = kept.parameter_edits;
+  reapply_parameter_edits(settings_, *sim_);
 }
 
 void Viewer::screenshot(const std::filesystem::path& file) {
@@ -113,8 +115,9 @@ void Viewer::start_recording(const std::filesystem::path& folder) {
 void Viewer::frame_all() {
   const glm::ivec2 fb = framebuffer_size();
   const double aspect = fb.y > 0 ? static_cast<double>(fb.x) / fb.y : 1.0;
-  if (scene_.mpm) camera_ = viewer::frame_all(camera_, scene_.mpm->grid.min, scene_.mpm->grid.max, aspect);
-  else camera_ = viewer::frame_all(camera_, glm::dvec3(0.0), glm::dvec3(1.0), aspect);
+  const std::optional<render::Bounds> domain = collider_domain(*sim_);  // the first solver's box
+  const render::Bounds box = domain.value_or(render::Bounds{});
+  camera_ = viewer::frame_all(camera_, box.min, box.max, aspect);
   camera_moved_ = true;
 }
 
@@ -156,7 +159,7 @@ void Viewer::install(scene::Scene scene, std::unique_ptr<app::Simulation> sim, b
   const ViewerSettings old = settings_;
   scene_ = std::move(scene);
   sim_ = std::move(sim);
-  if (sim_->snow()) sim_->snow()->timer().set_enabled(true);
+  for (const auto& solver : sim_->solvers()) solver->set_pass_timing(true);
   settings_ = settings_from(*sim_);
   settings_.look = old.look;
   settings_.substeps_per_frame = old.substeps_per_frame;
