@@ -31,7 +31,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       count_(checked_count(particles)),
       particles_{gl::Buffer::from(particles), gl::Buffer(particles.size() * sizeof(GpuParticle))},
       positions_(particles.size() * sizeof(glm::vec4)),
-      boundary_(particles.size() * 2 * sizeof(glm::vec4)),
+      boundary_(particles.size() * sizeof(GpuBoundaryTerms)),
       sort_(count_),
       regions_(sizeof(GpuRegion) * std::max<size_t>(1, settings.regions.size())),
       status_(sizeof(GpuStatus)),
