@@ -108,6 +108,11 @@
 /* SPH uniform buffer (std140). */
 #define SPH_BIND_PARAMS 1
 
+/* Fixed-point scales of the SPH's order-independent sums (two's complement int64 in two uint words,
+   shaders/sph/fixed64.glsl): a value is added as value * scale. */
+#define SPH_LOAD_SCALE 16777216.0  /* force and torque on a solid: 2^-24 N, 2^-24 N m (loads.comp, solid_loads) */
+#define SPH_ENERGY_SCALE 1048576.0 /* the water's kinetic + potential energy: 2^-20 J (integrate.comp, GpuStatus) */
+
 /* sph::GpuStatus error bits (GpuErrorRecord.flags and .quantity). */
 #define SPH_ERROR_NONFINITE 1u
 #define SPH_ERROR_CFL 2u

@@ -183,7 +183,7 @@ std::vector<SolidLoad> Solver::solid_loads() {
     for (int c = 0; c < 6; ++c) {
       const size_t i = 2 * (6 * k + c);
       const auto fixed = static_cast<int64_t>((uint64_t(w[i + 1]) << 32) | w[i]);
-      (c < 3 ? out[k].force : out[k].torque)[c % 3] = double(fixed) / 16777216.0;
+      (c < 3 ? out[k].force : out[k].torque)[c % 3] = double(fixed) / SPH_LOAD_SCALE;
     }
   return out;
 }
