@@ -1,6 +1,7 @@
 #pragma once
-/// C++ mirrors of the SPH shaders' std430 / std140 structs (shaders/sph/layout.glsl,
-/// shaders/common/collider_sdf.glsl). Sizes and offsets are checked with static_assert so the sides cannot drift.
+/// C++ mirrors of the SPH shaders' std430 / std140 structs (shaders/sph/layout.glsl, shaders/sph/status.glsl,
+/// shaders/sph/boundary.glsl). The static_asserts catch a C++-only change; tests/gl/test_struct_layouts.cpp checks
+/// every member against the linked programs' reflected offsets (docs/gpu-structs.md).
 #include <cstddef>
 #include <cstdint>
 
