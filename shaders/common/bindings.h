@@ -20,6 +20,10 @@
 #define MPM_BIND_COLLIDER_POINTS 28 /* dvec4[2 n]: collider point [m] and velocity [m/s] in double */
 #define MPM_BIND_AFFINE 29          /* mat3x4[]: APIC affine velocity C_p per particle [1/s] (G2P -> next P2G) */
 
+/* Width of the frictionless wall layer the grid update keeps inside every face of the MPM grid [grid spacings]
+   (shaders/mpm/collide.glsl); the scene loader refuses bodies inside it (scene::kWallCells). */
+#define MPM_WALL_CELLS 2
+
 /* MpmStep.flags bits. */
 #define MPM_STEP_PENDING 1u  /* a substep ran since the reductions were last folded into the CFL inputs */
 
