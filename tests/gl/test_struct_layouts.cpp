@@ -4,7 +4,7 @@
 // is reflected (gl::program_blocks) and must have a table below, and every variable of the block must match a row:
 // same name, offset, element size and inner array stride; the block's binding equals the C++ constant; an array
 // block's element stride equals sizeof of the C++ element; a block that is one struct is no larger than that struct
-// and the struct has no bytes past its last member beyond the alignment padding. See docs/gpu-structs.md.
+// and the struct has no bytes past its last member beyond its alignment padding. See docs/gpu-structs.md.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,6 +45,7 @@ struct Mirror {
   bool storage;       ///< shader storage block (else uniform block)
   bool array;         ///< the block holds an unsized array of `size`-byte elements (else it is one struct)
   size_t size;        ///< sizeof the C++ struct or array element [B]
+  size_t align;       ///< alignof the C++ struct or array element [B]
   std::vector<Row> rows;
 };
 
@@ -65,7 +66,7 @@ Mirror array_of(std::string cpp, std::string block, int binding, const std::stri
   } else {
     for (Row& r : rows) r.glsl = name + "[0]." + r.glsl;
   }
-  return Mirror{std::move(cpp), std::move(block), binding, true, true, sizeof(T), std::move(rows)};
+  return Mirror{std::move(cpp), std::move(block), binding, true, true, sizeof(T), alignof(T), std::move(rows)};
 }
 
 /// A block that is one struct `T`; `prefix` is "Block." for a block with an instance name, "" otherwise.
@@ -73,7 +74,7 @@ template <class T>
 Mirror struct_block(std::string cpp, std::string block, int binding, bool storage, const std::string& prefix,
                     std::vector<Row> rows) {
   for (Row& r : rows) r.glsl = prefix + r.glsl;
-  return Mirror{std::move(cpp), std::move(block), binding, storage, false, sizeof(T), std::move(rows)};
+  return Mirror{std::move(cpp), std::move(block), binding, storage, false, sizeof(T), alignof(T), std::move(rows)};
 }
 
 std::vector<Row> collider_rows() {
@@ -257,9 +258,10 @@ void check_block(const gl::BlockLayout& b, const Mirror& m, const std::string& w
   for (const Row& r : m.rows)
     EXPECT_TRUE(seen.count(r.glsl)) << "the C++ mirror's row " << r.glsl << " is not a variable of the GLSL block";
   if (!m.array) {
-    // The C++ buffer (sizeof) must hold what GL asks for, and hide no member past the GLSL block's last one.
+    // The C++ buffer (sizeof) must hold what GL asks for; and a struct whose members are the GLSL block's has
+    // sizeof = the last one's end rounded up to alignof, so a larger sizeof hides a C++-only member at the end.
     EXPECT_GE(m.size, size_t(b.data_size)) << "C++ sizeof below GL_BUFFER_DATA_SIZE";
-    EXPECT_LT(m.size, end + 16) << "C++ struct longer than the GLSL block's last member plus alignment";
+    EXPECT_EQ(m.size, (end + m.align - 1) / m.align * m.align) << "C++ struct longer than the GLSL block's members";
   }
 }
 
