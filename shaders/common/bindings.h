@@ -20,6 +20,10 @@
 #define MPM_BIND_COLLIDER_POINTS 28 /* dvec4[2 n]: collider point [m] and velocity [m/s] in double */
 #define MPM_BIND_AFFINE 29          /* mat3x4[]: APIC affine velocity C_p per particle [1/s] (G2P -> next P2G) */
 
+/* Width of the frictionless wall layer the grid update keeps inside every face of the MPM grid [grid spacings]
+   (shaders/mpm/collide.glsl); the scene loader refuses bodies inside it (scene::kWallCells). */
+#define MPM_WALL_CELLS 2
+
 /* MpmStep.flags bits. */
 #define MPM_STEP_PENDING 1u  /* a substep ran since the reductions were last folded into the CFL inputs */
 
@@ -107,6 +111,11 @@
 
 /* SPH uniform buffer (std140). */
 #define SPH_BIND_PARAMS 1
+
+/* Fixed-point scales of the SPH's order-independent sums (two's complement int64 in two uint words,
+   shaders/sph/fixed64.glsl): a value is added as value * scale. */
+#define SPH_LOAD_SCALE 16777216.0  /* force and torque on a solid: 2^-24 N, 2^-24 N m (loads.comp, solid_loads) */
+#define SPH_ENERGY_SCALE 1048576.0 /* the water's kinetic + potential energy: 2^-20 J (integrate.comp, GpuStatus) */
 
 /* sph::GpuStatus error bits (GpuErrorRecord.flags and .quantity). */
 #define SPH_ERROR_NONFINITE 1u

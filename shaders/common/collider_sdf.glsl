@@ -1,6 +1,6 @@
 // Kinematic colliders (src/core/collider.h) as the shaders see them: signed distance, outward normal and the
 // velocity response of Stomakhin et al. 2013 Sec. 8. Shared by the MPM (shaders/mpm/collide.glsl) and SPH
-// (shaders/sph/boundary.glsl) passes; the C++ mirrors are mpm::GpuCollider and sph::GpuCollider (64 bytes).
+// (shaders/sph/boundary.glsl) passes; the C++ mirror is GpuCollider (src/core/gpu_collider.h, 64 bytes).
 #include "common/bindings.h"
 
 struct Collider {

@@ -17,7 +17,7 @@ vec3 collide_velocity(vec3 x, vec3 v) {
 
 // The grid's own faces: walls WALL_CELLS spacings inside each face (frictionless, separating), keeping every particle's
 // 4x4x4 stencil inside the grid.
-const float WALL_CELLS = 2.0;
+const float WALL_CELLS = float(MPM_WALL_CELLS);
 
 vec3 wall_lo() { return grid_min_h.xyz + WALL_CELLS * spacing(); }
 vec3 wall_hi() { return grid_min_h.xyz + (vec3(grid_dims.xyz - 1) - WALL_CELLS) * spacing(); }

@@ -1,4 +1,5 @@
-// std430 / std140 declarations of the MPM state; mirrored in src/mpm/layout.h (static_asserts there).
+// std430 / std140 declarations of the MPM state; mirrored in src/mpm/layout.h, checked against the linked programs
+// by tests/gl/test_struct_layouts.cpp.
 #include "common/bindings.h"
 
 struct Particle {

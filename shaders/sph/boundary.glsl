@@ -419,7 +419,8 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
 }
 
 // What the density and force passes need of the solids at a particle (BoundaryTerms, one per sorted slot, written
-// by the density pass and read by the force pass of the same step, which depend on x_i and v_i only).
+// by the density pass and read by the force pass of the same step, which depend on x_i and v_i only; C++ mirror
+// sph::GpuBoundaryTerms, checked by tests/gl/test_struct_layouts.cpp).
 struct BoundaryTerms {
   vec4 pressure_volume;  // xyz = -rho0 G_i [kg/m^4] (times p_i / rho_i^2: an acceleration), w = V_i [1]
   vec4 viscous;          // xyz = 2 sum_k L_k (v_k - v_i) (normal part on free-slip solids) [1/(m s)] (times mu / rho_i)

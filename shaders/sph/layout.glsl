@@ -1,4 +1,5 @@
-// std430 / std140 declarations of the SPH state; mirrored in src/sph/layout.h (static_asserts there).
+// std430 / std140 declarations of the SPH state; mirrored in src/sph/layout.h, checked against the linked programs
+// by tests/gl/test_struct_layouts.cpp.
 #include "common/bindings.h"
 #include "common/collider_sdf.glsl"
 

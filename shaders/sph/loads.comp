@@ -16,7 +16,7 @@ layout(local_size_x = SPH_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_LOADS) coherent buffer LoadBuffer { uint loads[]; };
 
 void add_fixed(uint slot, float value) {
-  ATOMIC_ADD_FIXED64(loads[2u * slot], loads[2u * slot + 1u], value * 16777216.0)  // 2^-24 N or N m
+  ATOMIC_ADD_FIXED64(loads[2u * slot], loads[2u * slot + 1u], value * SPH_LOAD_SCALE)
 }
 
 vec3 reference_point(uint w) {

@@ -1,6 +1,7 @@
 #pragma once
-/// C++ mirrors of the MPM shaders' std430 / std140 structs (shaders/mpm/layout.glsl). Sizes and offsets are checked
-/// with static_assert so the two sides cannot drift apart.
+/// C++ mirrors of the MPM shaders' std430 / std140 structs (shaders/mpm/layout.glsl). The static_asserts catch a
+/// C++-only change; tests/gl/test_struct_layouts.cpp checks every member against the linked programs' reflected
+/// offsets (docs/gpu-structs.md).
 #include <cstddef>
 #include <cstdint>
 

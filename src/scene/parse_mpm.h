@@ -2,6 +2,7 @@
 /// Reading and validating the "mpm" section of a scene file (docs/scene-format.md, section "mpm").
 #include <filesystem>
 
+#include "common/bindings.h"
 #include "mpm/settings.h"
 #include "scene/json_node.h"
 
@@ -14,8 +15,8 @@ inline constexpr double kMaxGridNodes = 67108864.0;
 inline constexpr int kMaxSnowParticles = 1 << 22;
 
 /// Width of the wall layer the MPM solver keeps on every side of the grid [grid spacings]; bodies must lie
-/// inside the grid shrunk by this many spacings.
-inline constexpr int kWallCells = 2;
+/// inside the grid shrunk by this many spacings. Defined with the shaders' constants (shaders/common/bindings.h).
+inline constexpr int kWallCells = MPM_WALL_CELLS;
 
 /// Parses the "mpm" object at `node`. Mesh body paths are resolved against `scene_dir` (the scene file's folder)
 /// and must name an existing file. Materials are stored sorted by name (Body::material indexes that order).

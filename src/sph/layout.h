@@ -1,6 +1,7 @@
 #pragma once
-/// C++ mirrors of the SPH shaders' std430 / std140 structs (shaders/sph/layout.glsl,
-/// shaders/common/collider_sdf.glsl). Sizes and offsets are checked with static_assert so the sides cannot drift.
+/// C++ mirrors of the SPH shaders' std430 / std140 structs (shaders/sph/layout.glsl, shaders/sph/status.glsl,
+/// shaders/sph/boundary.glsl). The static_asserts catch a C++-only change; tests/gl/test_struct_layouts.cpp checks
+/// every member against the linked programs' reflected offsets (docs/gpu-structs.md).
 #include <cstddef>
 #include <cstdint>
 
@@ -35,8 +36,18 @@ struct GpuRegion {
 };
 static_assert(sizeof(GpuRegion) == 64);
 
-/// Error record and per-step reductions written by the shaders (std430, 40 bytes; shaders/sph/status.glsl).
-struct GpuStatus {
+/// What the density pass leaves per sorted slot for the force pass of the same step (std430, 32 bytes;
+/// BoundaryTerms in shaders/sph/boundary.glsl): the solids' pressure and viscous terms at the particle.
+struct GpuBoundaryTerms {
+  glm::vec4 pressure_volume;  ///< xyz = -rho0 G_i [kg/m^4] (times p_i / rho_i^2: an acceleration); w = V_i [1]
+  glm::vec4 viscous;          ///< xyz = 2 sum_k L_k (v_k - v_i) [1/(m s)] (times mu / rho_i); w unused
+};
+static_assert(sizeof(GpuBoundaryTerms) == 32);
+
+/// Error record and per-step reductions written by the shaders (std430; shaders/sph/status.glsl). 40 bytes of
+/// members, padded to 48: the buffer is allocated with sizeof, and Mesa reports GL_BUFFER_DATA_SIZE 48 (the
+/// minimum buffer size for the block; it rounds block sizes to 16 bytes).
+struct alignas(16) GpuStatus {
   GpuErrorRecord error;       ///< SPH_ERROR_* bits; step = step index; index = stable particle id
   uint32_t max_speed_bits;    ///< floatBitsToUint of max |v| [m/s] (non-negative floats order as uints)
   uint32_t max_accel_bits;    ///< floatBitsToUint of max |a| [m/s^2]
@@ -45,7 +56,7 @@ struct GpuStatus {
   uint32_t energy_lo;         ///< kinetic + potential energy of the water (potential from the domain's lowest corner
   uint32_t energy_hi;         ///< along gravity), two's complement int64 of 2^-20 J in two words (fixed64.glsl)
 };
-static_assert(sizeof(GpuStatus) == 40);
+static_assert(sizeof(GpuStatus) == 48);
 static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
 static_assert(offsetof(GpuStatus, nonfinite) == 28);
 

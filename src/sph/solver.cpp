@@ -31,7 +31,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       count_(checked_count(particles)),
       particles_{gl::Buffer::from(particles), gl::Buffer(particles.size() * sizeof(GpuParticle))},
       positions_(particles.size() * sizeof(glm::vec4)),
-      boundary_(particles.size() * 2 * sizeof(glm::vec4)),
+      boundary_(particles.size() * sizeof(GpuBoundaryTerms)),
       sort_(count_),
       regions_(sizeof(GpuRegion) * std::max<size_t>(1, settings.regions.size())),
       status_(sizeof(GpuStatus)),
@@ -203,7 +203,7 @@ std::vector<SolidLoad> Solver::solid_loads() {
     for (int c = 0; c < 6; ++c) {
       const size_t i = 2 * (6 * k + c);
       const auto fixed = static_cast<int64_t>((uint64_t(w[i + 1]) << 32) | w[i]);
-      (c < 3 ? out[k].force : out[k].torque)[c % 3] = double(fixed) / 16777216.0;
+      (c < 3 ? out[k].force : out[k].torque)[c % 3] = double(fixed) / SPH_LOAD_SCALE;
     }
   return out;
 }

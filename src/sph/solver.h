@@ -144,7 +144,7 @@ class Solver {
   double energy_ = std::numeric_limits<double>::quiet_NaN(), energy_start_ = std::numeric_limits<double>::quiet_NaN();
   gl::Buffer particles_[2];
   gl::Buffer positions_;  ///< vec4 (position, mass) per sorted slot, written by the reorder pass
-  gl::Buffer boundary_;   ///< BoundaryTerms (2 vec4) per sorted slot, written by the density pass
+  gl::Buffer boundary_;   ///< GpuBoundaryTerms per sorted slot, written by the density pass
   HashSort sort_;
   gl::Buffer regions_, status_, params_;
   gl::Program reorder_, density_, forces_, integrate_, neighbour_list_, loads_;

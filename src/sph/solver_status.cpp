@@ -54,7 +54,7 @@ void Solver::check_status() {
   }
   // The energy sum is one step's only when exactly one step ran since the last read.
   if (step_ == checked_step_ + 1) {
-    energy_ = double(static_cast<int64_t>((uint64_t(s.energy_hi) << 32) | s.energy_lo)) / 1048576.0;
+    energy_ = double(static_cast<int64_t>((uint64_t(s.energy_hi) << 32) | s.energy_lo)) / SPH_ENERGY_SCALE;
     if (std::isnan(energy_start_)) energy_start_ = energy_;
     if (closed_tank_ && energy_ > (1.0 + settings_.max_energy_growth) * energy_start_ + 1e-9) {
       char text[160];
