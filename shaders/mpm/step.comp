@@ -1,7 +1,7 @@
 #version 430
 // Step control, one invocation before every substep of Solver::advance_until (GPU-resident stepping). It folds the
 // last substep's reductions (largest speed and hardening) into the CFL time step, splits the time left evenly,
-// moves the colliders, and writes the dispatch arguments of the substep's passes: zero groups once the advance has
+// poses the colliders at the substep's end time, and writes the dispatch arguments of the substep's passes: zero groups once the advance has
 // reached its end or spent its substep budget, or a pass has reported an error (the state then stays as the failing
 // substep left it, for the report). Double precision, in the operation order of mpm::Solver::cfl_time_step and
 // firn::even_step / before_end (src/core/advance.cpp), and `precise` so that no operation is fused: the time steps
@@ -13,7 +13,7 @@
 layout(local_size_x = 1) in;
 layout(std430, binding = MPM_BIND_STEP_MATERIALS) readonly buffer WaveInputs { dvec2 stiffness_density[]; };
 layout(std430, binding = MPM_BIND_DISPATCH_ARGS) buffer DispatchArgs { uint args[]; };
-layout(std430, binding = MPM_BIND_COLLIDER_POINTS) buffer ColliderPoints { dvec4 collider_points[]; };
+layout(std430, binding = MPM_BIND_COLLIDER_POINTS) readonly buffer ColliderPoints { dvec4 collider_points[]; };
 layout(std430, binding = MPM_BIND_COLLIDERS) buffer ColliderBuffer { Collider colliders[]; };
 uniform uint arg_words;  // words of live arguments; the template follows them
 
@@ -47,9 +47,10 @@ void main() {
       stepper.budget -= 1u;
       stepper.taken += 1u;
       stepper.flags |= MPM_STEP_PENDING;
+      // Colliders are functions of time (core/collider.h posed_at): point at t = 0 plus t velocity, the CPU's
+      // double operations, so every solver and the CPU see the same pose at the same time.
       for (uint k = 0u; k < collider_count(); ++k) {
-        precise dvec3 p = collider_points[2u * k].xyz + dt * collider_points[2u * k + 1u].xyz;
-        collider_points[2u * k].xyz = p;
+        precise dvec3 p = collider_points[2u * k].xyz + stepper.time * collider_points[2u * k + 1u].xyz;
         colliders[k].point_shape.xyz = vec3(p);
       }
     }

@@ -117,7 +117,7 @@ void Simulation::set_collider(std::size_t index, const Collider& c) {
   Collider& at_zero = scene_.colliders.at(index);
   at_zero = c;
   at_zero.point = c.point - solver_time() * c.velocity;  // the scene keeps poses as functions of time
-  for (const auto& s : solvers_) s->set_colliders(colliders_at(scene_.colliders, s->time()));
+  for (const auto& s : solvers_) s->set_colliders(scene_.colliders);
 }
 
 }  // namespace firn::app

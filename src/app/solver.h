@@ -95,9 +95,9 @@ class Solver {
     (void)frame;
   }
 
-  /// The scene's kinematic colliders at the solver's current time (the solver reads them from the next step on).
-  /// Solvers that do not use colliders ignore them.
-  virtual void set_colliders(const std::vector<Collider>& colliders) { (void)colliders; }
+  /// The scene's kinematic colliders as functions of time (points are poses at t = 0, core/collider.h posed_at);
+  /// the solver poses them at each step's time from the next step on. Solvers without colliders ignore them.
+  virtual void set_colliders(const std::vector<Collider>& at_zero) { (void)at_zero; }
   /// Largest collider speed the solver can take [m/s] (a live edit above it is refused); infinity when unbounded.
   virtual double max_collider_speed() const;
 

@@ -1,6 +1,6 @@
 #pragma once
-/// Checkpoint helpers for the kinematic colliders that the snow and water solvers each move by dt * velocity per
-/// step: their positions are history (floating-point sums over the step sequence), their shapes come from the scene.
+/// Checkpoint helpers for the kinematic colliders of the snow and water solvers: their poses at t = 0 (which a live
+/// edit may have changed; the pose at time t follows, core/collider.h posed_at), their shapes come from the scene.
 #include <vector>
 
 #include "core/binary_io.h"

@@ -121,9 +121,10 @@ std::optional<WatchdogFailure> check_energy(const World& w, WatchdogState& s, do
   for (const Wall& wall : w.walls) {
     if (wall.active && wall.settings.motion.type != WallMotionType::kNone) return std::nullopt;  // external work
   }
-  for (const Grain& grain : w.grains) {  // a moving kinematic body (dem.bodies) does work too
+  for (const Grain& grain : w.grains) {  // a moving kinematic body (dem.bodies) does work too, as do external loads
     if (grain.kinematic && (grain.body.velocity != dvec3(0.0) || grain.body.angular_velocity != dvec3(0.0)))
       return std::nullopt;
+    if (grain.external_force != dvec3(0.0) || grain.external_torque != dvec3(0.0)) return std::nullopt;
   }
   const GrainTotals t = grain_totals(w);
   const double energy = t.kinetic_energy + t.potential_energy + w.last.elastic_energy;

@@ -37,6 +37,12 @@ struct Grain {
   bool kinematic = false;
   RigidBody body;        ///< Current state (after the last correction); force/torque hold the last step's loads.
   GearRigidBody gear;    ///< Nordsieck vectors of position and orientation.
+  /// Load from outside the grain world (the snow or water a body is coupled to, app/coupling.h), world frame, held
+  /// constant over the steps until it is set again: force [N] at the centre of mass and torque about it [N m].
+  /// Added to gravity and the contacts by both contact models; it does work, so the watchdog's energy check
+  /// stands aside while any is non-zero.
+  glm::dvec3 external_force{0.0};
+  glm::dvec3 external_torque{0.0};
 };
 
 /// Persistent state of one broad-phase pair (grain-grain or grain-wall piece).

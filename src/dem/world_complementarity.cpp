@@ -108,10 +108,13 @@ ConeProblem free_motion(const World& w) {
       s.velocity = r.velocity;
       s.angular_velocity = rot * r.angular_velocity;
     } else {
-      s.velocity = r.velocity + w.dt * w.gravity;
-      s.angular_velocity = rot * gyroscopic_step(r.inertia, r.angular_velocity, w.dt);
-      s.inverse_mass = 1.0 / r.mass;
+      // Free velocities: gravity and the external load (app/coupling.h) over one step, gyroscopic term implicit.
+      s.velocity = r.velocity + w.dt * (w.gravity + g.external_force / r.mass);
       const dmat3 inv(1.0 / r.inertia.x, 0.0, 0.0, 0.0, 1.0 / r.inertia.y, 0.0, 0.0, 0.0, 1.0 / r.inertia.z);
+      const dvec3 omega = gyroscopic_step(r.inertia, r.angular_velocity, w.dt) +
+                          w.dt * (inv * (glm::transpose(rot) * g.external_torque));
+      s.angular_velocity = rot * omega;
+      s.inverse_mass = 1.0 / r.mass;
       s.inverse_inertia = rot * inv * glm::transpose(rot);
     }
     p.bodies.push_back(s);

@@ -7,7 +7,7 @@
 namespace firn::dem {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 3;  // 2: axis-cache start vertices; 3: complementarity impulses
+constexpr std::uint32_t kStateVersion = 4;  // 2: axis-cache start vertices; 3: complementarity impulses; 4: external loads
 
 // Structs with padding, enums and bools are written field by field as fixed-size integers, so that one state always
 // gives the same bytes.
@@ -119,6 +119,7 @@ void save_world(const World& w, BinaryWriter& out) {
     out.put(std::int32_t{g.type});
     put_body(out, g.body);
     put_gear(out, g.gear);
+    out.put(g.external_force, g.external_torque);
   }
   out.put(std::uint64_t{w.walls.size()});
   for (const Wall& wall : w.walls) {
@@ -162,6 +163,7 @@ void restore_world(World& world, BinaryReader& in) {
     if (g.type < 0 || static_cast<std::size_t>(g.type) >= w.types.size()) in.fail("a grain type out of range");
     get_body(in, g.body);
     get_gear(in, g.gear);
+    in.read(g.external_force, g.external_torque);
   }
   expect_count(in, w.walls.size(), "walls");
   for (Wall& wall : w.walls) {

@@ -221,7 +221,8 @@ void evaluate_loads(World& w, bool advance_springs) {
   e.counters.box_pairs = sap_pair_count(w.sap);
   for (Grain& g : w.grains) {
     clear_accumulators(g.body);
-    g.body.force = g.body.mass * w.gravity;
+    g.body.force = g.body.mass * w.gravity + g.external_force;
+    g.body.torque = g.external_torque;
   }
   pair_set_for_each(w.sap.pairs, [&](BoxPair p) { narrow_phase(e, p); });
   plane_contacts(e);

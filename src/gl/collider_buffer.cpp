@@ -7,19 +7,21 @@
 
 namespace firn::gl {
 
-ColliderBuffer::ColliderBuffer(std::vector<Collider> colliders)
-    : colliders_(std::move(colliders)), buffer_(sizeof(GpuCollider) * std::max<size_t>(1, colliders_.size())) {
+ColliderBuffer::ColliderBuffer(std::vector<Collider> at_zero)
+    : at_zero_(std::move(at_zero)),
+      colliders_(at_zero_),
+      buffer_(sizeof(GpuCollider) * std::max<size_t>(1, at_zero_.size())) {
   upload();
 }
 
-void ColliderBuffer::move(double dt) {
-  for (Collider& c : colliders_) c.point += dt * c.velocity;
+void ColliderBuffer::set_time(double t) {
+  colliders_ = colliders_at(at_zero_, t);
   upload();
 }
 
-void ColliderBuffer::set(std::vector<Collider> colliders) {
-  colliders_ = std::move(colliders);
-  upload();
+void ColliderBuffer::set(std::vector<Collider> at_zero, double t) {
+  at_zero_ = std::move(at_zero);
+  set_time(t);
 }
 
 void ColliderBuffer::upload() {

@@ -13,17 +13,23 @@ namespace firn::gl {
 /// Colliders and their GPU copy. Needs a current OpenGL 4.3 context. Move-only (owns a Buffer).
 class ColliderBuffer {
  public:
-  /// Uploads `colliders` (possibly none: the buffer then holds one zeroed entry, as GL has no empty buffers).
-  explicit ColliderBuffer(std::vector<Collider> colliders);
+  /// Colliders as functions of time: each Collider::point is its pose at t = 0 (core/collider.h, posed_at), so
+  /// every solver that reads the scene's colliders sees the same pose at the same time. Uploads them posed at
+  /// t = 0 (possibly none: the buffer then holds one zeroed entry, as GL has no empty buffers).
+  explicit ColliderBuffer(std::vector<Collider> at_zero);
 
-  /// Moves every collider by dt * velocity (`dt` [s]; the solvers' collider motion per step) and uploads them.
-  void move(double dt);
-  /// Replaces the colliders (same count or not; the buffer grows when needed) and uploads them.
-  void set(std::vector<Collider> colliders);
+  /// Poses every collider at time `t` [s] (point + t velocity) and uploads them.
+  void set_time(double t);
+  /// Replaces the colliders (their poses at t = 0; same count or not, the buffer grows when needed) and uploads
+  /// them posed at `t` [s].
+  void set(std::vector<Collider> at_zero, double t);
 
   /// Binds the GPU copy to SSBO binding point `binding` (MPM_BIND_COLLIDERS, SPH_BIND_COLLIDERS).
   void bind(GLuint binding) const { buffer_.bind_storage(binding); }
+  /// The colliders posed at the last set_time.
   const std::vector<Collider>& colliders() const { return colliders_; }
+  /// The colliders as given: poses at t = 0.
+  const std::vector<Collider>& at_zero() const { return at_zero_; }
   /// Number of colliders (the shaders' loop bound, in the solvers' uniform blocks).
   uint32_t count() const { return static_cast<uint32_t>(colliders_.size()); }
   /// The GPU copy: GpuCollider[count()] at its start, at least one entry long.
@@ -34,7 +40,8 @@ class ColliderBuffer {
  private:
   void upload();
 
-  std::vector<Collider> colliders_;
+  std::vector<Collider> at_zero_;    ///< poses at t = 0
+  std::vector<Collider> colliders_;  ///< posed at the last time
   Buffer buffer_;
 };
 

@@ -223,7 +223,7 @@ void Solver::estimate_volumes() {
 }
 
 void Solver::substep(double dt) {
-  colliders_.move(dt);
+  colliders_.set_time(time_ + dt);
   set_time_step(dt);
   particle_to_grid();  // the accumulators are zero: grid_update (or estimate_volumes) left them so
   grid_update();

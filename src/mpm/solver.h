@@ -80,8 +80,9 @@ class Solver {
 
   /// Replaces material `index` (live edits): the next substep uses it and the CFL step follows.
   void set_material(int index, const Material& material);
-  /// Replaces the colliders (same count or not); positions as given.
-  void set_colliders(std::vector<Collider> colliders);
+  /// Replaces the colliders (same count or not), given as functions of time: points are poses at t = 0
+  /// (core/collider.h, posed_at); the next substep poses them at its end time.
+  void set_colliders(std::vector<Collider> at_zero);
   /// Sets the PIC/FLIP blend alpha in [0, 1].
   void set_flip(double alpha);
 
@@ -127,7 +128,6 @@ class Solver {
   struct Readback {
     GpuStatus status;
     GpuStep step;
-    std::vector<glm::dvec4> collider_points;
   };
   struct InFlight {
     gl::Fence fence;
@@ -144,7 +144,8 @@ class Solver {
   /// Copies the status, the step state and the collider points into staging slot `slot` behind a fence.
   InFlight record(size_t slot);
   Readback read(const InFlight& f) const;
-  /// Takes over a read-back's time, substep count, CFL inputs and colliders; throws NumericalError on an error.
+  /// Takes over a read-back's time, substep count and CFL inputs, poses the colliders at that time; throws
+  /// NumericalError on an error.
   void apply(const Readback& r);
   [[noreturn]] void throw_failure(const GpuStatus& s) const;
   void upload_materials();

@@ -19,14 +19,10 @@ constexpr size_t kSlots = 8;
 /// Most substeps issued between two read-backs: bounds the substeps issued past the end of an advance (they run
 /// as empty dispatches) when the CPU's estimate of the substeps left is short.
 constexpr uint32_t kMaxBatch = 64;
-/// Bytes of a staging slot: GpuStatus at 0, GpuStep at 32, the collider points after.
+/// Bytes of a staging slot: GpuStatus at 0, GpuStep at 32 (collider poses are functions of the time: no read-back).
 constexpr size_t kStepOffset = 32;
-constexpr size_t kPointsOffset = kStepOffset + sizeof(GpuStep);
-static_assert(sizeof(GpuStatus) <= kStepOffset && kPointsOffset % 16 == 0);
-
-size_t slot_bytes(uint32_t colliders) {
-  return (kPointsOffset + 2 * sizeof(glm::dvec4) * colliders + 255) / 256 * 256;
-}
+constexpr size_t kSlotBytes = (kStepOffset + sizeof(GpuStep) + 255) / 256 * 256;
+static_assert(sizeof(GpuStatus) <= kStepOffset);
 
 }  // namespace
 
@@ -39,7 +35,7 @@ void Solver::bind_step() const {
 
 void Solver::upload_collider_points() {
   std::vector<glm::dvec4> points;
-  for (const Collider& c : colliders_.colliders()) {
+  for (const Collider& c : colliders_.at_zero()) {  // the step pass poses them at each substep's end time
     points.emplace_back(c.point, 0.0);
     points.emplace_back(c.velocity, 0.0);
   }
@@ -71,25 +67,18 @@ void Solver::issue_substep() {
 }
 
 Solver::InFlight Solver::record(size_t slot) {
-  const size_t bytes = slot_bytes(colliders_.count());
-  if (staging_.size() < kSlots * bytes) staging_ = gl::Buffer(kSlots * bytes);
-  const size_t base = slot * bytes;
+  if (staging_.size() < kSlots * kSlotBytes) staging_ = gl::Buffer(kSlots * kSlotBytes);
+  const size_t base = slot * kSlotBytes;
   staging_.copy_from(status_, 0, base, sizeof(GpuStatus));
   staging_.copy_from(step_, 0, base + kStepOffset, sizeof(GpuStep));
-  if (colliders_.count() > 0)
-    staging_.copy_from(collider_points_, 0, base + kPointsOffset, 2 * sizeof(glm::dvec4) * colliders_.count());
   return {gl::Fence::insert(), slot};
 }
 
 Solver::Readback Solver::read(const InFlight& f) const {
-  const size_t base = f.slot * slot_bytes(colliders_.count());
+  const size_t base = f.slot * kSlotBytes;
   Readback r;
   staging_.download_fenced(f.fence, base, sizeof r.status, &r.status);
   staging_.download_fenced(f.fence, base + kStepOffset, sizeof r.step, &r.step);
-  r.collider_points.resize(2 * colliders_.count());
-  if (!r.collider_points.empty())
-    staging_.download_fenced(f.fence, base + kPointsOffset, sizeof(glm::dvec4) * r.collider_points.size(),
-                             r.collider_points.data());
   return r;
 }
 
@@ -102,9 +91,7 @@ void Solver::apply(const Readback& r) {
   const double harden =
       pending_ ? std::max(1.0f, std::bit_cast<float>(r.status.max_hardening_bits)) : r.step.hardening;
   cfl_time_step(speed, harden);
-  std::vector<Collider> moved = colliders_.colliders();
-  for (size_t k = 0; k < moved.size(); ++k) moved[k].point = glm::dvec3(r.collider_points[2 * k]);
-  colliders_.set(std::move(moved));  // the same floats as the step pass wrote
+  colliders_.set_time(time_);  // the poses the step pass computed, in the same double operations
   if (r.status.error.flags) throw_failure(r.status);
 }
 

@@ -77,8 +77,8 @@ void Solver::set_material(int index, const Material& material) {
   cfl_time_step(limits_.max_speed, limits_.hardening);
 }
 
-void Solver::set_colliders(std::vector<Collider> colliders) {
-  colliders_.set(std::move(colliders));
+void Solver::set_colliders(std::vector<Collider> at_zero) {
+  colliders_.set(std::move(at_zero), time_);
   upload_params();  // the collider count lives in the uniform block
 }
 

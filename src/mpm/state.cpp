@@ -7,7 +7,7 @@
 namespace firn::mpm {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 2;  // 2: APIC affine velocities
+constexpr std::uint32_t kStateVersion = 3;  // 2: APIC affine velocities; 3: colliders at t = 0
 
 }  // namespace
 
@@ -15,7 +15,7 @@ void save_state(const Solver& s, BinaryWriter& out) {
   const StepLimits& l = s.limits_;
   out.put(kStateVersion, s.dims_, s.time_, s.dt_, s.substep_, s.checked_substep_, s.inversions_);
   out.put(l.dt, l.wave_speed, l.max_speed, l.cfl_number, l.hardening);
-  put_collider_points(out, s.colliders());
+  put_collider_points(out, s.colliders_.at_zero());
   out.put_array(s.download_particles());
   // APIC carries C_p from one substep's grid-to-particle to the next particle-to-grid.
   if (s.settings_.transfer == Transfer::kApic) out.put_array(s.download_affine());
@@ -29,7 +29,7 @@ void restore_state(Solver& s, BinaryReader& in) {
   StepLimits l;
   in.read(time, dt, substep, checked, inversions);
   in.read(l.dt, l.wave_speed, l.max_speed, l.cfl_number, l.hardening);
-  std::vector<Collider> colliders = get_collider_points(in, s.colliders());
+  std::vector<Collider> colliders = get_collider_points(in, s.colliders_.at_zero());
   const auto particles = in.get_array<GpuParticle>();
   if (particles.size() != s.count_)
     in.fail(std::to_string(particles.size()) + " snow particles, the scene seeds " + std::to_string(s.count_));
@@ -39,7 +39,7 @@ void restore_state(Solver& s, BinaryReader& in) {
     if (affine.size() != s.count_) in.fail("the APIC affine velocities do not match the particles");
   }
   in.expect_end();
-  s.colliders_.set(std::move(colliders));
+  s.colliders_.set(std::move(colliders), time);
   s.particles_.write(particles);
   if (!affine.empty()) s.upload_affine(affine);
   // Between substeps the accumulators and the status are zero; a solver that has stepped since it was built holds

@@ -90,8 +90,8 @@ bool Solver::is_closed_tank() const {
   return closed;
 }
 
-void Solver::set_colliders(std::vector<Collider> colliders) {
-  colliders_.set(std::move(colliders));
+void Solver::set_colliders(std::vector<Collider> at_zero) {
+  colliders_.set(std::move(at_zero), time_);
   closed_tank_ = is_closed_tank();
   energy_start_ = std::numeric_limits<double>::quiet_NaN();
   upload_params();  // the collider count is in the uniform block
@@ -139,7 +139,7 @@ void Solver::integrate() {
 }
 
 void Solver::step(double dt) {
-  colliders_.move(dt);
+  colliders_.set_time(time_ + dt);
   set_time_step(dt);
   sort();
   density();

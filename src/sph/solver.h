@@ -82,9 +82,10 @@ class Solver {
   void integrate();
   /// Sets dt [s] for the next passes (uploads the uniform block).
   void set_time_step(double dt);
-  /// Replaces the colliders (positions at the current time; the count may change) from the next step on. An edit
-  /// is work done on the water: the closed-tank energy check restarts from the next step's energy.
-  void set_colliders(std::vector<Collider> colliders);
+  /// Replaces the colliders (given as functions of time: points are poses at t = 0, core/collider.h posed_at; the
+  /// count may change) from the next step on. An edit is work done on the water: the closed-tank energy check
+  /// restarts from the next step's energy.
+  void set_colliders(std::vector<Collider> at_zero);
   /// Sets the dynamic viscosity mu [Pa s] (>= 0), the surface tension sigma [N/m] (>= 0) and the numerical speed
   /// of sound c [m/s] (> 0; the density error of weakly compressible SPH scales as (|v|max / c)^2) from the next
   /// step on; the time step follows at the next status read (CFL and viscous conditions). Values are the caller's

@@ -7,7 +7,7 @@
 namespace firn::sph {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 2;  // 2: the watchdog's energy reference
+constexpr std::uint32_t kStateVersion = 3;  // 2: the watchdog's energy reference; 3: colliders at t = 0
 
 }  // namespace
 
@@ -16,7 +16,7 @@ void save_state(const Solver& s, BinaryWriter& out) {
   out.put(kStateVersion, s.time_, s.dt_, s.step_, s.checked_step_);
   out.put(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
   out.put(s.energy_, s.energy_start_);  // the closed-tank energy check compares with the first step's energy
-  put_collider_points(out, s.colliders());
+  put_collider_points(out, s.colliders_.at_zero());
   out.put_array(s.download_particles());
 }
 
@@ -29,12 +29,12 @@ void restore_state(Solver& s, BinaryReader& in) {
   in.read(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
   double energy = 0, energy_start = 0;
   in.read(energy, energy_start);
-  std::vector<Collider> colliders = get_collider_points(in, s.colliders());
+  std::vector<Collider> colliders = get_collider_points(in, s.colliders_.at_zero());
   const auto particles = in.get_array<GpuParticle>();
   if (particles.size() != s.count_)
     in.fail(std::to_string(particles.size()) + " water particles, the scene seeds " + std::to_string(s.count_));
   in.expect_end();
-  s.colliders_.set(std::move(colliders));
+  s.colliders_.set(std::move(colliders), time);
   s.particles().write(particles);
   const GpuStatus zero{};  // zero after every status read; clearing makes the restore independent of the solver's past
   s.status_.upload(0, sizeof zero, &zero);

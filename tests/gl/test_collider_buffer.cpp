@@ -41,27 +41,31 @@ void expect_uploaded(const gl::ColliderBuffer& b) {
 
 }  // namespace
 
-TEST(ColliderBuffer, UploadsMovesAndReplaces) {
+TEST(ColliderBuffer, UploadsPosesAndReplaces) {
   test::gl_context();
   const std::vector<Collider> start = some_colliders();
   gl::ColliderBuffer b(start);
   EXPECT_EQ(b.gpu_bytes(), 3 * sizeof(GpuCollider));
   expect_uploaded(b);
 
-  const double dt = 0.0625;
-  b.move(dt);
-  b.move(dt);
-  for (size_t i = 0; i < start.size(); ++i)
-    EXPECT_EQ(b.colliders()[i].point, start[i].point + dt * start[i].velocity + dt * start[i].velocity);
+  // Poses are functions of time: the same time gives the same pose, whatever happened in between.
+  const double t = 0.1875;
+  b.set_time(0.0625);
+  b.set_time(t);
+  for (size_t i = 0; i < start.size(); ++i) {
+    EXPECT_EQ(b.colliders()[i].point, start[i].point + t * start[i].velocity);
+    EXPECT_EQ(b.at_zero()[i].point, start[i].point);
+  }
   expect_uploaded(b);
 
   std::vector<Collider> more = some_colliders();
   more.insert(more.end(), start.begin(), start.end());
   more.back().point = {7.0, 8.0, 9.0};
-  b.set(more);  // grows
+  b.set(more, 2.0);  // grows
   EXPECT_EQ(b.gpu_bytes(), 6 * sizeof(GpuCollider));
+  EXPECT_EQ(b.colliders().back().point, glm::dvec3(7.0, 8.0, 9.0) + 2.0 * more.back().velocity);
   expect_uploaded(b);
-  b.set({start[1]});  // shrinks the list, keeps the buffer
+  b.set({start[1]}, 0.0);  // shrinks the list, keeps the buffer
   EXPECT_EQ(b.count(), 1u);
   expect_uploaded(b);
 }
@@ -71,6 +75,6 @@ TEST(ColliderBuffer, NoCollidersStillHaveABuffer) {
   gl::ColliderBuffer b({});
   EXPECT_EQ(b.count(), 0u);
   EXPECT_EQ(b.gpu_bytes(), sizeof(GpuCollider));
-  b.move(1.0);
+  b.set_time(1.0);
   EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
 }

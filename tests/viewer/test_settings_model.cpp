@@ -222,3 +222,30 @@ TEST_F(SettingsModel, SlicedFramesAreBitIdentical) {
 }
 
 }  // namespace firn::viewer::test
+
+namespace firn::viewer::test {
+
+// The Material section's water edits (app::Solver::parameters) reach the solver, are kept, and a reset applies
+// them again to the rebuilt solver; refused values change nothing and are not kept.
+TEST_F(SettingsModel, WaterParameterEditsSurviveAReset) {
+  const scene::Scene scene = scene::load_scene(tiny_water_scene());
+  app::Simulation sim(scene);
+  ViewerSettings s = settings_from(sim);
+  const double sigma0 = sim.water()->settings().surface_tension;
+  EXPECT_NE(set_solver_parameter(s, sim, "water", 1, -0.5), "");
+  EXPECT_NE(set_solver_parameter(s, sim, "snow", 0, 1.0), "") << "the water scene has no snow";
+  EXPECT_TRUE(s.parameter_edits.empty());
+  EXPECT_EQ(sim.water()->settings().surface_tension, sigma0);
+  ASSERT_EQ(set_solver_parameter(s, sim, "water", 1, 0.0728), "");
+  ASSERT_EQ(set_solver_parameter(s, sim, "water", 2, 21.5), "");
+  EXPECT_EQ(sim.water()->settings().surface_tension, 0.0728);
+  EXPECT_EQ(sim.water()->settings().sound_speed, 21.5);
+  app::Simulation reset(scene_for_reset(scene, s));
+  EXPECT_EQ(reset.water()->settings().sound_speed, scene.sph->sound_speed);
+  reapply_parameter_edits(s, reset);
+  EXPECT_EQ(reset.water()->settings().surface_tension, 0.0728);
+  EXPECT_EQ(reset.water()->settings().sound_speed, 21.5);
+  EXPECT_EQ(s.parameter_edits.size(), 2u);
+}
+
+}  // namespace firn::viewer::test
