@@ -162,7 +162,7 @@ std::vector<SolverParameter> GrainSimulation::parameters() const {
   if (world_.model == dem::ContactModelType::kSoft) {
     out.push_back({"restitution e", "normal restitution: sets the contact damping (soft model)", kRestitution,
                    c.restitution, "%.3f"});
-    out.push_back({"stiffness E [N/m^3]", "contact force per overlap volume (soft model); at most what the fixed "
+    out.push_back({"E [N/m^3]", "contact stiffness: force per overlap volume (soft model); at most what the fixed "
                    "step resolves", stiffness_range(), c.stiffness, "%.4g"});
   }
   return out;

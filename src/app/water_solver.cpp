@@ -68,11 +68,11 @@ void WaterSolver::write_ply(const std::filesystem::path& folder, int frame) cons
 
 std::vector<SolverParameter> WaterSolver::parameters() const {
   const sph::SphSettings& s = solver_->settings();
-  return {{"viscosity mu [Pa s]", "dynamic viscosity (Mueller 2003 viscosity force); the viscous step follows",
+  return {{"viscosity [Pa s]", "dynamic viscosity mu (Mueller 2003 viscosity force); the viscous step follows",
            kViscosity, s.viscosity, "%.4g"},
-          {"surface tension sigma [N/m]", "colour-field surface tension (Mueller 2003); 0: none", kSurfaceTension,
+          {"sigma [N/m]", "surface tension sigma, colour field (Mueller 2003); 0: none", kSurfaceTension,
            s.surface_tension, "%.4g"},
-          {"sound speed c [m/s]", "stiffness of the equation of state: density error ~ (|v|max / c)^2, dt ~ h / c",
+          {"c [m/s]", "speed of sound, stiffness of the equation of state: density error ~ (|v|max / c)^2, dt ~ h / c",
            kSoundSpeed, s.sound_speed, "%.4g"}};
 }
 

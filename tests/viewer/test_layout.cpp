@@ -141,12 +141,16 @@ TEST_P(ViewerPanels, InsideTheWindowWithoutOverlapOrClipping) {
   EXPECT_EQ(shown_windows().size(), 1u) << "a dismissed banner goes away";
 }
 
-// Snow (materials, colliders, pass timings) and hard-contact bodies (the grains' table) at both window sizes.
+// Snow (materials, colliders, pass timings) and hard-contact bodies (the grains' table) at both window sizes; water,
+// soft grains and snow-and-water: their figure tables and live parameters (Material section) fit too.
 INSTANTIATE_TEST_SUITE_P(WindowSizes, ViewerPanels,
                          ::testing::Values(std::tuple{1280.0f, 720.0f, "tiny-snowball.json"},
                                            std::tuple{960.0f, 540.0f, "tiny-snowball.json"},
                                            std::tuple{1280.0f, 720.0f, "tiny-bodies.json"},
-                                           std::tuple{960.0f, 540.0f, "tiny-bodies.json"}));
+                                           std::tuple{960.0f, 540.0f, "tiny-bodies.json"},
+                                           std::tuple{960.0f, 540.0f, "tiny-water.json"},
+                                           std::tuple{960.0f, 540.0f, "tiny-grains.json"},
+                                           std::tuple{1280.0f, 720.0f, "tiny-snow-and-water.json"}));
 
 }  // namespace
 }  // namespace firn::viewer::test
