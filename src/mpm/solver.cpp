@@ -194,10 +194,11 @@ void Solver::particle_to_grid() {
 void Solver::grid_update() {
   bind();
   gl::ScopedPass t(timer_, "grid_update");
+  gl::Program& program = rigid_.empty() ? grid_update_ : grid_update_rigid_;
   if (indirect_)
-    grid_update_.dispatch_indirect(dispatch_args_, 0);
+    program.dispatch_indirect(dispatch_args_, 0);
   else
-    grid_update_.dispatch_linear(static_cast<uint64_t>(dims_.x) * dims_.y * dims_.z, MPM_LOCAL_SIZE);
+    program.dispatch_linear(static_cast<uint64_t>(dims_.x) * dims_.y * dims_.z, MPM_LOCAL_SIZE);
   barrier();
 }
 

@@ -204,6 +204,7 @@ class Solver {
   mutable std::vector<GpuRigidState> rigid_states_;
   mutable bool rigid_on_gpu_ = false;
   gl::Buffer rigid_bodies_, rigid_planes_, rigid_impulses_, rigid_state_;
+  gl::Program grid_update_rigid_;  ///< grid_update.comp with MPM_RIGID; built at the first non-empty set
   gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_, step_pass_;
   gl::PassTimer timer_;
 };

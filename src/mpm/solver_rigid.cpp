@@ -17,6 +17,8 @@ void Solver::bind_rigid() const {
 
 void Solver::set_rigid_colliders(std::vector<RigidCollider> bodies) {
   for (size_t k = 0; k < bodies.size(); ++k) check_rigid_collider(bodies[k], k);
+  if (!bodies.empty() && grid_update_rigid_.id() == 0)
+    grid_update_rigid_ = gl::Program::compute("mpm/grid_update.comp", {"#define MPM_RIGID"});
   std::vector<glm::vec4> planes;
   for (const RigidCollider& b : bodies)
     for (const glm::dvec4& p : b.planes) planes.emplace_back(p);

@@ -301,10 +301,12 @@ void check_programs(const std::vector<ProgramSpec>& programs, const std::vector<
 }
 
 TEST(StructLayouts, SnowProgramsMatchTheirCppMirrors) {
-  // The define variants that mpm::Solver builds (transfer_defines, the mass-only particle-to-grid).
+  // The define variants that mpm::Solver builds (transfer_defines, the mass-only particle-to-grid, the grid update
+  // with rigid bodies).
   check_programs(compute_programs("mpm", {{{"mpm/p2g.comp"}, {"#define MPM_APIC"}},
                                           {{"mpm/g2p.comp"}, {"#define MPM_APIC"}},
-                                          {{"mpm/p2g.comp"}, {"#define P2G_MASS_ONLY"}}}),
+                                          {{"mpm/p2g.comp"}, {"#define P2G_MASS_ONLY"}},
+                                          {{"mpm/grid_update.comp"}, {"#define MPM_RIGID"}}}),
                  mpm_mirrors());
 }
 
