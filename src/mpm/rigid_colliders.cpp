@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/bindings.h"
+#include "core/gpu_collider.h"
 
 namespace firn::mpm {
 namespace {
@@ -13,15 +14,6 @@ bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.
 
 /// Terms of the Taylor series of cos and sin(t) / t in t^2: t^30 / 30! < 3e-18 for t <= pi.
 constexpr int kSeriesTerms = 15;
-
-uint32_t boundary_code(Boundary b) {
-  switch (b) {
-    case Boundary::kSticky: return BOUNDARY_STICKY;
-    case Boundary::kSlip: return BOUNDARY_SLIP;
-    case Boundary::kSeparate: return BOUNDARY_SEPARATE;
-  }
-  return BOUNDARY_SEPARATE;
-}
 
 }  // namespace
 

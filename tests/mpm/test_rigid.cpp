@@ -68,6 +68,25 @@ RigidCollider random_body(std::mt19937_64& rng, const dvec3& centre, double size
   return b;
 }
 
+/// A 0.08 m snowball (Young's modulus 1.4e5 Pa) at `centre` moving at `velocity` in a 0.8 x 0.6 x 0.6 m grid of
+/// 0.025 m spacing.
+MpmSettings snowball_scene(std::mt19937_64& rng, Transfer transfer, const dvec3& centre, const dvec3& velocity) {
+  MpmSettings s;
+  s.grid = {{0, 0, 0}, {0.8, 0.6, 0.6}, 0.025};
+  s.transfer = transfer;
+  Material m;
+  m.youngs_modulus = 1.4e5;
+  s.materials.push_back(m);
+  Body ball;
+  ball.center = centre;
+  ball.radius = 0.08;
+  ball.velocity = velocity;
+  ball.particles_per_cell = 8;
+  ball.seed = rng();
+  s.bodies.push_back(ball);
+  return s;
+}
+
 }  // namespace
 
 // Random grid velocities and masses (random particles of the random scene, particle-to-grid) on an awkward grid,
@@ -184,20 +203,8 @@ TEST(MpmRigid, BodyAwayFromTheSnowChangesNothing) {
 TEST(MpmRigid, SnowballOnHeldBodyExchangesMomentum) {
   firn::test::gl_context();
   std::mt19937_64 rng(mpmtest::test_seed());
-  MpmSettings s;
-  s.grid = {{0, 0, 0}, {0.8, 0.6, 0.6}, 0.025};
-  Material m;
-  m.youngs_modulus = 1.4e5;
-  s.materials.push_back(m);
-  Body ball;
-  ball.center = {0.25, 0.3, 0.3};
-  ball.radius = 0.08;
-  ball.velocity = {3.0, 0.2, 0.0};
-  ball.particles_per_cell = 8;
-  ball.seed = rng();
-  s.bodies.push_back(ball);
-  const auto particles = seed_bodies(s);
-  Solver solver(s, {}, dvec3(0.0), particles);
+  const MpmSettings s = snowball_scene(rng, Transfer::kFlip, {0.25, 0.3, 0.3}, {3.0, 0.2, 0.0});
+  Solver solver(s, {}, dvec3(0.0), seed_bodies(s));
   RigidCollider box;
   box.planes = box_planes({0.06, 0.1, 0.1});
   box.position = {0.45, 0.3, 0.31};
@@ -229,17 +236,7 @@ TEST(MpmRigid, SnowballOnHeldBodyExchangesMomentum) {
 TEST(MpmRigid, SnowballOnSpinningBodyExchangesAngularMomentum) {
   firn::test::gl_context();
   std::mt19937_64 rng(mpmtest::test_seed());
-  MpmSettings s;
-  s.grid = {{0, 0, 0}, {0.8, 0.6, 0.6}, 0.025};
-  s.transfer = Transfer::kApic;
-  s.materials.push_back(Material{});
-  Body ball;
-  ball.center = {0.25, 0.33, 0.28};
-  ball.radius = 0.08;
-  ball.velocity = {3.0, 0.0, 0.3};
-  ball.particles_per_cell = 8;
-  ball.seed = rng();
-  s.bodies.push_back(ball);
+  const MpmSettings s = snowball_scene(rng, Transfer::kApic, {0.25, 0.33, 0.28}, {3.0, 0.0, 0.3});
   Solver solver(s, {}, dvec3(0.0), seed_bodies(s));
   RigidCollider box;
   box.planes = random_polyhedron(rng, 0.08, 9);
