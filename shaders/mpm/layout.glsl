@@ -24,7 +24,7 @@ struct GridVelocity {
 
 // A rigid body (GpuRigidBody in src/mpm/layout.h): float pose for the grid update, faces in the plane buffer.
 struct RigidBody {
-  vec4 position;           // centre of mass [m]
+  vec4 position;           // centre of mass [m], w = bounding radius [m]
   vec4 rotation[3];        // columns of R, body -> world
   vec4 velocity_friction;  // velocity [m/s], w = Coulomb friction mu
   vec4 angular_velocity;   // [rad/s], world frame

@@ -21,8 +21,10 @@ void add_rigid_impulse(uint slot, float value, uint node) {
 // body's impulse.
 vec3 collide_rigid(vec3 x, float m, uint node, vec3 v) {
   for (uint b = 0u; b < rigid_count(); ++b) {
+    vec4 centre = rigid_bodies[b].position;
+    vec3 r = x - centre.xyz;
+    if (dot(r, r) > centre.w * centre.w) continue;  // outside the bounding ball: the cheap test for most nodes
     RigidBody body = rigid_bodies[b];
-    vec3 r = x - body.position.xyz;
     mat3 R = mat3(body.rotation[0].xyz, body.rotation[1].xyz, body.rotation[2].xyz);
     vec3 r_body = r * R;  // R^T r
     // Stops at the first face with the node outside: only the inside test and the inside maximum are needed.

@@ -97,7 +97,7 @@ static_assert(offsetof(GpuStep, flags) == 104);
 /// the pose that the step pass (or Solver::substep) rewrites every substep, the velocities, and where its face planes
 /// lie in the plane buffer (glm::vec4 per plane: body-frame unit outward normal, offset d [m]).
 struct GpuRigidBody {
-  glm::vec4 position;           ///< centre of mass, world [m]; w unused
+  glm::vec4 position;           ///< centre of mass, world [m]; w = bounding radius about it [m]
   glm::vec4 rotation[3];        ///< columns of the rotation body -> world; w unused
   glm::vec4 velocity_friction;  ///< velocity [m/s]; w = Coulomb friction mu
   glm::vec4 angular_velocity;   ///< world frame [rad/s]; w unused

@@ -1,5 +1,6 @@
 #include "mpm/rigid_colliders.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -32,17 +33,56 @@ void check_rigid_collider(const RigidCollider& body, size_t index) {
   if (!(body.friction >= 0.0)) throw std::invalid_argument(who + "friction must be >= 0");
 }
 
+double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index) {
+  const std::string who = "mpm rigid collider " + std::to_string(index) + ": ";
+  const size_t n = planes.size();
+  auto normal = [&](size_t k) { return glm::dvec3(planes[k]); };
+  // Bounded exactly when no direction u has n_k . u <= 0 for every k. Such directions form a polyhedral cone; if it
+  // is not {0}, it has an edge (or contains a line) along the crossing n_i x n_j of two planes.
+  auto faces_nowhere = [&](const glm::dvec3& u) {
+    for (size_t k = 0; k < n; ++k)
+      if (glm::dot(normal(k), u) > 1e-12) return false;
+    return true;
+  };
+  bool crossing = false;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j) {
+      const glm::dvec3 c = glm::cross(normal(i), normal(j));
+      if (glm::length(c) < 1e-9) continue;
+      crossing = true;
+      if (faces_nowhere(c) || faces_nowhere(-c))
+        throw std::invalid_argument(who + "the planes do not bound a polyhedron (open along a direction)");
+    }
+  if (!crossing) throw std::invalid_argument(who + "the planes do not bound a polyhedron (all parallel)");
+  double radius = -1.0;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j)
+      for (size_t k = j + 1; k < n; ++k) {
+        const glm::dmat3 a = glm::transpose(glm::dmat3(normal(i), normal(j), normal(k)));  // rows: the normals
+        const double det = glm::determinant(a);
+        if (std::abs(det) < 1e-12) continue;
+        const glm::dvec3 x = glm::inverse(a) * glm::dvec3(planes[i].w, planes[j].w, planes[k].w);
+        bool inside = true;
+        for (size_t m = 0; m < n && inside; ++m)
+          inside = glm::dot(normal(m), x) <= planes[m].w + 1e-9 * (1.0 + glm::length(x));
+        if (inside) radius = std::max(radius, glm::length(x));
+      }
+  if (radius < 0) throw std::invalid_argument(who + "the planes enclose no point");
+  return radius;
+}
+
 GpuRigidState to_gpu_state(const RigidCollider& body) {
   const glm::dquat& q = body.orientation;
   return {glm::dvec4(body.position, 0.0), glm::dvec4(q.x, q.y, q.z, q.w), glm::dvec4(body.velocity, 0.0),
           glm::dvec4(body.angular_velocity, 0.0)};
 }
 
-GpuRigidBody to_gpu_body(const RigidCollider& body, const GpuRigidState& state, uint32_t first_plane) {
+GpuRigidBody to_gpu_body(const RigidCollider& body, const GpuRigidState& state, double radius, uint32_t first_plane) {
   // The rotation matrix of the unit quaternion, in the operation order of step.comp's rotation_columns.
   const double x = state.orientation.x, y = state.orientation.y, z = state.orientation.z, w = state.orientation.w;
   GpuRigidBody g{};
-  g.position = glm::vec4(glm::vec3(glm::dvec3(state.position)), 0.0f);
+  // The radius is padded and rounded up, so that the float test never rejects a node the polyhedron holds.
+  g.position = glm::vec4(glm::vec3(glm::dvec3(state.position)), std::nextafter(float(radius * (1.0 + 1e-5)), 1e30f));
   g.rotation[0] = glm::vec4(float(1.0 - 2.0 * (y * y + z * z)), float(2.0 * (x * y + w * z)),
                             float(2.0 * (x * z - w * y)), 0.0f);
   g.rotation[1] = glm::vec4(float(2.0 * (x * y - w * z)), float(1.0 - 2.0 * (x * x + z * z)),

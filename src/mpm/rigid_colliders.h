@@ -39,10 +39,18 @@ struct RigidImpulse {
 /// non-finite value.
 void check_rigid_collider(const RigidCollider& body, size_t index);
 
+/// Radius about the body origin of the ball that holds the polyhedron of `planes` (body frame) [m]: the largest
+/// |vertex|, the vertices found as the points where three planes meet and no plane is violated (O(n^4) for n
+/// planes: call when the shape changes). Throws std::invalid_argument naming body `index` when the planes bound no
+/// polyhedron: a direction along which no plane faces (the recession cone, tested on the crossings of plane pairs),
+/// or no vertex at all.
+double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index);
+
 /// The double motion state of `body` (the quaternion as (x, y, z, w)).
 GpuRigidState to_gpu_state(const RigidCollider& body);
-/// The grid update's float form of `body` with the pose of `state`; its planes start at `first_plane`.
-GpuRigidBody to_gpu_body(const RigidCollider& body, const GpuRigidState& state, uint32_t first_plane);
+/// The grid update's float form of `body` with the pose of `state` and bounding radius `radius` [m] (the quick
+/// rejection of far nodes); its planes start at `first_plane`.
+GpuRigidBody to_gpu_body(const RigidCollider& body, const GpuRigidState& state, double radius, uint32_t first_plane);
 /// `body` with position and orientation from `state`.
 RigidCollider posed(RigidCollider body, const GpuRigidState& state);
 

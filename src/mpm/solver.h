@@ -91,7 +91,9 @@ class Solver {
   // body is summed per body on the GPU.
   /// Replaces the rigid bodies (the count may change; none is allowed). From the next substep they move with their
   /// velocities (position += v dt, orientation rotated by omega dt) substep by substep on the GPU. Impulse sums not
-  /// yet taken are kept for the bodies that remain (by index). Throws std::invalid_argument (check_rigid_collider).
+  /// yet taken are kept for the bodies that remain (by index). A body's bounding radius is computed from its planes
+  /// (O(n^4), mpm::bounding_radius) when they differ from those of the body set before at its index. Throws
+  /// std::invalid_argument (check_rigid_collider, bounding_radius), leaving the bodies as they were.
   void set_rigid_colliders(std::vector<RigidCollider> bodies);
   /// The bodies with their current poses (position, orientation) as the solver has moved them; velocities, planes,
   /// friction and boundary as last set. One blocking read when the GPU has moved them since the last call (call it
@@ -201,6 +203,7 @@ class Solver {
   // Rigid bodies: shapes and velocities as set; the double states as of the last sync (the GPU's are newer while
   // rigid_on_gpu_ is set: the step pass moves them).
   std::vector<RigidCollider> rigid_;
+  std::vector<double> rigid_radii_;  ///< bounding radius of each body about its position [m]
   mutable std::vector<GpuRigidState> rigid_states_;
   mutable bool rigid_on_gpu_ = false;
   gl::Buffer rigid_bodies_, rigid_planes_, rigid_impulses_, rigid_state_;

@@ -17,6 +17,11 @@ void Solver::bind_rigid() const {
 
 void Solver::set_rigid_colliders(std::vector<RigidCollider> bodies) {
   for (size_t k = 0; k < bodies.size(); ++k) check_rigid_collider(bodies[k], k);
+  // Bounding radii: kept for a body whose planes did not change (a coupling loop sets the same shapes each time).
+  std::vector<double> radii;
+  for (size_t k = 0; k < bodies.size(); ++k)
+    radii.push_back(k < rigid_.size() && rigid_[k].planes == bodies[k].planes ? rigid_radii_[k]
+                                                                              : bounding_radius(bodies[k].planes, k));
   if (!bodies.empty() && grid_update_rigid_.id() == 0)
     grid_update_rigid_ = gl::Program::compute("mpm/grid_update.comp", {"#define MPM_RIGID"});
   std::vector<glm::vec4> planes;
@@ -35,6 +40,7 @@ void Solver::set_rigid_colliders(std::vector<RigidCollider> bodies) {
     rigid_impulses_ = std::move(grown);
   }
   rigid_ = std::move(bodies);
+  rigid_radii_ = std::move(radii);
   rigid_states_.clear();
   for (const RigidCollider& b : rigid_) rigid_states_.push_back(to_gpu_state(b));
   rigid_on_gpu_ = false;
@@ -47,7 +53,7 @@ void Solver::upload_rigid_states() {
   std::vector<GpuRigidBody> gpu;
   uint32_t first = 0;
   for (size_t k = 0; k < rigid_.size(); ++k) {
-    gpu.push_back(to_gpu_body(rigid_[k], rigid_states_[k], first));
+    gpu.push_back(to_gpu_body(rigid_[k], rigid_states_[k], rigid_radii_[k], first));
     first += static_cast<uint32_t>(rigid_[k].planes.size());
   }
   if (rigid_bodies_.size() < gpu.size() * sizeof(GpuRigidBody))

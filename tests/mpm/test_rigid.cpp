@@ -336,3 +336,39 @@ TEST(MpmRigid, CheckpointCarriesBodiesAndImpulses) {
   }
   EXPECT_GT(glm::length(ja[0].linear), 0.0) << "the body should have touched the snow";
 }
+
+// The bounding radius of a body's planes (the grid update's quick rejection) is its farthest vertex; planes that
+// leave the body open or enclose nothing are refused.
+TEST(MpmRigid, BoundingRadiusAndBadPlanes) {
+  std::mt19937_64 rng(mpmtest::test_seed());
+  const dvec3 half(0.3, 0.7, 1.1);
+  EXPECT_NEAR(bounding_radius(box_planes(half), 0), glm::length(half), 1e-12);
+  // A random polyhedron (cut from a cube of half size 1.3 * 0.5): random points inside it lie within the radius,
+  // and the radius is no larger than the cube's corner.
+  const auto planes = random_polyhedron(rng, 0.5, 13);
+  const double r = bounding_radius(planes, 0);
+  EXPECT_LE(r, std::sqrt(3.0) * 1.3 * 0.5 + 1e-12);
+  double farthest = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const dvec3 x(mpmtest::uniform(rng, -0.65, 0.65), mpmtest::uniform(rng, -0.65, 0.65),
+                  mpmtest::uniform(rng, -0.65, 0.65));
+    bool in = true;
+    for (const glm::dvec4& p : planes) in = in && glm::dot(dvec3(p), x) <= p.w;
+    if (in) farthest = std::max(farthest, glm::length(x));
+  }
+  EXPECT_LE(farthest, r);
+  EXPECT_GT(farthest, 0.8 * r) << "the radius is far beyond every sampled point";
+  auto open = box_planes(half);
+  open.pop_back();  // no face towards +z
+  EXPECT_THROW(bounding_radius(open, 3), std::invalid_argument);
+  auto empty = box_planes(half);
+  empty[0].w = -2.0;  // -x face beyond the +x face: nothing inside
+  EXPECT_THROW(bounding_radius(empty, 4), std::invalid_argument);
+  firn::test::gl_context();
+  mpmtest::Scene sc = mpmtest::random_scene(rng, 100, {9, 9, 9});
+  Solver solver(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  RigidCollider bad;
+  bad.planes = open;
+  EXPECT_THROW(solver.set_rigid_colliders({bad}), std::invalid_argument);
+  EXPECT_EQ(solver.rigid_count(), 0u);
+}
