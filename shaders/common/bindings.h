@@ -19,6 +19,11 @@
 #define MPM_BIND_DISPATCH_ARGS 27   /* uint[]: indirect dispatch arguments of a substep's passes, then a template */
 #define MPM_BIND_COLLIDER_POINTS 28 /* dvec4[2 n]: collider point [m] and velocity [m/s] in double */
 #define MPM_BIND_AFFINE 29          /* mat3x4[]: APIC affine velocity C_p per particle [1/s] (G2P -> next P2G) */
+/* Rigid bodies as moving colliders of the grid update (src/mpm/rigid_colliders.h); above the SPH range. */
+#define MPM_BIND_RIGID_BODIES 32    /* RigidBody[]: pose (float), velocity, friction, faces, boundary per body */
+#define MPM_BIND_RIGID_PLANES 33    /* vec4[]: face planes of every body, body frame: xyz unit normal, w offset [m] */
+#define MPM_BIND_RIGID_IMPULSES 34  /* uint[12 n]: impulse and angular impulse on each body, 64-bit fixed point */
+#define MPM_BIND_RIGID_STATE 35     /* RigidState[]: pose and velocity in double, advanced by the step pass */
 
 /* Width of the frictionless wall layer the grid update keeps inside every face of the MPM grid [grid spacings]
    (shaders/mpm/collide.glsl); the scene loader refuses bodies inside it (scene::kWallCells). */
@@ -47,6 +52,11 @@
 #define MPM_ERROR_IMPULSE_OVERFLOW 4u
 #define MPM_ERROR_NONFINITE 8u
 #define MPM_ERROR_CFL 16u
+#define MPM_ERROR_RIGID_IMPULSE_OVERFLOW 32u /* a body's impulse sum left the int64 range (index: the grid node) */
+
+/* Fixed-point scale of the rigid bodies' impulse sums (64-bit, common/fixed64.glsl): 2^-32 N s and N m s per
+   integer unit, a range of +-2^31 N s between two reads (mpm::Solver::take_rigid_impulses). */
+#define MPM_RIGID_IMPULSE_SCALE 4294967296.0
 
 /* MpmParams.counts.w flag bits. */
 #define MPM_FLAG_THESIS_GRADIENT 1u /* reproduce Meyer 2015's B-spline gradient without 1/h (comparison only) */
@@ -113,7 +123,7 @@
 #define SPH_BIND_PARAMS 1
 
 /* Fixed-point scales of the SPH's order-independent sums (two's complement int64 in two uint words,
-   shaders/sph/fixed64.glsl): a value is added as value * scale. */
+   shaders/common/fixed64.glsl): a value is added as value * scale. */
 #define SPH_LOAD_SCALE 16777216.0  /* force and torque on a solid: 2^-24 N, 2^-24 N m (loads.comp, solid_loads) */
 #define SPH_ENERGY_SCALE 1048576.0 /* the water's kinetic + potential energy: 2^-20 J (integrate.comp, GpuStatus) */
 

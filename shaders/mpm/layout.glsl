@@ -22,6 +22,23 @@ struct GridVelocity {
 // struct Collider and its signed distance / normal (the include loader takes no trailing comment on this line)
 #include "common/collider_sdf.glsl"
 
+// A rigid body (GpuRigidBody in src/mpm/layout.h): float pose for the grid update, faces in the plane buffer.
+struct RigidBody {
+  vec4 position;           // centre of mass [m], w = bounding radius [m]
+  vec4 rotation[3];        // columns of R, body -> world
+  vec4 velocity_friction;  // velocity [m/s], w = Coulomb friction mu
+  vec4 angular_velocity;   // [rad/s], world frame
+  uvec4 faces;             // first plane, plane count, BOUNDARY_* code
+};
+
+// A rigid body's motion state in double (GpuRigidState), advanced by the step pass.
+struct RigidState {
+  dvec4 position;          // [m]
+  dvec4 orientation;       // unit quaternion (x, y, z, w), body -> world
+  dvec4 velocity;          // [m/s]
+  dvec4 angular_velocity;  // [rad/s]
+};
+
 struct Material {
   vec4 lame;        // mu0, lambda0, xi, rho0
   vec4 plasticity;  // theta_c, theta_s
@@ -32,7 +49,7 @@ layout(std140, binding = MPM_BIND_PARAMS) uniform MpmParams {
   ivec4 grid_dims;
   vec4 gravity_dt;
   vec4 scales;  // mass_scale, momentum_scale, flip alpha, unused
-  uvec4 counts; // particles, colliders, unused, flags
+  uvec4 counts; // particles, colliders, rigid bodies, flags
   vec4 params_pad;
 };
 
@@ -54,6 +71,7 @@ float spacing() { return grid_min_h.w; }
 float time_step() { return stepper.dt_f; }
 uint particle_count() { return counts.x; }
 uint collider_count() { return counts.y; }
+uint rigid_count() { return counts.z; }
 int node_index(ivec3 n) { return n.x + grid_dims.x * (n.y + grid_dims.y * n.z); }
 ivec3 node_coords(int i) {
   return ivec3(i % grid_dims.x, (i / grid_dims.x) % grid_dims.y, i / (grid_dims.x * grid_dims.y));

@@ -14,6 +14,8 @@ uint32_t shape_code(ColliderShape s) {
   return COLLIDER_PLANE;
 }
 
+}  // namespace
+
 uint32_t boundary_code(Boundary b) {
   switch (b) {
     case Boundary::kSticky: return BOUNDARY_STICKY;
@@ -22,8 +24,6 @@ uint32_t boundary_code(Boundary b) {
   }
   return BOUNDARY_SEPARATE;
 }
-
-}  // namespace
 
 std::vector<GpuCollider> to_gpu_colliders(const std::vector<Collider>& colliders) {
   std::vector<GpuCollider> out;

@@ -20,6 +20,9 @@ static_assert(sizeof(GpuCollider) == 64);
 static_assert(offsetof(GpuCollider, normal_radius) == 16);
 static_assert(offsetof(GpuCollider, boundary) == 48);
 
+/// The shaders' BOUNDARY_* code of a boundary kind (shaders/common/bindings.h).
+uint32_t boundary_code(Boundary b);
+
 /// Colliders converted to the shaders' layout (float precision).
 std::vector<GpuCollider> to_gpu_colliders(const std::vector<Collider>& colliders);
 

@@ -67,6 +67,10 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       wave_inputs_(sizeof(glm::dvec2) * std::max<size_t>(1, settings.materials.size())),
       collider_points_(2 * sizeof(glm::dvec4) * std::max<size_t>(1, colliders_.count())),
       affine_(sizeof(GpuVelocityGradient) * particles.size()),
+      rigid_bodies_(sizeof(GpuRigidBody)),
+      rigid_planes_(sizeof(glm::vec4)),
+      rigid_impulses_(12 * sizeof(uint32_t)),
+      rigid_state_(sizeof(GpuRigidState)),
       p2g_(build("mpm/p2g.comp", transfer_defines(settings))),
       p2g_mass_(build("mpm/p2g.comp", {"#define P2G_MASS_ONLY"})),
       init_volume_(build("mpm/init_volume.comp")),
@@ -94,6 +98,7 @@ void Solver::bind() const {
   status_.bind_storage(MPM_BIND_STATUS);
   step_.bind_storage(MPM_BIND_STEP);
   glBindBufferBase(GL_UNIFORM_BUFFER, MPM_BIND_PARAMS, params_.id());
+  bind_rigid();
 }
 
 void Solver::barrier() const {
@@ -135,7 +140,8 @@ void Solver::build_dispatch_args() {
 }
 
 void Solver::upload_params() {
-  const GpuParams p = make_params(settings_, scales_, dims_, gravity_, count_, colliders_.count());
+  const GpuParams p = make_params(settings_, scales_, dims_, gravity_, count_, colliders_.count(),
+                                  static_cast<uint32_t>(rigid_.size()));
   params_.upload(0, sizeof p, &p);
 }
 
@@ -188,10 +194,11 @@ void Solver::particle_to_grid() {
 void Solver::grid_update() {
   bind();
   gl::ScopedPass t(timer_, "grid_update");
+  gl::Program& program = rigid_.empty() ? grid_update_ : grid_update_rigid_;
   if (indirect_)
-    grid_update_.dispatch_indirect(dispatch_args_, 0);
+    program.dispatch_indirect(dispatch_args_, 0);
   else
-    grid_update_.dispatch_linear(static_cast<uint64_t>(dims_.x) * dims_.y * dims_.z, MPM_LOCAL_SIZE);
+    program.dispatch_linear(static_cast<uint64_t>(dims_.x) * dims_.y * dims_.z, MPM_LOCAL_SIZE);
   barrier();
 }
 
@@ -224,6 +231,11 @@ void Solver::estimate_volumes() {
 
 void Solver::substep(double dt) {
   colliders_.set_time(time_ + dt);
+  if (!rigid_.empty()) {
+    sync_rigid_states();
+    for (GpuRigidState& r : rigid_states_) advance_rigid_state(r, dt);
+    upload_rigid_states();
+  }
   set_time_step(dt);
   particle_to_grid();  // the accumulators are zero: grid_update (or estimate_volumes) left them so
   grid_update();

@@ -13,6 +13,7 @@
 #include "gl/timer.h"
 #include "mpm/fixed_point.h"
 #include "mpm/layout.h"
+#include "mpm/rigid_colliders.h"
 #include "mpm/settings.h"
 
 namespace firn::mpm {
@@ -86,6 +87,26 @@ class Solver {
   /// Sets the PIC/FLIP blend alpha in [0, 1].
   void set_flip(double alpha);
 
+  // Rigid bodies (two-way coupling, docs/snow-pipeline.md "Rigid bodies"). Each is a moving collider of the grid
+  // update (applied after the kinematic colliders, before the grid's walls); the momentum each grid node loses to a
+  // body is summed per body on the GPU.
+  /// Replaces the rigid bodies (the count may change; none is allowed). From the next substep they move with their
+  /// velocities (position += v dt, orientation rotated by omega dt) substep by substep on the GPU. Impulse sums not
+  /// yet taken are kept for the bodies that remain (by index). A body's bounding radius is computed from its planes
+  /// (O(n^4), mpm::bounding_radius) when they differ from those of the body set before at its index. Throws
+  /// std::invalid_argument (check_rigid_collider, bounding_radius), leaving the bodies as they were.
+  void set_rigid_colliders(std::vector<RigidCollider> bodies);
+  /// The bodies with their current poses (position, orientation) as the solver has moved them; velocities, planes,
+  /// friction and boundary as last set. One blocking read when the GPU has moved them since the last call (call it
+  /// at a coupling interval only).
+  std::vector<RigidCollider> rigid_colliders() const;
+  /// Sum over the grid updates since the last call of the impulse the snow exerted on each body (the negated
+  /// momentum change its boundary condition gave the grid nodes), in 64-bit fixed point summed on the GPU
+  /// (MPM_RIGID_IMPULSE_SCALE: 2^-32 N s; deterministic); resets the sums. One blocking read. A sum that leaves the
+  /// int64 range is reported as a NumericalError by the advance (or check_status) that overflowed it.
+  std::vector<RigidImpulse> take_rigid_impulses();
+  size_t rigid_count() const { return rigid_.size(); }
+
   const gl::Buffer& particles() const { return particles_; }
   uint32_t particle_count() const { return count_; }
   const std::vector<Collider>& colliders() const { return colliders_.colliders(); }
@@ -123,6 +144,8 @@ class Solver {
   // Checkpoints (mpm/state.h) read and restore the clocks, limits and counters below.
   friend void save_state(const Solver& solver, BinaryWriter& out);
   friend void restore_state(Solver& solver, BinaryReader& in);
+  friend void put_rigid(const Solver& solver, const std::vector<RigidCollider>& bodies, BinaryWriter& out);
+  friend void get_rigid(Solver& solver, BinaryReader& in);
 
   /// What a fenced read-back of the step state holds (one staging slot).
   struct Readback {
@@ -138,6 +161,11 @@ class Solver {
   void upload_params();
   void upload_step(double dt, double end, uint32_t budget);
   void upload_collider_points();
+  void bind_rigid() const;
+  /// Uploads the rigid bodies' double state and their float copies from rigid_states_.
+  void upload_rigid_states();
+  /// Reads the GPU-moved rigid states back into rigid_states_ when the step pass has moved them (blocking).
+  void sync_rigid_states() const;
   void build_dispatch_args();
   /// Issues one GPU-resident substep: the step pass, then every pass with indirect dispatch.
   void issue_substep();
@@ -173,6 +201,14 @@ class Solver {
   gl::Buffer particles_, grid_, grid_vel_, velgrad_, materials_, status_, params_;
   gl::Buffer step_, wave_inputs_, dispatch_args_, collider_points_, staging_;
   gl::Buffer affine_;  ///< APIC C_p per particle (GpuVelocityGradient layout) [1/s]; zero until the first G2P
+  // Rigid bodies: shapes and velocities as set; the double states as of the last sync (the GPU's are newer while
+  // rigid_on_gpu_ is set: the step pass moves them).
+  std::vector<RigidCollider> rigid_;
+  std::vector<double> rigid_radii_;  ///< bounding radius of each body about its position [m]
+  mutable std::vector<GpuRigidState> rigid_states_;
+  mutable bool rigid_on_gpu_ = false;
+  gl::Buffer rigid_bodies_, rigid_planes_, rigid_impulses_, rigid_state_;
+  gl::Program grid_update_rigid_;  ///< grid_update.comp with MPM_RIGID; built at the first non-empty set
   gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_, step_pass_;
   gl::PassTimer timer_;
 };

@@ -31,6 +31,7 @@ void Solver::bind_step() const {
   wave_inputs_.bind_storage(MPM_BIND_STEP_MATERIALS);
   dispatch_args_.bind_storage(MPM_BIND_DISPATCH_ARGS);
   collider_points_.bind_storage(MPM_BIND_COLLIDER_POINTS);
+  rigid_state_.bind_storage(MPM_BIND_RIGID_STATE);
 }
 
 void Solver::upload_collider_points() {
@@ -111,6 +112,7 @@ AdvanceResult Solver::advance_until(double end, int max_substeps) {
   const uint32_t budget = static_cast<uint32_t>(std::clamp<int64_t>(max_substeps, 1, int64_t{1} << 31));
   upload_collider_points();
   upload_step(dt_, end, budget);
+  if (!rigid_.empty()) rigid_on_gpu_ = true;  // the step pass moves them from here on
   std::deque<InFlight> in_flight;
   size_t next_slot = 0;
   uint32_t issued = 0, known_taken = 0;

@@ -22,6 +22,7 @@ std::string quantity_name(uint32_t bit) {
     case MPM_ERROR_IMPULSE_OVERFLOW: return "grid impulse dt*f (fixed-point overflow)";
     case MPM_ERROR_NONFINITE: return "particle state (NaN or infinity)";
     case MPM_ERROR_CFL: return "particle speed (CFL violation: more than one cell per substep)";
+    case MPM_ERROR_RIGID_IMPULSE_OVERFLOW: return "rigid-body impulse sum (64-bit fixed-point overflow)";
   }
   return "unknown";
 }

@@ -1,5 +1,6 @@
 #include "mpm/state.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "core/collider_state.h"
@@ -7,9 +8,66 @@
 namespace firn::mpm {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 3;  // 2: APIC affine velocities; 3: colliders at t = 0
+constexpr std::uint32_t kStateVersion = 4;  // 2: APIC affine velocities; 3: rigid bodies; 4: colliders at t = 0
 
 }  // namespace
+
+/// The rigid bodies: shapes and responses, the double states, the float poses the grid update reads (as the GPU
+/// rounded them) and the impulse sums not yet taken.
+void put_rigid(const Solver& s, const std::vector<RigidCollider>& bodies, BinaryWriter& out) {
+  out.put(static_cast<std::uint32_t>(bodies.size()));
+  std::vector<GpuRigidState> states;
+  for (const RigidCollider& b : bodies) {
+    out.put_array(b.planes);
+    out.put(b.friction, static_cast<std::uint32_t>(b.boundary));
+    states.push_back(to_gpu_state(b));
+  }
+  out.put_array(states);
+  if (bodies.empty()) return;
+  std::vector<GpuRigidBody> floats(bodies.size());
+  s.rigid_bodies_.download(0, floats.size() * sizeof(GpuRigidBody), floats.data());
+  std::vector<std::uint32_t> words(12 * bodies.size());
+  s.rigid_impulses_.download(0, words.size() * sizeof(std::uint32_t), words.data());
+  out.put_array(floats);
+  out.put_array(words);
+}
+
+void get_rigid(Solver& s, BinaryReader& in) {
+  const auto count = in.get<std::uint32_t>();
+  std::vector<RigidCollider> bodies(count);
+  for (RigidCollider& b : bodies) {
+    b.planes = in.get_array<glm::dvec4>();
+    std::uint32_t boundary = 0;
+    in.read(b.friction, boundary);
+    if (boundary > static_cast<std::uint32_t>(Boundary::kSeparate)) in.fail("a rigid body's boundary code is invalid");
+    b.boundary = static_cast<Boundary>(boundary);
+  }
+  const auto states = in.get_array<GpuRigidState>();
+  if (states.size() != count) in.fail("the rigid body states do not match the bodies");
+  for (size_t k = 0; k < count; ++k) bodies[k] = posed(bodies[k], states[k]);
+  for (size_t k = 0; k < count; ++k) {
+    bodies[k].velocity = glm::dvec3(states[k].velocity);
+    bodies[k].angular_velocity = glm::dvec3(states[k].angular_velocity);
+  }
+  std::vector<GpuRigidBody> floats;
+  std::vector<std::uint32_t> words;
+  if (count > 0) {
+    floats = in.get_array<GpuRigidBody>();
+    words = in.get_array<std::uint32_t>();
+    if (floats.size() != count || words.size() != 12 * size_t{count})
+      in.fail("the rigid bodies' poses or impulse sums do not match the bodies");
+  }
+  try {
+    s.set_rigid_colliders(std::move(bodies));
+  } catch (const std::invalid_argument& e) {
+    in.fail(e.what());
+  }
+  if (count == 0) return;
+  // The float poses exactly as the GPU rounded them (to_gpu_body rounds the same values, but the GPU's double
+  // arithmetic need not be the CPU's to the last bit), and the sums not yet taken.
+  s.rigid_bodies_.write(floats);
+  s.rigid_impulses_.write(words);
+}
 
 void save_state(const Solver& s, BinaryWriter& out) {
   const StepLimits& l = s.limits_;
@@ -19,6 +77,7 @@ void save_state(const Solver& s, BinaryWriter& out) {
   out.put_array(s.download_particles());
   // APIC carries C_p from one substep's grid-to-particle to the next particle-to-grid.
   if (s.settings_.transfer == Transfer::kApic) out.put_array(s.download_affine());
+  put_rigid(s, s.rigid_colliders(), out);
 }
 
 void restore_state(Solver& s, BinaryReader& in) {
@@ -38,6 +97,7 @@ void restore_state(Solver& s, BinaryReader& in) {
     affine = in.get_array<GpuVelocityGradient>();
     if (affine.size() != s.count_) in.fail("the APIC affine velocities do not match the particles");
   }
+  get_rigid(s, in);
   in.expect_end();
   s.colliders_.set(std::move(colliders), time);
   s.particles_.write(particles);

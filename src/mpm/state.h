@@ -3,7 +3,8 @@
 /// past. That is the particle buffer (x, m, v, V^0, F_E, J_P, material, F_P), the clocks (time, substep counter, the
 /// substep of the last status read), the last step limits (dt, speed, hardening), the inversion counter and the
 /// colliders' positions (they move by dt * velocity per substep, so their floating-point sums depend on the
-/// substep sequence). Not saved, because each substep rebuilds them before reading them: the grid accumulators
+/// substep sequence), and the rigid bodies (shapes, responses, double states, the float poses the grid update reads,
+/// the impulse sums not yet taken: restore replaces the solver's bodies by the saved ones). Not saved, because each substep rebuilds them before reading them: the grid accumulators
 /// (zero between substeps: grid_update clears them), the grid velocities, the velocity gradients and the status
 /// buffer (zero after every status read). The settings come from the scene, which the checkpoint's header pins.
 /// The pair save_state / restore_state is the snow solver's save/restore for a common solver interface.

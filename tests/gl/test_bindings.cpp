@@ -10,14 +10,15 @@ TEST(Bindings, SnowAndWaterStoragePointsAreDisjoint) {
   const std::set<int> snow = {MPM_BIND_PARTICLES, MPM_BIND_GRID, MPM_BIND_GRID_VEL, MPM_BIND_VELGRAD,
                               MPM_BIND_COLLIDERS, MPM_BIND_MATERIALS, MPM_BIND_STATUS, MPM_BIND_STEP,
                               MPM_BIND_STEP_MATERIALS, MPM_BIND_DISPATCH_ARGS, MPM_BIND_COLLIDER_POINTS,
-                              MPM_BIND_AFFINE};
+                              MPM_BIND_AFFINE, MPM_BIND_RIGID_BODIES, MPM_BIND_RIGID_PLANES,
+                              MPM_BIND_RIGID_IMPULSES, MPM_BIND_RIGID_STATE};
   const std::set<int> water = {SPH_BIND_PARTICLES, SPH_BIND_PARTICLES_OUT, SPH_BIND_KEYS, SPH_BIND_ORDER,
                                SPH_BIND_RANK, SPH_BIND_CELL_START, SPH_BIND_COLLIDERS, SPH_BIND_REGIONS,
                                SPH_BIND_STATUS, SPH_BIND_SCAN_DATA, SPH_BIND_SCAN_PARTIALS, SPH_BIND_RADIX_KEYS_IN,
                                SPH_BIND_RADIX_VALS_IN, SPH_BIND_RADIX_KEYS_OUT, SPH_BIND_RADIX_VALS_OUT,
                                SPH_BIND_RADIX_HIST, SPH_BIND_NEIGHBOURS, SPH_BIND_POSITIONS, SPH_BIND_BOUNDARY,
                                SPH_BIND_LOADS};
-  EXPECT_EQ(snow.size(), 12u) << "two snow buffers share a point";
+  EXPECT_EQ(snow.size(), 16u) << "two snow buffers share a point";
   EXPECT_EQ(water.size(), 20u) << "two water buffers share a point";
   for (int b : water) EXPECT_EQ(snow.count(b), 0u) << "binding " << b << " is both a snow and a water buffer";
 }

@@ -128,6 +128,20 @@ std::vector<Mirror> mpm_mirrors() {
       array_of<uint32_t>("uint32_t", "DispatchArgs", MPM_BIND_DISPATCH_ARGS, "args"),
       array_of<glm::dvec4>("glm::dvec4", "ColliderPoints", MPM_BIND_COLLIDER_POINTS, "collider_points"),
       array_of<GpuVelocityGradient>("mpm::GpuVelocityGradient", "AffineBuffer", MPM_BIND_AFFINE, "affine"),
+      // Rigid bodies (src/mpm/rigid_colliders.h): float bodies, their planes as vec4s, the impulse words.
+      array_of<GpuRigidBody>("mpm::GpuRigidBody", "RigidBodyBuffer", MPM_BIND_RIGID_BODIES, "rigid_bodies",
+                             {FIRN_ROW(GpuRigidBody, position, "position"),
+                              FIRN_ROW(GpuRigidBody, rotation, "rotation[0]"),
+                              FIRN_ROW(GpuRigidBody, velocity_friction, "velocity_friction"),
+                              FIRN_ROW(GpuRigidBody, angular_velocity, "angular_velocity"),
+                              FIRN_ROW(GpuRigidBody, faces, "faces")}),
+      array_of<GpuRigidState>("mpm::GpuRigidState", "RigidStateBuffer", MPM_BIND_RIGID_STATE, "rigid_states",
+                              {FIRN_ROW(GpuRigidState, position, "position"),
+                               FIRN_ROW(GpuRigidState, orientation, "orientation"),
+                               FIRN_ROW(GpuRigidState, velocity, "velocity"),
+                               FIRN_ROW(GpuRigidState, angular_velocity, "angular_velocity")}),
+      array_of<glm::vec4>("glm::vec4", "RigidPlaneBuffer", MPM_BIND_RIGID_PLANES, "rigid_planes"),
+      array_of<uint32_t>("uint32_t", "RigidImpulseBuffer", MPM_BIND_RIGID_IMPULSES, "rigid_impulses"),
       struct_block<GpuParams>("mpm::GpuParams", "MpmParams", MPM_BIND_PARAMS, false, "",
                               {FIRN_ROW(GpuParams, grid_min_h, "grid_min_h"),
                                FIRN_ROW(GpuParams, grid_dims, "grid_dims"),
@@ -287,10 +301,12 @@ void check_programs(const std::vector<ProgramSpec>& programs, const std::vector<
 }
 
 TEST(StructLayouts, SnowProgramsMatchTheirCppMirrors) {
-  // The define variants that mpm::Solver builds (transfer_defines, the mass-only particle-to-grid).
+  // The define variants that mpm::Solver builds (transfer_defines, the mass-only particle-to-grid, the grid update
+  // with rigid bodies).
   check_programs(compute_programs("mpm", {{{"mpm/p2g.comp"}, {"#define MPM_APIC"}},
                                           {{"mpm/g2p.comp"}, {"#define MPM_APIC"}},
-                                          {{"mpm/p2g.comp"}, {"#define P2G_MASS_ONLY"}}}),
+                                          {{"mpm/p2g.comp"}, {"#define P2G_MASS_ONLY"}},
+                                          {{"mpm/grid_update.comp"}, {"#define MPM_RIGID"}}}),
                  mpm_mirrors());
 }
 

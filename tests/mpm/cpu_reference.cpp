@@ -81,22 +81,6 @@ double normal_error(const Collider& c, const dvec3& x) {
   return kEps * ((glm::length(x) + glm::length(c.point)) / std::max(glm::length(r), 1e-30) + 2.0);
 }
 
-/// Response of one collider (Stomakhin 2013 Sec. 8): relative velocity v_rel = v - v_co; sticky: v_rel' = 0;
-/// otherwise the normal part is removed (slip: always; separate: only while approaching, v_rel.n < 0), and
-/// Coulomb friction shortens the tangential part by mu times the removed approach speed, stopping it when it
-/// cannot overcome that (static friction).
-dvec3 respond(const Collider& c, const dvec3& n, const dvec3& v) {
-  const dvec3 rel = v - c.velocity;
-  if (c.boundary == Boundary::kSticky) return c.velocity;
-  const double vn = glm::dot(rel, n);
-  if (c.boundary == Boundary::kSeparate && vn >= 0) return v;
-  dvec3 tangential = rel - vn * n;
-  const double approach = std::max(-vn, 0.0);
-  const double speed = glm::length(tangential);
-  if (speed <= c.friction * approach) return c.velocity;
-  tangential *= (speed - c.friction * approach) / speed;
-  return tangential + c.velocity;
-}
 
 /// The grid's walls: 2 spacings inside each face; material at or beyond a wall cannot move further out.
 /// `at_lo/at_hi` say which walls x touches.
@@ -112,6 +96,23 @@ dvec3 wall_lo(const Setup& s) { return s.grid_min + 2.0 * s.h; }
 dvec3 wall_hi(const Setup& s) { return s.grid_min + (dvec3(s.dims - 1) - 2.0) * s.h; }
 
 }  // namespace
+
+// Response of one collider (Stomakhin 2013 Sec. 8): relative velocity v_rel = v - v_co; sticky: v_rel' = 0;
+// otherwise the normal part is removed (slip: always; separate: only while approaching, v_rel.n < 0), and
+// Coulomb friction shortens the tangential part by mu times the removed approach speed, stopping it when it
+// cannot overcome that (static friction).
+dvec3 respond(const Collider& c, const dvec3& n, const dvec3& v) {
+  const dvec3 rel = v - c.velocity;
+  if (c.boundary == Boundary::kSticky) return c.velocity;
+  const double vn = glm::dot(rel, n);
+  if (c.boundary == Boundary::kSeparate && vn >= 0) return v;
+  dvec3 tangential = rel - vn * n;
+  const double approach = std::max(-vn, 0.0);
+  const double speed = glm::length(tangential);
+  if (speed <= c.friction * approach) return c.velocity;
+  tangential *= (speed - c.friction * approach) / speed;
+  return tangential + c.velocity;
+}
 
 Setup make_setup(const MpmSettings& settings, const std::vector<Collider>& colliders, const dvec3& gravity,
                  const FixedPointScales& scales, double dt) {
@@ -404,7 +405,9 @@ std::vector<double> estimate_volumes(const Setup& s, const std::vector<Particle>
   return vol;
 }
 
-std::vector<GridVelocity> grid_update(const Setup& s, const std::vector<GpuGridNode>& grid) {
+std::vector<GridVelocity> grid_update(const Setup& s, const std::vector<GpuGridNode>& grid,
+                                      std::vector<RigidSum>* sums) {
+  if (sums) sums->assign(s.rigid.size(), RigidSum{});
   std::vector<GridVelocity> out(grid.size());
   for (int k = 0; k < static_cast<int>(grid.size()); ++k) {
     const GpuGridNode& node = grid[k];
@@ -424,6 +427,7 @@ std::vector<GridVelocity> grid_update(const Setup& s, const std::vector<GpuGridN
     const glm::ivec3 c = s.node_coords(k);
     const dvec3 x = s.node_position(c);
     o.v_new = collide(s.colliders, x, o.v_new, o.tol_new, o.ambiguous, 1e-5);
+    if (!s.rigid.empty()) o.v_new = collide_rigid(s, x, o.mass, o.v_new, o.tol_new, o.ambiguous, 1e-5, sums);
     // Walls: a node lies on or beyond a wall exactly when its index is within 2 of the border (lo, hi are nodes).
     o.v_new = wall_response(o.v_new, glm::lessThanEqual(c, glm::ivec3(2)), glm::greaterThanEqual(c, s.dims - 3));
   }

@@ -16,6 +16,7 @@
 #include "core/collider.h"
 #include "mpm/fixed_point.h"
 #include "mpm/layout.h"
+#include "mpm/rigid_colliders.h"
 #include "mpm/settings.h"
 
 namespace firn::mpm::ref {
@@ -40,6 +41,25 @@ struct Material {
   double theta_c = 0, theta_s = 0;  ///< critical compression and stretch
 };
 
+/// A rigid body as the grid update sees it (mpm::RigidCollider with the pose rounded to float as uploaded: position
+/// and each element of the rotation matrix).
+struct RigidBody {
+  dvec3 position{0.0};             ///< [m]
+  dmat3 rotation{1.0};             ///< body -> world
+  std::vector<glm::dvec4> planes;  ///< body frame: unit outward normal, offset [m]
+  dvec3 velocity{0.0};             ///< [m/s]
+  dvec3 angular_velocity{0.0};     ///< [rad/s]
+  double friction = 0;
+  Boundary boundary = Boundary::kSeparate;
+};
+
+/// The impulse the grid update gives one body with bounds of |GPU - ref| (per component, summed over nodes).
+struct RigidSum {
+  dvec3 linear{0.0};   ///< [N s]
+  dvec3 angular{0.0};  ///< about the body's position [N m s]
+  double linear_tol = 0, angular_tol = 0;
+};
+
 /// Everything a pass needs besides the particle and grid state. SI units.
 struct Setup {
   dvec3 grid_min{0.0};   ///< node (0,0,0) [m]
@@ -52,6 +72,7 @@ struct Setup {
   bool thesis_gradient = false;  ///< drop the 1/h of grad w (Meyer 2015's omission)
   std::vector<Material> materials;
   std::vector<Collider> colliders;
+  std::vector<RigidBody> rigid;  ///< applied after the colliders, before the walls
 
   int node_count() const { return dims.x * dims.y * dims.z; }
   int node_index(const glm::ivec3& n) const { return n.x + dims.x * (n.y + dims.y * n.z); }
@@ -130,6 +151,18 @@ dmat3 volume_stress(const Material& mat, const Particle& p);
 /// disagree on contact.
 dvec3 collide(const std::vector<Collider>& colliders, const dvec3& x, dvec3 v, double& tol, bool& ambiguous,
               double margin);
+/// One collider's response to material at velocity `v` touching its surface of outward normal `n` (Stomakhin 2013
+/// Sec. 8 with c's boundary kind, friction and velocity).
+dvec3 respond(const Collider& c, const dvec3& n, const dvec3& v);
+/// `rigid` of mpm::RigidCollider rounded as the GPU sees it (see RigidBody).
+RigidBody rigid_as_uploaded(const mpm::RigidCollider& body);
+/// Velocity `v` of a node at `x` of mass `m` [kg] after every rigid body of `s` that contains it (the body is a
+/// convex polyhedron: inside when every face's dot(n, R^T (x - p)) - d <= 0; normal R n of the face with the largest
+/// value; body velocity v + omega x (x - p)), in body order; adds m (v_before - v_after) and its moment about the
+/// body's position to `sums` with their bounds. `tol` and `ambiguous` as in collide; ambiguous also when two faces'
+/// values are within `margin` (the normal is then undecidable in float).
+dvec3 collide_rigid(const Setup& s, const dvec3& x, double m, dvec3 v, double& tol, bool& ambiguous, double margin,
+                    std::vector<RigidSum>* sums);
 
 // ---- passes -----------------------------------------------------------------------------------------------------
 
@@ -154,8 +187,10 @@ struct GridVelocity {
   double tol_old = 0, tol_new = 0;  ///< bounds of |GPU - ref| per component [m/s]
   bool ambiguous = false;  ///< node within float resolution of a collider surface (contact undecidable)
 };
-/// Grid update (steps 4-5) from the fixed-point grid the GPU accumulated (decoded exactly).
-std::vector<GridVelocity> grid_update(const Setup& s, const std::vector<GpuGridNode>& grid);
+/// Grid update (steps 4-5) from the fixed-point grid the GPU accumulated (decoded exactly); with `sums`, the impulses
+/// on the rigid bodies of `s`.
+std::vector<GridVelocity> grid_update(const Setup& s, const std::vector<GpuGridNode>& grid,
+                                      std::vector<RigidSum>* sums = nullptr);
 
 /// Grid-to-particle results.
 struct Transfer {

@@ -1,0 +1,45 @@
+// Order-independent sums: a float value added to a two's complement 64-bit fixed-point accumulator held in two uint
+// words (low, high) with carry. Integer addition is associative, so the result does not depend on the order of the
+// GPU's atomic additions. Used by the SPH loads and energy (shaders/sph) and the MPM rigid-body impulses
+// (shaders/mpm/rigid.glsl); the C++ side reads the words as int64 (low word first).
+
+// The two words of round(x) as a two's complement int64; x finite with |x| < 2^63. The split works on |x|, where
+// every step is exact in float (a / 2^32 and floor are exact, and a - hi 2^32 is a multiple of a's ulp below 2^32),
+// and negates in integers: splitting a negative x directly would round x + 2^32 to float's 256-unit spacing there.
+uvec2 fixed64_words(float x) {
+  float a = round(abs(x));
+  float hi = floor(a / 4294967296.0);
+  uint lo = uint(a - hi * 4294967296.0);
+  uint h = uint(hi);
+  if (x < 0.0) {
+    lo = ~lo + 1u;
+    h = ~h + (lo == 0u ? 1u : 0u);
+  }
+  return uvec2(lo, h);
+}
+
+// Adds X_SCALED (the value times the fixed-point scale, |X_SCALED| < 2^63) to the int64 in words LO, HI.
+#define ATOMIC_ADD_FIXED64(LO, HI, X_SCALED)                      \
+  {                                                               \
+    uvec2 w_ = fixed64_words(X_SCALED);                           \
+    uint old_ = atomicAdd(LO, w_.x);                              \
+    atomicAdd(HI, w_.y + (old_ + w_.x < old_ ? 1u : 0u));         \
+  }
+
+// As ATOMIC_ADD_FIXED64, but runs the statement ON_OVERFLOW instead of wrapping: when X_SCALED is not finite or
+// |X_SCALED| >= 2^62, or when the sum leaves the int64 range (the high word's signed addition overflows).
+#define ATOMIC_ADD_FIXED64_CHECKED(LO, HI, X_SCALED, ON_OVERFLOW)                                    \
+  {                                                                                                  \
+    float x_ = (X_SCALED);                                                                           \
+    if (!(abs(x_) < 4611686018427387904.0)) {                                                        \
+      ON_OVERFLOW;                                                                                   \
+    } else {                                                                                         \
+      uvec2 w_ = fixed64_words(x_);                                                                  \
+      uint old_ = atomicAdd(LO, w_.x);                                                               \
+      int add_ = int(w_.y + (old_ + w_.x < old_ ? 1u : 0u));                                         \
+      int prev_ = int(atomicAdd(HI, uint(add_)));                                                    \
+      if ((add_ > 0 && prev_ > 2147483647 - add_) || (add_ < 0 && prev_ < -2147483647 - 1 - add_)) { \
+        ON_OVERFLOW;                                                                                 \
+      }                                                                                              \
+    }                                                                                                \
+  }

@@ -1,0 +1,53 @@
+// Rigid bodies as moving colliders of the grid update (issue 14 point 2; src/mpm/rigid_colliders.h). A body is a
+// convex polyhedron: node x is inside when max_k (dot(n_k, R^T (x - p)) - d_k) <= 0, the exact signed distance for
+// inside points (a lower bound outside, which the inside test does not need). Inside, the node's velocity gets the
+// kinematic colliders' response (boundary_response, common/collider_sdf.glsl) against the body's velocity
+// v + omega x (x - p) with the maximising face's normal R n_k, and the momentum the node loses, m (v_before -
+// v_after), is the impulse on the body (its moment about p the angular impulse): summed per body in 64-bit fixed
+// point, so the grid and the bodies exchange momentum exactly (to the float arithmetic of one node).
+#include "common/fixed64.glsl"
+
+layout(std430, binding = MPM_BIND_RIGID_BODIES) readonly buffer RigidBodyBuffer { RigidBody rigid_bodies[]; };
+layout(std430, binding = MPM_BIND_RIGID_PLANES) readonly buffer RigidPlaneBuffer { vec4 rigid_planes[]; };
+// Per body 6 int64 (impulse xyz [N s], angular impulse xyz [N m s]) as (low, high) words at MPM_RIGID_IMPULSE_SCALE.
+layout(std430, binding = MPM_BIND_RIGID_IMPULSES) coherent buffer RigidImpulseBuffer { uint rigid_impulses[]; };
+
+void add_rigid_impulse(uint slot, float value, uint node) {
+  ATOMIC_ADD_FIXED64_CHECKED(rigid_impulses[2u * slot], rigid_impulses[2u * slot + 1u],
+                             value * MPM_RIGID_IMPULSE_SCALE, report_error(MPM_ERROR_RIGID_IMPULSE_OVERFLOW, node))
+}
+
+// Applies every body that contains node `node` at x (mass m [kg]) to its velocity v, in body order, and adds each
+// body's impulse.
+vec3 collide_rigid(vec3 x, float m, uint node, vec3 v) {
+  for (uint b = 0u; b < rigid_count(); ++b) {
+    vec4 centre = rigid_bodies[b].position;
+    vec3 r = x - centre.xyz;
+    if (dot(r, r) > centre.w * centre.w) continue;  // outside the bounding ball: the cheap test for most nodes
+    RigidBody body = rigid_bodies[b];
+    mat3 R = mat3(body.rotation[0].xyz, body.rotation[1].xyz, body.rotation[2].xyz);
+    vec3 r_body = r * R;  // R^T r
+    // Stops at the first face with the node outside: only the inside test and the inside maximum are needed.
+    float dist = -3.0e38;
+    uint face = body.faces.x;
+    for (uint f = body.faces.x; f < body.faces.x + body.faces.y && dist <= 0.0; ++f) {
+      float d = dot(rigid_planes[f].xyz, r_body) - rigid_planes[f].w;
+      if (d > dist) {
+        dist = d;
+        face = f;
+      }
+    }
+    if (dist > 0.0) continue;
+    vec3 v_body = body.velocity_friction.xyz + cross(body.angular_velocity.xyz, r);
+    vec3 before = v;
+    v = boundary_response(v, v_body, R * rigid_planes[face].xyz, body.velocity_friction.w, body.faces.z);
+    vec3 j = m * (before - v);
+    if (j == vec3(0.0)) continue;  // separating: nothing exchanged
+    vec3 l = cross(r, j);
+    for (uint c = 0u; c < 3u; ++c) {
+      add_rigid_impulse(6u * b + c, j[c], node);
+      add_rigid_impulse(6u * b + 3u + c, l[c], node);
+    }
+  }
+  return v;
+}

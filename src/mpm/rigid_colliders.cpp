@@ -1,0 +1,132 @@
+#include "mpm/rigid_colliders.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "common/bindings.h"
+#include "core/gpu_collider.h"
+
+namespace firn::mpm {
+namespace {
+
+bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+/// Terms of the Taylor series of cos and sin(t) / t in t^2: t^30 / 30! < 3e-18 for t <= pi.
+constexpr int kSeriesTerms = 15;
+
+}  // namespace
+
+void check_rigid_collider(const RigidCollider& body, size_t index) {
+  const std::string who = "mpm rigid collider " + std::to_string(index) + ": ";
+  if (body.planes.empty()) throw std::invalid_argument(who + "no face planes");
+  for (size_t k = 0; k < body.planes.size(); ++k) {
+    const glm::dvec4& p = body.planes[k];
+    if (!finite(glm::dvec3(p)) || !std::isfinite(p.w) || std::abs(glm::length(glm::dvec3(p)) - 1.0) > 1e-6)
+      throw std::invalid_argument(who + "plane " + std::to_string(k) + " needs a finite unit normal and offset");
+  }
+  const glm::dquat& q = body.orientation;
+  if (!finite(body.position) || !finite(body.velocity) || !finite(body.angular_velocity) ||
+      !std::isfinite(glm::length(q)) || std::abs(glm::length(q) - 1.0) > 1e-6)
+    throw std::invalid_argument(who + "position, velocities and a unit orientation must be finite");
+  if (!(body.friction >= 0.0)) throw std::invalid_argument(who + "friction must be >= 0");
+}
+
+double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index) {
+  const std::string who = "mpm rigid collider " + std::to_string(index) + ": ";
+  const size_t n = planes.size();
+  auto normal = [&](size_t k) { return glm::dvec3(planes[k]); };
+  // Bounded exactly when no direction u has n_k . u <= 0 for every k. Such directions form a polyhedral cone; if it
+  // is not {0}, it has an edge (or contains a line) along the crossing n_i x n_j of two planes.
+  auto faces_nowhere = [&](const glm::dvec3& u) {
+    for (size_t k = 0; k < n; ++k)
+      if (glm::dot(normal(k), u) > 1e-12) return false;
+    return true;
+  };
+  bool crossing = false;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j) {
+      const glm::dvec3 c = glm::cross(normal(i), normal(j));
+      if (glm::length(c) < 1e-9) continue;
+      crossing = true;
+      if (faces_nowhere(c) || faces_nowhere(-c))
+        throw std::invalid_argument(who + "the planes do not bound a polyhedron (open along a direction)");
+    }
+  if (!crossing) throw std::invalid_argument(who + "the planes do not bound a polyhedron (all parallel)");
+  double radius = -1.0;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j)
+      for (size_t k = j + 1; k < n; ++k) {
+        const glm::dmat3 a = glm::transpose(glm::dmat3(normal(i), normal(j), normal(k)));  // rows: the normals
+        const double det = glm::determinant(a);
+        if (std::abs(det) < 1e-12) continue;
+        const glm::dvec3 x = glm::inverse(a) * glm::dvec3(planes[i].w, planes[j].w, planes[k].w);
+        bool inside = true;
+        for (size_t m = 0; m < n && inside; ++m)
+          inside = glm::dot(normal(m), x) <= planes[m].w + 1e-9 * (1.0 + glm::length(x));
+        if (inside) radius = std::max(radius, glm::length(x));
+      }
+  if (radius < 0) throw std::invalid_argument(who + "the planes enclose no point");
+  return radius;
+}
+
+GpuRigidState to_gpu_state(const RigidCollider& body) {
+  const glm::dquat& q = body.orientation;
+  return {glm::dvec4(body.position, 0.0), glm::dvec4(q.x, q.y, q.z, q.w), glm::dvec4(body.velocity, 0.0),
+          glm::dvec4(body.angular_velocity, 0.0)};
+}
+
+GpuRigidBody to_gpu_body(const RigidCollider& body, const GpuRigidState& state, double radius, uint32_t first_plane) {
+  // The rotation matrix of the unit quaternion, in the operation order of step.comp's rotation_columns.
+  const double x = state.orientation.x, y = state.orientation.y, z = state.orientation.z, w = state.orientation.w;
+  GpuRigidBody g{};
+  // The radius is padded and rounded up, so that the float test never rejects a node the polyhedron holds.
+  g.position = glm::vec4(glm::vec3(glm::dvec3(state.position)), std::nextafter(float(radius * (1.0 + 1e-5)), 1e30f));
+  g.rotation[0] = glm::vec4(float(1.0 - 2.0 * (y * y + z * z)), float(2.0 * (x * y + w * z)),
+                            float(2.0 * (x * z - w * y)), 0.0f);
+  g.rotation[1] = glm::vec4(float(2.0 * (x * y - w * z)), float(1.0 - 2.0 * (x * x + z * z)),
+                            float(2.0 * (y * z + w * x)), 0.0f);
+  g.rotation[2] = glm::vec4(float(2.0 * (x * z + w * y)), float(2.0 * (y * z - w * x)),
+                            float(1.0 - 2.0 * (x * x + y * y)), 0.0f);
+  g.velocity_friction = glm::vec4(glm::vec3(glm::dvec3(state.velocity)), float(body.friction));
+  g.angular_velocity = glm::vec4(glm::vec3(glm::dvec3(state.angular_velocity)), 0.0f);
+  g.faces = glm::uvec4(first_plane, static_cast<uint32_t>(body.planes.size()), boundary_code(body.boundary), 0u);
+  return g;
+}
+
+RigidCollider posed(RigidCollider body, const GpuRigidState& state) {
+  body.position = glm::dvec3(state.position);
+  body.orientation = glm::dquat(state.orientation.w, state.orientation.x, state.orientation.y, state.orientation.z);
+  return body;
+}
+
+void advance_rigid_state(GpuRigidState& s, double dt) {
+  s.position = glm::dvec4(glm::dvec3(s.position) + dt * glm::dvec3(s.velocity), 0.0);
+  const glm::dvec3 half = 0.5 * dt * glm::dvec3(s.angular_velocity);  // rotation vector / 2
+  const double t2 = glm::dot(half, half);
+  // Horner: cos t = sum (-t^2)^k / (2k)!, sin t / t = sum (-t^2)^k / (2k + 1)!, from the last term down.
+  double c = 1.0, sinc = 1.0;
+  for (int k = kSeriesTerms; k >= 1; --k) {
+    c = 1.0 - t2 / double((2 * k - 1) * (2 * k)) * c;
+    sinc = 1.0 - t2 / double((2 * k) * (2 * k + 1)) * sinc;
+  }
+  const glm::dvec3 dv = sinc * half;  // vector part of q(dt); scalar part c
+  const glm::dvec3 qv(s.orientation);
+  const double qw = s.orientation.w;
+  glm::dvec4 r(c * qv + qw * dv + glm::cross(dv, qv), c * qw - glm::dot(dv, qv));
+  s.orientation = r / std::sqrt(glm::dot(r, r));
+}
+
+std::vector<RigidImpulse> decode_rigid_impulses(const std::vector<uint32_t>& words) {
+  std::vector<RigidImpulse> out(words.size() / 12);
+  for (size_t b = 0; b < out.size(); ++b)
+    for (int c = 0; c < 6; ++c) {
+      const size_t i = 12 * b + 2 * size_t(c);
+      const auto fixed = static_cast<int64_t>((uint64_t(words[i + 1]) << 32) | words[i]);
+      (c < 3 ? out[b].linear : out[b].angular)[c % 3] = double(fixed) / MPM_RIGID_IMPULSE_SCALE;
+    }
+  return out;
+}
+
+}  // namespace firn::mpm

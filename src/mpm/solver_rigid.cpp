@@ -1,0 +1,88 @@
+// Rigid bodies of mpm::Solver (two-way coupling, docs/snow-pipeline.md "Rigid bodies"): upload, pose read-back and
+// the impulse sums. The grid update applies them (shaders/mpm/rigid.glsl); the step pass moves them
+// (shaders/mpm/step.comp).
+#include <algorithm>
+
+#include "common/bindings.h"
+#include "mpm/gpu_upload.h"
+#include "mpm/solver.h"
+
+namespace firn::mpm {
+
+void Solver::bind_rigid() const {
+  rigid_bodies_.bind_storage(MPM_BIND_RIGID_BODIES);
+  rigid_planes_.bind_storage(MPM_BIND_RIGID_PLANES);
+  rigid_impulses_.bind_storage(MPM_BIND_RIGID_IMPULSES);
+}
+
+void Solver::set_rigid_colliders(std::vector<RigidCollider> bodies) {
+  for (size_t k = 0; k < bodies.size(); ++k) check_rigid_collider(bodies[k], k);
+  // Bounding radii: kept for a body whose planes did not change (a coupling loop sets the same shapes each time).
+  std::vector<double> radii;
+  for (size_t k = 0; k < bodies.size(); ++k)
+    radii.push_back(k < rigid_.size() && rigid_[k].planes == bodies[k].planes ? rigid_radii_[k]
+                                                                              : bounding_radius(bodies[k].planes, k));
+  if (!bodies.empty() && grid_update_rigid_.id() == 0)
+    grid_update_rigid_ = gl::Program::compute("mpm/grid_update.comp", {"#define MPM_RIGID"});
+  std::vector<glm::vec4> planes;
+  for (const RigidCollider& b : bodies)
+    for (const glm::dvec4& p : b.planes) planes.emplace_back(p);
+  if (!planes.empty()) {
+    if (rigid_planes_.size() < planes.size() * sizeof(glm::vec4))
+      rigid_planes_ = gl::Buffer(planes.size() * sizeof(glm::vec4));
+    rigid_planes_.write(planes);
+  }
+  // The impulse sums of the bodies that remain (by index) stay; new bodies start from zero.
+  const size_t words = 12 * std::max<size_t>(1, bodies.size());
+  if (rigid_impulses_.size() != words * sizeof(uint32_t)) {
+    gl::Buffer grown(words * sizeof(uint32_t));
+    grown.copy_from(rigid_impulses_, 0, 0, std::min(grown.size(), rigid_impulses_.size()));
+    rigid_impulses_ = std::move(grown);
+  }
+  rigid_ = std::move(bodies);
+  rigid_radii_ = std::move(radii);
+  rigid_states_.clear();
+  for (const RigidCollider& b : rigid_) rigid_states_.push_back(to_gpu_state(b));
+  rigid_on_gpu_ = false;
+  upload_rigid_states();
+  upload_params();  // the body count lives in the uniform block
+}
+
+void Solver::upload_rigid_states() {
+  if (rigid_.empty()) return;
+  std::vector<GpuRigidBody> gpu;
+  uint32_t first = 0;
+  for (size_t k = 0; k < rigid_.size(); ++k) {
+    gpu.push_back(to_gpu_body(rigid_[k], rigid_states_[k], rigid_radii_[k], first));
+    first += static_cast<uint32_t>(rigid_[k].planes.size());
+  }
+  if (rigid_bodies_.size() < gpu.size() * sizeof(GpuRigidBody))
+    rigid_bodies_ = gl::Buffer(gpu.size() * sizeof(GpuRigidBody));
+  if (rigid_state_.size() < rigid_states_.size() * sizeof(GpuRigidState))
+    rigid_state_ = gl::Buffer(rigid_states_.size() * sizeof(GpuRigidState));
+  rigid_bodies_.write(gpu);
+  rigid_state_.write(rigid_states_);
+}
+
+void Solver::sync_rigid_states() const {
+  if (!rigid_on_gpu_) return;
+  rigid_state_.download(0, rigid_states_.size() * sizeof(GpuRigidState), rigid_states_.data());
+  rigid_on_gpu_ = false;
+}
+
+std::vector<RigidCollider> Solver::rigid_colliders() const {
+  sync_rigid_states();
+  std::vector<RigidCollider> out;
+  for (size_t k = 0; k < rigid_.size(); ++k) out.push_back(posed(rigid_[k], rigid_states_[k]));
+  return out;
+}
+
+std::vector<RigidImpulse> Solver::take_rigid_impulses() {
+  if (rigid_.empty()) return {};
+  std::vector<uint32_t> words(12 * rigid_.size());
+  rigid_impulses_.download(0, words.size() * sizeof(uint32_t), words.data());
+  rigid_impulses_.clear();
+  return decode_rigid_impulses(words);
+}
+
+}  // namespace firn::mpm
