@@ -1,5 +1,6 @@
 #include "app/run.h"
 
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <memory>
@@ -31,6 +32,12 @@ void add_snow_structure(nlohmann::json& line, const mpm::Solver& snow, const std
   line["largest_fragment"] = s.fragments.largest;
   line["jp"] = {s.jp_min, s.jp_median, s.jp_max};
   line["inversions"] = snow.inversions();
+  // Kinetic + potential energy (the snow watchdog's quantity, mpm/diagnostics.h) and its rise over the reference.
+  const double energy = mpm::mechanical_energy(particles, snow.gravity(),
+                                               mpm::lowest_corner(snow.settings().grid, snow.gravity()));
+  line["snow_energy"] = energy;
+  if (std::isfinite(snow.energy_reference()) && snow.energy_reference() > 0)
+    line["snow_energy_growth"] = energy / snow.energy_reference() - 1.0;
 }
 
 nlohmann::json stats_line(const Simulation& sim, int substeps) {

@@ -44,7 +44,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       loads_(gl::Program::compute("sph/loads.comp")) {
   closed_tank_ = true;
   for (const Region& r : settings_.regions) closed_tank_ &= r.action == RegionAction::kBoundary;
-  for (const Collider& c : colliders_.colliders()) closed_tank_ &= c.velocity == glm::dvec3(0.0);
+  closed_tank_ &= !any_moving(colliders_.colliders());
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
   double v0 = 0;
