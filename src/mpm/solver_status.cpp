@@ -81,8 +81,8 @@ void Solver::check_energy() {
   if (const auto growth =
           energy_growth_failure(energy_, energy_reference_, settings_.max_energy_growth, "mpm.max_energy_growth", "snow"))
     throw NumericalError("numerical failure at substep " + std::to_string(substep_ - 1) + " (t = " +
-                         std::to_string(time_) + " s): " + *growth + "; try a smaller mpm.cfl or dt_max, or a " +
-                         "smaller mpm.flip");
+                         std::to_string(time_) + " s): " + *growth + "; is snow seeded inside a collider " +
+                         "(particles are moved out onto its surface)? else try a smaller mpm.cfl, dt_max or flip");
 }
 
 void Solver::set_material(int index, const Material& material) {
