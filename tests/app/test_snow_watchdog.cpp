@@ -53,6 +53,19 @@ TEST(SnowWatchdog, SnowSeededInsideAColliderGainsEnergyAndStopsTheRun) {
   EXPECT_NE(r.output.find("(t = 0.033333 s): kinetic + potential energy "), std::string::npos)
       << "the end of the first frame\n" << r.output;
   EXPECT_NE(r.output.find("mpm.max_energy_growth"), std::string::npos) << r.output;
+  // mpm.max_energy_growth sets the bound: 1 (energy up to twice the start) lets the 35 % pass; 0 is bad input.
+  scene["mpm"]["max_energy_growth"] = 1.0;
+  std::ofstream(dir / "loose.json") << scene.dump();
+  const auto loose = run_firn("run " + (dir / "loose.json").string() + " --out " + (dir / "loose").string() +
+                              " --no-render --frames 3");
+  EXPECT_EQ(loose.exit_code, 0) << loose.output;
+  scene["mpm"]["max_energy_growth"] = 0;
+  std::ofstream(dir / "zero.json") << scene.dump();
+  const auto zero = run_firn("run " + (dir / "zero.json").string() + " --out " + (dir / "zero").string() +
+                             " --no-render --frames 3");
+  EXPECT_EQ(zero.exit_code, 2) << zero.output;
+  EXPECT_NE(zero.output.find("mpm.max_energy_growth"), std::string::npos) << zero.output;
+  EXPECT_NE(zero.output.find("allowed: max_energy_growth > 0"), std::string::npos) << zero.output;
   // The same snowball above the floor (the scene as it is) keeps its energy.
   const auto ok = run_firn("run " + std::string(FIRN_TEST_DIR) + "/data/tiny-snowball.json --out " +
                            (dir / "ok").string() + " --no-render --frames 3");

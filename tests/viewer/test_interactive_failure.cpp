@@ -9,7 +9,11 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <chrono>
 #include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <thread>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -62,7 +66,21 @@ TEST(ViewerFailure, BlowUpPausesShowsTheBannerAndResetRecovers) {
   options.width = 640;
   options.height = 400;
   options.out = dir / "out";
-  Viewer viewer(options, scene::load_scene(file));
+  std::unique_ptr<Viewer> made;
+  // An X server started by xvfb-run (without -noreset) resets when its last client disconnects, and refuses new
+  // connections for a moment: a window test that ran just before in this process (ViewerInput.*) can leave it
+  // resetting. Wait for it (up to 3 s). This file sorts right after test_input.cpp, so that it runs after the other
+  // GLFW window test and before the tests that make a headless EGL context current in this process (run after
+  // them, glXMakeCurrent failed with BadAccess, which Xlib makes fatal).
+  for (int attempt = 0; !made; ++attempt) {
+    try {
+      made = std::make_unique<Viewer>(options, scene::load_scene(file));
+    } catch (const std::runtime_error& e) {
+      if (attempt == 30 || std::string(e.what()).find("GLFW: cannot initialise") == std::string::npos) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  Viewer& viewer = *made;
   const UiState& ui = ViewerProbe::ui(viewer);
 
   ViewerProbe::display_frame(viewer);
