@@ -48,13 +48,15 @@ class Solver {
 
   /// Advances simulated time by `seconds` [s] with CFL-limited substeps (dt re-evaluated before every substep, on
   /// the GPU, from the previous substep's largest particle speed and hardening). Throws firn::NumericalError naming
-  /// the substep and quantity on fixed-point overflow, non-finite state or a CFL violation; the GPU stops stepping
-  /// at the first error, so the state is the failing substep's. Returns the substeps taken.
+  /// the substep and quantity on fixed-point overflow, non-finite state or a CFL violation (the GPU stops stepping
+  /// at the first error, so the state is the failing substep's), and at the end on energy growth without work
+  /// (MpmSettings::max_energy_growth, check_energy). Returns the substeps taken.
   int advance(double seconds);
   /// advance() in slices, for the interactive viewer: advances towards simulated time `end` [s] by at most
   /// `max_substeps` (at least 1) substeps. Calling it until `reached` with the same `end` gives state bit-identical
   /// to advance(end - time()); edits (set_material, set_colliders, set_flip) between calls apply at the next
-  /// substep. One blocking read (gl::blocking_reads) at the end of each call; status checks in between are read
+  /// substep. One blocking read (gl::blocking_reads) at the end of each call, and one more (check_energy) when the
+  /// call reaches `end` with no collider moving; status checks in between are read
   /// asynchronously behind fences. Returns the substeps taken as AdvanceResult::steps. Throws as advance().
   AdvanceResult advance_until(double end, int max_substeps);
   /// One substep of `dt` [s] chosen by the CPU (tests, benchmarks): collider motion, then every pass. Errors are
