@@ -71,6 +71,11 @@ class GrainSimulation final : public Solver {
   void restore(BinaryReader& in) override;
 
   const dem::World& world() const { return world_; }
+  /// The world, for a coupling that sets the grains' external loads (app/snow_body_coupling.h).
+  dem::World& world() { return world_; }
+  /// Marks the grains as coupled to another material, which does work on them: the watchdog's energy check stands
+  /// aside (dem::WatchdogState::external_work).
+  void set_coupled() { watchdog_.external_work = true; }
   const scene::DemScene& setup() const { return setup_; }
   const GrainFrameStats& last_frame() const { return last_; }
   /// The watchdog's memory (energy reference and the largest relative energy growth so far).

@@ -1,5 +1,6 @@
 #include "app/run.h"
 
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <memory>

@@ -58,6 +58,10 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     grains_ = grains.get();
     solvers_.push_back(std::move(grains));
   }
+  if (snow_ && grains_) {
+    coupling_ = std::make_unique<SnowBodyCoupling>(*snow_, *grains_, default_coupling_interval(grains_->world().dt));
+    grains_->set_coupled();
+  }
 }
 
 FrameReport Simulation::advance_frame() {
@@ -78,10 +82,17 @@ SliceReport Simulation::advance_slice(int max_substeps) {
   in_frame_ = true;
   const double end = frame_end_time();
   r.frame_done = true;
-  // Every solver goes to the same end time; without coupling their order within a slice does not matter.
+  // Every solver goes to the same end time; the coupled snow and grains advance together, interval by interval,
+  // the others alone (their order within a slice does not matter).
   for (const auto& s : solvers_) {
-    if (!before_end(s->time(), end)) continue;
+    const bool coupled = coupling_ && (s.get() == grains_ || s->name() == std::string_view("snow"));
+    if (coupled || !before_end(s->time(), end)) continue;
     const AdvanceResult a = s->advance_until(end, max_substeps);
+    r.substeps += a.steps;
+    r.frame_done = r.frame_done && a.reached;
+  }
+  if (coupling_) {
+    const AdvanceResult a = coupling_->advance_until(end, max_substeps);
     r.substeps += a.steps;
     r.frame_done = r.frame_done && a.reached;
   }

@@ -25,6 +25,11 @@ void save_simulation(const Simulation& sim, BinaryWriter& out) {
     s->save(section);
     out.put_section(s->state_tag(), section);
   }
+  if (sim.coupling_) {
+    BinaryWriter section;
+    sim.coupling_->save(section);
+    out.put_section("CPL ", section);
+  }
 }
 
 void restore_simulation(Simulation& sim, BinaryReader& in) {
@@ -36,6 +41,10 @@ void restore_simulation(Simulation& sim, BinaryReader& in) {
   for (const auto& s : sim.solvers_) {
     BinaryReader section = in.section(s->state_tag());
     s->restore(section);
+  }
+  if (sim.coupling_) {
+    BinaryReader section = in.section("CPL ");
+    sim.coupling_->restore(section);
   }
   in.expect_end();
   sim.frame_ = frame;

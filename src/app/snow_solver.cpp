@@ -1,5 +1,7 @@
 #include "app/snow_solver.h"
 
+#include <cmath>
+
 #include "app/output_names.h"
 #include "app/ply_writer.h"
 #include "mpm/diagnostics.h"
@@ -15,6 +17,12 @@ SolverReport SnowSolver::report() const {
   r.fields["largest_fragment"] = s.fragments.largest;
   r.fields["jp"] = {s.jp_min, s.jp_median, s.jp_max};
   r.fields["inversions"] = solver_->inversions();
+  // Kinetic + potential energy (the snow watchdog's quantity, mpm/diagnostics.h) and its rise over the reference.
+  const double energy = mpm::mechanical_energy(particles, solver_->gravity(),
+                                               mpm::lowest_corner(solver_->settings().grid, solver_->gravity()));
+  r.fields["snow_energy"] = energy;
+  if (std::isfinite(solver_->energy_reference()) && solver_->energy_reference() > 0)
+    r.fields["snow_energy_growth"] = energy / solver_->energy_reference() - 1.0;
   return r;
 }
 

@@ -58,4 +58,10 @@ glm::dvec3 surface_normal(const Collider& c, const glm::dvec3& x) {
   return {0, 1, 0};
 }
 
+bool any_moving(const std::vector<Collider>& colliders) {
+  for (const Collider& c : colliders)
+    if (c.velocity != glm::dvec3(0.0)) return true;
+  return false;
+}
+
 }  // namespace firn

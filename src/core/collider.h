@@ -37,6 +37,10 @@ std::vector<Collider> colliders_at(const std::vector<Collider>& colliders, doubl
 /// Signed distance from `x` to the collider surface [m]: negative inside the solid (behind a plane).
 double signed_distance(const Collider& c, const glm::dvec3& x);
 
+/// True when some collider of `colliders` moves (non-zero velocity): it can do work on the material it touches, so
+/// the watchdogs' energy checks (core/energy_watch.h) are off.
+bool any_moving(const std::vector<Collider>& colliders);
+
 /// Outward unit normal of the collider surface nearest to `x`.
 glm::dvec3 surface_normal(const Collider& c, const glm::dvec3& x);
 

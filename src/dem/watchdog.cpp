@@ -118,6 +118,7 @@ std::optional<WatchdogFailure> check_escape(const World& w, double sizes) {
 }
 
 std::optional<WatchdogFailure> check_energy(const World& w, WatchdogState& s, double tolerance) {
+  if (s.external_work) return std::nullopt;
   for (const Wall& wall : w.walls) {
     if (wall.active && wall.settings.motion.type != WallMotionType::kNone) return std::nullopt;  // external work
   }

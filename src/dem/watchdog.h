@@ -51,6 +51,9 @@ struct WatchdogState {
   double energy = 0.0;         ///< Reference kinetic + potential + elastic energy [J].
   double scale = 0.0;          ///< Energy scale E_s [J].
   double largest_growth = 0.0; ///< Largest (E - reference) / E_s seen so far [-] (for the stats and docs).
+  /// Something outside the world does work on it (the snow or water the grains are coupled to, app/coupling):
+  /// the energy check stands aside for good. Set by the coupling, not saved (the scene decides it).
+  bool external_work = false;
 };
 
 /// A failed check: the quantity ("non-finite state", "grain speed", "penetration", "escaped grain", "energy growth")

@@ -22,6 +22,22 @@ Diagnostics measure(const std::vector<GpuParticle>& particles) {
   return d;
 }
 
+glm::dvec3 lowest_corner(const Grid& grid, const glm::dvec3& gravity) {
+  glm::dvec3 x;
+  for (int i = 0; i < 3; ++i) x[i] = gravity[i] < 0.0 ? grid.min[i] : grid.max[i];
+  return x;
+}
+
+double mechanical_energy(const std::vector<GpuParticle>& particles, const glm::dvec3& gravity,
+                         const glm::dvec3& datum) {
+  double e = 0.0;
+  for (const GpuParticle& p : particles) {
+    const glm::dvec3 x(p.x_m), v(p.v_vol);
+    e += p.x_m.w * (0.5 * glm::dot(v, v) - glm::dot(gravity, x - datum));
+  }
+  return e;  // a NaN or infinity in any term carries through the sum
+}
+
 Structure structure(const std::vector<GpuParticle>& particles, double link) {
   std::vector<glm::dvec3> x;
   std::vector<double> jp;

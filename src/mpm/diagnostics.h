@@ -5,6 +5,7 @@
 #include "core/fragments.h"
 #include "core/particle_totals.h"
 #include "mpm/layout.h"
+#include "mpm/settings.h"
 
 namespace firn::mpm {
 
@@ -15,6 +16,16 @@ using Diagnostics = ParticleTotals;
 /// V_p^0, the 3x3 entries of F_E and F_P (18 + 8); particles with a non-finite one count in `nonfinite` and are left
 /// out of the sums.
 Diagnostics measure(const std::vector<GpuParticle>& particles);
+
+/// The point of `grid` lowest along `gravity` [m/s^2]: per axis its min corner where gravity points down the axis
+/// (g_i < 0), else its max corner. Particles stay inside the grid, so potential energy from here is >= 0.
+glm::dvec3 lowest_corner(const Grid& grid, const glm::dvec3& gravity);
+
+/// Kinetic plus gravitational potential energy of the snow [J]: sum m_p (|v_p|^2 / 2 - g . (x_p - datum)), in
+/// double precision; NaN when a particle's position, velocity or mass is not finite. The elastic energy psi(F_E)
+/// is left out (docs/robustness.md, "Watchdogs": it is >= 0 and 0 at seeding, so a bound on the total bounds this).
+double mechanical_energy(const std::vector<GpuParticle>& particles, const glm::dvec3& gravity,
+                         const glm::dvec3& datum);
 
 /// Smallest fragment `structure()` counts, in particles (about three cells of snow at 8 particles per cell).
 inline constexpr size_t kMinFragmentParticles = 20;

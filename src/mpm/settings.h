@@ -73,6 +73,11 @@ struct MpmSettings {
   Transfer transfer = Transfer::kFlip;
   double max_speed = 0.0;  ///< speed bound for the fixed-point scale [m/s]; 0 derives it from the scene
   bool thesis_gradient = false;  ///< reproduce Meyer 2015's missing 1/h in grad w (comparison only)
+  /// Watchdog: with no moving collider nothing does work on the snow, so its kinetic plus potential energy
+  /// (potential from the grid's lowest corner along gravity) can only fall (plasticity, PIC damping, collider
+  /// friction); above (1 + max_energy_growth) times its value at the start, checked at the end of every advance,
+  /// the run ends (firn::NumericalError, exit 3). See docs/robustness.md, "Watchdogs".
+  double max_energy_growth = 0.1;
   std::vector<Material> materials;
   std::vector<Body> bodies;
 };

@@ -8,6 +8,7 @@
 
 #include "common/bindings.h"
 #include "core/error.h"
+#include "mpm/diagnostics.h"
 #include "mpm/gpu_upload.h"
 
 namespace firn::mpm {
@@ -87,6 +88,8 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
   cfl_time_step(v0, 1.0);
   set_time_step(limits_.dt);
   estimate_volumes();
+  closed_ = !any_moving(colliders_.colliders());
+  if (closed_) energy_reference_ = mechanical_energy(particles, gravity_, lowest_corner(settings_.grid, gravity_));
 }
 
 void Solver::bind() const {

@@ -1,6 +1,7 @@
 #pragma once
 /// The GPU MPM snow solver (Stomakhin et al. 2013, explicit; after Meyer 2015's OpenGL compute port, corrected).
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/advance.h"
@@ -48,13 +49,15 @@ class Solver {
 
   /// Advances simulated time by `seconds` [s] with CFL-limited substeps (dt re-evaluated before every substep, on
   /// the GPU, from the previous substep's largest particle speed and hardening). Throws firn::NumericalError naming
-  /// the substep and quantity on fixed-point overflow, non-finite state or a CFL violation; the GPU stops stepping
-  /// at the first error, so the state is the failing substep's. Returns the substeps taken.
+  /// the substep and quantity on fixed-point overflow, non-finite state or a CFL violation (the GPU stops stepping
+  /// at the first error, so the state is the failing substep's), and at the end on energy growth without work
+  /// (MpmSettings::max_energy_growth, check_energy). Returns the substeps taken.
   int advance(double seconds);
   /// advance() in slices, for the interactive viewer: advances towards simulated time `end` [s] by at most
   /// `max_substeps` (at least 1) substeps. Calling it until `reached` with the same `end` gives state bit-identical
   /// to advance(end - time()); edits (set_material, set_colliders, set_flip) between calls apply at the next
-  /// substep. One blocking read (gl::blocking_reads) at the end of each call; status checks in between are read
+  /// substep. One blocking read (gl::blocking_reads) at the end of each call, and one more (check_energy) when the
+  /// call reaches `end` with no collider moving; status checks in between are read
   /// asynchronously behind fences. Returns the substeps taken as AdvanceResult::steps. Throws as advance().
   AdvanceResult advance_until(double end, int max_substeps);
   /// One substep of `dt` [s] chosen by the CPU (tests, benchmarks): collider motion, then every pass. Errors are
@@ -111,10 +114,17 @@ class Solver {
   uint32_t particle_count() const { return count_; }
   const std::vector<Collider>& colliders() const { return colliders_.colliders(); }
   const MpmSettings& settings() const { return settings_; }
+  const glm::dvec3& gravity() const { return gravity_; }  ///< [m/s^2]
   const FixedPointScales& scales() const { return scales_; }
   glm::ivec3 grid_dims() const { return dims_; }
   double time() const { return time_; }
   uint64_t substeps() const { return substep_; }
+  /// Kinetic plus potential energy of the snow [J] (mpm::mechanical_energy from the grid's lowest corner) at the
+  /// end of the last advance that reached its end in a closed system (no moving collider); NaN before.
+  double energy() const { return energy_; }
+  /// The energy watchdog's reference [J]: the energy at seeding, or after the last set_material / set_colliders
+  /// (edits do work on the snow) at the next check; NaN until then or while a collider moves.
+  double energy_reference() const { return energy_reference_; }
   /// Particle updates so far, up to the last status read, whose step inverted the particle's deformation gradient
   /// (det(I + dt grad v) <= 0: the explicit step was too long for the local velocity gradient). Not an error: the
   /// state stays finite, but such a particle's F (and J_P) no longer describes a physical deformation.
@@ -176,6 +186,9 @@ class Solver {
   /// NumericalError on an error.
   void apply(const Readback& r);
   [[noreturn]] void throw_failure(const GpuStatus& s) const;
+  /// The energy watchdog (MpmSettings::max_energy_growth): downloads the particles once, updates energy() and
+  /// throws NumericalError when the snow of a closed system has gained energy. Called when an advance ends.
+  void check_energy();
   void upload_materials();
   void barrier() const;
   /// Runs a particle pass over every particle, chunk by chunk: particles_ and velgrad_ bound in ranges of at most
@@ -198,6 +211,9 @@ class Solver {
   uint64_t checked_substep_ = 0;  ///< substep_ at the last status read
   uint64_t inversions_ = 0;       ///< see inversions()
   StepLimits limits_;
+  bool closed_ = false;  ///< no collider moves: nothing does work on the snow (the energy watchdog is on)
+  double energy_ = std::numeric_limits<double>::quiet_NaN();
+  double energy_reference_ = std::numeric_limits<double>::quiet_NaN();
   gl::Buffer particles_, grid_, grid_vel_, velgrad_, materials_, status_, params_;
   gl::Buffer step_, wave_inputs_, dispatch_args_, collider_points_, staging_;
   gl::Buffer affine_;  ///< APIC C_p per particle (GpuVelocityGradient layout) [1/s]; zero until the first G2P

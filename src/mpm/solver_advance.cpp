@@ -167,7 +167,10 @@ AdvanceResult Solver::advance_until(double end, int max_substeps) {
   status_.upload(offsetof(GpuStatus, nonfinite), sizeof zero, zero);
   result.steps = static_cast<int>(last.step.taken);
   result.reached = !before_end(time_, end);
-  if (result.reached) timer_.resolve();
+  if (result.reached) {
+    timer_.resolve();
+    check_energy();  // once per advance (an output frame), not per slice
+  }
   return result;
 }
 

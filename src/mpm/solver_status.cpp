@@ -2,13 +2,16 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "common/bindings.h"
+#include "core/energy_watch.h"
 #include "core/error.h"
 #include "core/numerical_failure.h"
 #include "gl/buffer.h"
+#include "mpm/diagnostics.h"
 #include "mpm/gpu_upload.h"
 #include "mpm/solver.h"
 
@@ -72,15 +75,29 @@ void Solver::check_status() {
   status_.upload(0, sizeof reset, &reset);
 }
 
+void Solver::check_energy() {
+  if (!closed_ || !rigid_.empty()) return;  // moving colliders and rigid bodies (a coupling) do work on the snow
+  energy_ = mechanical_energy(download_particles(), gravity_, lowest_corner(settings_.grid, gravity_));
+  if (std::isnan(energy_reference_)) energy_reference_ = energy_;  // first check after an edit
+  if (const auto growth =
+          energy_growth_failure(energy_, energy_reference_, settings_.max_energy_growth, "mpm.max_energy_growth", "snow"))
+    throw NumericalError("numerical failure at substep " + std::to_string(substep_ - 1) + " (t = " +
+                         std::to_string(time_) + " s): " + *growth + "; is snow seeded inside a collider " +
+                         "(particles are moved out onto its surface)? else try a smaller mpm.cfl, dt_max or flip");
+}
+
 void Solver::set_material(int index, const Material& material) {
   settings_.materials.at(static_cast<size_t>(index)) = material;
   upload_materials();
   cfl_time_step(limits_.max_speed, limits_.hardening);
+  energy_reference_ = std::numeric_limits<double>::quiet_NaN();  // a stiffness change does work on strained snow
 }
 
 void Solver::set_colliders(std::vector<Collider> at_zero) {
   colliders_.set(std::move(at_zero), time_);
   upload_params();  // the collider count lives in the uniform block
+  closed_ = !any_moving(colliders_.colliders());  // the energy watchdog restarts from the next check
+  energy_reference_ = std::numeric_limits<double>::quiet_NaN();
 }
 
 void Solver::set_flip(double alpha) {

@@ -208,7 +208,8 @@ mpm::Grid parse_grid(const Node& node) {
 
 mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_dir) {
   node.expect_object(
-      {"grid", "cfl", "dt_max", "flip", "transfer", "max_speed", "thesis_gradient", "materials", "bodies"});
+      {"grid", "cfl", "dt_max", "flip", "transfer", "max_speed", "thesis_gradient", "max_energy_growth", "materials",
+       "bodies"});
   mpm::MpmSettings s;
   s.grid = parse_grid(node.at("grid", "an object {\"min\", \"max\", \"spacing\"}"));
   s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);
@@ -223,6 +224,8 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
   }
   s.max_speed = node.number("max_speed", {.text = "max_speed >= 0 [m/s] (0 = derive from the scene)", .lo = 0},
                             s.max_speed);
+  s.max_energy_growth = node.number(
+      "max_energy_growth", {.text = "max_energy_growth > 0", .lo = 0, .lo_open = true}, s.max_energy_growth);
   if (auto thesis = node.find("thesis_gradient")) s.thesis_gradient = thesis->boolean();
   s.materials = parse_materials(node.at("materials", "an object {\"<name>\": {material fields}}"), s.grid.spacing,
                                 s.thesis_gradient);

@@ -2,11 +2,12 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "common/bindings.h"
+#include "core/energy_watch.h"
 #include "core/error.h"
 #include "core/numerical_failure.h"
 #include "sph/solver.h"
@@ -56,13 +57,12 @@ void Solver::check_status() {
   if (step_ == checked_step_ + 1) {
     energy_ = double(static_cast<int64_t>((uint64_t(s.energy_hi) << 32) | s.energy_lo)) / SPH_ENERGY_SCALE;
     if (std::isnan(energy_start_)) energy_start_ = energy_;
-    if (closed_tank_ && energy_ > (1.0 + settings_.max_energy_growth) * energy_start_ + 1e-9) {
-      char text[160];
-      std::snprintf(text, sizeof text, "kinetic + potential energy %.6g J, above %.6g J after the first step by more",
-                    energy_, energy_start_);
+    const auto growth = closed_tank_ ? energy_growth_failure(energy_, energy_start_, settings_.max_energy_growth,
+                                                             "sph.max_energy_growth", "water in a closed tank")
+                                     : std::nullopt;
+    if (growth) {
       throw NumericalError("numerical failure in the water (SPH) at step " + std::to_string(step_ - 1) +
-                           " (t = " + std::to_string(time_) + " s): " + text +
-                           " than sph.max_energy_growth in a closed tank; try a smaller sph.cfl or dt_max");
+                           " (t = " + std::to_string(time_) + " s): " + *growth + "; try a smaller sph.cfl or dt_max");
     }
   }
   checked_step_ = step_;

@@ -34,6 +34,8 @@ class Viewer {
   int run();
 
  private:
+  friend struct ViewerProbe;  // tests/viewer: drives displayed frames and reads the UI state, as a user would see it
+
   void display_frame();
   void handle_input();
   void carry_out_requests();

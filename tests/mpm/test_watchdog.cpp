@@ -1,0 +1,129 @@
+// The snow's energy watchdog (MpmSettings::max_energy_growth, Solver::check_energy): with no moving collider nothing
+// does work on the snow, so its kinetic + potential energy at the end of an advance never exceeds the start; energy
+// put in from outside (here: the particles' velocities raised between two frames, as the SPH test does for water)
+// stops the next advance naming the substep and the quantity; a moving collider or an edit turns the check off or
+// restarts it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "mpm/diagnostics.h"
+#include "mpm/seeding.h"
+#include "mpm/solver.h"
+#include "support/gl_context.h"
+
+using namespace firn;
+using namespace firn::mpm;
+
+namespace {
+
+constexpr double kFrame = 1.0 / 30.0;  // [s]
+constexpr double kG = 9.81;            // [m/s^2]
+
+/// tests/data/tiny-snowball.json: a snowball of radius 0.1 m thrown down at 1 m/s onto a slip plane at y = 0.08 m.
+struct Snowball {
+  MpmSettings settings;
+  std::vector<Collider> colliders;
+  std::vector<GpuParticle> particles;
+};
+
+Snowball snowball(const glm::dvec3& plane_velocity = glm::dvec3(0.0)) {
+  firn::test::gl_context();
+  Snowball s;
+  s.settings.grid = {glm::dvec3(0.0), glm::dvec3(0.6, 0.4, 0.6), 0.04};
+  s.settings.materials = {Material{}};
+  Body b;
+  b.center = glm::dvec3(0.3, 0.2, 0.3);
+  b.radius = 0.1;
+  b.velocity = glm::dvec3(0, -1, 0);
+  b.seed = 3;
+  s.settings.bodies = {b};
+  s.particles = seed_body(b, s.settings.materials[0], s.settings.grid.spacing);
+  Collider plane;
+  plane.point = glm::dvec3(0, 0.08, 0);
+  plane.friction = 0.3;
+  plane.boundary = Boundary::kSlip;
+  plane.velocity = plane_velocity;
+  s.colliders = {plane};
+  return s;
+}
+
+/// sum m (|v|^2 / 2 + g y): gravity -g y, the grid's lowest corner at y = 0 [J].
+double energy_of(const std::vector<GpuParticle>& particles) {
+  double e = 0;
+  for (const GpuParticle& p : particles) {
+    const glm::dvec3 v(p.v_vol);
+    e += double(p.x_m.w) * (0.5 * glm::dot(v, v) + kG * double(p.x_m.y));
+  }
+  return e;
+}
+
+/// Gives every particle an extra 2 m/s along the floor (x): about 0.8 times the snowball's start energy (4.2 J) in
+/// kinetic energy; friction (0.3 g) takes 3 % of the speed in a frame, and the snow stays 0.1 m from the grid's wall.
+void push_along_the_floor(Solver& solver, const glm::vec3& dv = glm::vec3(2, 0, 0)) {
+  std::vector<GpuParticle> p = solver.download_particles();
+  for (GpuParticle& q : p) q.v_vol += glm::vec4(dv, 0.0f);
+  solver.upload_particles(p);
+}
+
+}  // namespace
+
+TEST(MpmWatchdog, EnergyFallsInAClosedSystemAndInjectedEnergyStopsTheRun) {
+  const Snowball s = snowball();
+  Solver solver(s.settings, s.colliders, glm::dvec3(0, -kG, 0), s.particles);
+  const double start = energy_of(s.particles);
+  EXPECT_NEAR(solver.energy_reference(), start, 1e-9 * start);
+  EXPECT_TRUE(std::isnan(solver.energy()));
+  double last = start;
+  for (int frame = 1; frame <= 3; ++frame) {
+    solver.advance(kFrame);
+    const double e = energy_of(solver.download_particles());
+    std::printf("  frame %d: %.6f J (%.4f of the start)\n", frame, e, e / start);
+    EXPECT_NEAR(solver.energy(), e, 1e-9 * start);
+    EXPECT_LT(e, start) << "the snowball hits the floor: plasticity and friction take energy";
+    last = e;
+  }
+  push_along_the_floor(solver);
+  try {
+    solver.advance(kFrame);
+    ADD_FAILURE() << "no NumericalError; energy " << solver.energy() << " J";
+  } catch (const NumericalError& e) {
+    const std::string what = e.what();
+    std::printf("  %s\n", what.c_str());
+    EXPECT_NE(what.find("numerical failure at substep " + std::to_string(solver.substeps() - 1) + " "),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("kinetic + potential energy"), std::string::npos) << what;
+    EXPECT_NE(what.find("mpm.max_energy_growth"), std::string::npos) << what;
+    EXPECT_GT(solver.energy(), (1.0 + s.settings.max_energy_growth) * start);
+    EXPECT_GT(solver.energy(), last);
+  }
+}
+
+TEST(MpmWatchdog, AMovingColliderDoesWorkAndTurnsTheCheckOff) {
+  // The floor slides along itself: it does work on the snow through friction, so the energy may rise.
+  const Snowball s = snowball(glm::dvec3(0.5, 0, 0));
+  Solver solver(s.settings, s.colliders, glm::dvec3(0, -kG, 0), s.particles);
+  EXPECT_TRUE(std::isnan(solver.energy_reference()));
+  solver.advance(kFrame);
+  push_along_the_floor(solver);
+  EXPECT_NO_THROW(solver.advance(kFrame));
+  EXPECT_TRUE(std::isnan(solver.energy()));
+}
+
+TEST(MpmWatchdog, AnEditRestartsTheReferenceAndTheCheckStaysOn) {
+  const Snowball s = snowball();
+  Solver solver(s.settings, s.colliders, glm::dvec3(0, -kG, 0), s.particles);
+  solver.advance(kFrame);
+  push_along_the_floor(solver, glm::vec3(0, 0, 1));  // +0.85 J
+  // The viewer's collider edits do work on the snow: the energy after the next frame is the new reference.
+  solver.set_colliders(s.colliders);
+  EXPECT_TRUE(std::isnan(solver.energy_reference()));
+  EXPECT_NO_THROW(solver.advance(kFrame));
+  EXPECT_EQ(solver.energy_reference(), solver.energy());
+  push_along_the_floor(solver, glm::vec3(-1.5, 0, 0));  // +1.9 J: energy put in after that is caught again
+  EXPECT_THROW(solver.advance(kFrame), NumericalError);
+}
