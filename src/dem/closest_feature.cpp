@@ -115,8 +115,8 @@ Step run_walk(Side& sa, Side& sb, const FeaturePair& cache, const detail::Tolera
   return Step::Continue;
 }
 
-/// Cold start from the frames of relative_frames() (not a second relative placement, which cost a fifth of a cold
-/// query at 8 vertices): support vertices along the centre-to-centre direction. Kept out of line, off the warm path.
+/// Cold start from the frames of relative_frames() (not a second relative placement, about 5 % of a cold query at
+/// 8 vertices): support vertices along the centre-to-centre direction. Kept out of line, off the warm path.
 [[gnu::noinline]] void start_pair(const Side& sa, const Side& sb, FeaturePair& cache) {
   dvec3 d = -sa.trans;  // B frame, from A's origin to B's
   if (!(glm::dot(d, d) > 0.0)) d = dvec3(1.0, 0.0, 0.0);
