@@ -78,9 +78,8 @@ BENCHMARK(BM_WorldStep)->RangeMultiplier(2)->Range(64, 2048)->Unit(benchmark::kM
 /// 1e-4 m/s); with `soft` the world then switches to the soft model (dt = 8e-5 s, Gear restarted) and takes 250
 /// steps (20 ms) so the resting contacts load their springs: settling 10^4 grains softly from the lattice would take
 /// 2500 steps of ~0.15 s each.
-/// `settle_dt` [s]: the hard step of the 0.2 s settling (the bed then continues at 1e-3 s); `soft_steps`: soft steps
-/// before timing.
-World settled_bed_for(int n, bool soft, double settle_dt = 1e-3, int soft_steps = 250) {
+/// `settle_dt` [s]: the hard step of the 0.2 s settling (the bed then continues at 1e-3 s).
+World settled_bed_for(int n, bool soft, double settle_dt = 1e-3) {
   DemSettings s = bed_settings(n);
   s.model = ContactModelType::kComplementarity;
   s.dt = settle_dt;
@@ -93,7 +92,7 @@ World settled_bed_for(int n, bool soft, double settle_dt = 1e-3, int soft_steps 
     w.model = ContactModelType::kSoft;
     w.dt = 8e-5;
     w.started = false;  // step() restarts the Gear integrators from the current state
-    for (int k = 0; k < soft_steps; ++k) step(w);
+    for (int k = 0; k < 250; ++k) step(w);
   }
   return w;
 }
@@ -103,9 +102,9 @@ World settled_bed_for(int n, bool soft, double settle_dt = 1e-3, int soft_steps 
 void BM_WorldStepModel(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const bool soft = state.range(1) == 0;
-  // 10^5 grains: 200 settling steps of 1 ms would cost ~25 min of CPU here, so that bed settles with 40 steps of 5 ms
-  // (the same 0.2 s; the hard model is stable at that step) and the soft model takes 25 steps (2 ms) before timing.
-  World w = n > 10000 ? settled_bed_for(n, soft, 5e-3, 25) : settled_bed_for(n, soft);
+  // 10^5 grains: 200 settling steps of 1 ms would cost ~30 min of CPU here, so that bed settles with 40 steps of 5 ms
+  // (the same 0.2 s; the hard model is stable at that step).
+  World w = n > 10000 ? settled_bed_for(n, soft, 5e-3) : settled_bed_for(n, soft);
   double contacts = 0, points = 0, iterations = 0, residual = 0;
   for (auto _ : state) {
     step(w);
