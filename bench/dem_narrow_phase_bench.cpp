@@ -183,14 +183,15 @@ void BM_LibccdMprIntersect(benchmark::State& state) { libccd(state, CcdQuery::Mp
 /// exact snap since issue 13; before it, the separating-axis scan with the warm axis and edge pairs pruned by the
 /// depth; the name SatDepth is kept so runs compare), the full contact query (walk + depth + normal + overlap volume
 /// and centroid), and libccd's penetration queries (depth, direction, point).
-void sat_depth(benchmark::State& state, Scene scene) {
+/// warm = false: no cache (cold hill-climbing starts every call), as libccd, which keeps nothing between calls.
+void sat_depth(benchmark::State& state, Scene scene, bool warm = true) {
   const Polyhedron& g = grain(static_cast<int>(state.range(0)));
   const Motion& m = motion(static_cast<int>(state.range(0)), scene);
   firn::dem::AxisCache axis;  // warm start from the previous step's answer; pruning valid: the scene overlaps
   long step = 0;
   for (auto _ : state) {
     const int k = static_cast<int>(step++ % kSteps);
-    benchmark::DoNotOptimize(firn::dem::separating_axis(g, m.a[k], g, m.b[k], true, &axis));
+    benchmark::DoNotOptimize(firn::dem::separating_axis(g, m.a[k], g, m.b[k], true, warm ? &axis : nullptr));
   }
 }
 
@@ -210,10 +211,12 @@ void contact(benchmark::State& state, Scene scene) {
 
 void BM_ShallowWalkWarm(benchmark::State& state) { walk(state, true, Scene::Shallow); }
 void BM_ShallowSatDepth(benchmark::State& state) { sat_depth(state, Scene::Shallow); }
+void BM_ShallowDepthCold(benchmark::State& state) { sat_depth(state, Scene::Shallow, false); }
 void BM_ShallowContactGeometry(benchmark::State& state) { contact(state, Scene::Shallow); }
 void BM_ShallowLibccdGjkEpa(benchmark::State& state) { libccd(state, CcdQuery::GjkPenetration, Scene::Shallow); }
 void BM_ShallowLibccdMpr(benchmark::State& state) { libccd(state, CcdQuery::MprPenetration, Scene::Shallow); }
 void BM_DeepSatDepth(benchmark::State& state) { sat_depth(state, Scene::Deep); }
+void BM_DeepDepthCold(benchmark::State& state) { sat_depth(state, Scene::Deep, false); }
 void BM_DeepContactGeometry(benchmark::State& state) { contact(state, Scene::Deep); }
 void BM_DeepLibccdGjkEpa(benchmark::State& state) { libccd(state, CcdQuery::GjkPenetration, Scene::Deep); }
 void BM_DeepLibccdMpr(benchmark::State& state) { libccd(state, CcdQuery::MprPenetration, Scene::Deep); }
@@ -231,10 +234,12 @@ BENCHMARK(BM_LibccdMprIntersect)->Apply(counts);
 BENCHMARK(BM_Exhaustive)->Arg(8)->Arg(20)->Arg(50)->Arg(100);
 BENCHMARK(BM_ShallowWalkWarm)->Apply(counts);
 BENCHMARK(BM_ShallowSatDepth)->Apply(counts);
+BENCHMARK(BM_ShallowDepthCold)->Apply(counts);
 BENCHMARK(BM_ShallowContactGeometry)->Apply(counts);
 BENCHMARK(BM_ShallowLibccdGjkEpa)->Apply(counts);
 BENCHMARK(BM_ShallowLibccdMpr)->Apply(counts);
 BENCHMARK(BM_DeepSatDepth)->Apply(counts);
+BENCHMARK(BM_DeepDepthCold)->Apply(counts);
 BENCHMARK(BM_DeepContactGeometry)->Apply(counts);
 BENCHMARK(BM_DeepLibccdGjkEpa)->Apply(counts);
 BENCHMARK(BM_DeepLibccdMpr)->Apply(counts);

@@ -1,6 +1,7 @@
 // Closest-feature walk against the independent brute force (notes §14 claims 9 and 10): random pairs at awkward
 // vertex counts, parallel faces, edge-edge and edge-face configurations, near-degenerate rotations, warm vs cold
 // starts over coherent motion, penetration, and the fallback path.
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -71,6 +72,62 @@ TEST(ClosestFeature, RandomPairsAgreeWithBruteForce) {
   EXPECT_GT(tally.separated, 100);
   EXPECT_GT(tally.penetrating, 20);
   EXPECT_LT(tally.fallbacks, 5);  // the safety net is for degenerate cases, not the common path
+}
+
+// The cold start (initial_feature_pair) is computed in B's body frame from the relative placement; checked here in
+// world coordinates: A's vertex maximises and B's vertex minimises the projection on the centre-to-centre line, on
+// both sides of the 32-vertex switch from the linear scan to hill climbing.
+TEST(ClosestFeature, ColdStartIsTheSupportPairAlongTheCentreLine) {
+  std::mt19937_64 rng(test_seed());
+  for (int n : {4, 7, 31, 32, 33, 97, 211}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      const Polyhedron a = random_grain(rng, n), b = trial % 3 ? random_grain(rng, 4 + trial * 11 % 200)
+                                                                 : make_box({0.3, 0.7, 0.45});
+      const Placement pa = placement_from_quaternion(oracle::random_rotation(rng), {uniform(rng, -3, 3), 0.7, -1.3});
+      const Placement pb = placement_from_quaternion(oracle::random_rotation(rng),
+                                                     pa.position + uniform(rng, 0.3, 4.0) * oracle::random_unit(rng));
+      const dvec3 d = pb.position - pa.position;
+      const FeaturePair start = initial_feature_pair(a, pa, b, pb);
+      ASSERT_EQ(start.a.type, FeatureType::Vertex);
+      ASSERT_EQ(start.b.type, FeatureType::Vertex);
+      const auto wa = oracle::world_vertices(a, pa), wb = oracle::world_vertices(b, pb);
+      double top_a = -1e300, low_b = 1e300;
+      for (const dvec3& x : wa) top_a = std::max(top_a, glm::dot(x, d));
+      for (const dvec3& x : wb) low_b = std::min(low_b, glm::dot(x, d));
+      const double tol = 1e-12 * glm::length(d) * (a.bounding_radius + b.bounding_radius + glm::length(pa.position));
+      EXPECT_NEAR(glm::dot(wa[start.a.index], d), top_a, tol) << n << " vertices, trial " << trial;
+      EXPECT_NEAR(glm::dot(wb[start.b.index], d), low_b, tol) << n << " vertices, trial " << trial;
+    }
+  }
+}
+
+// The walk may start from any feature pair (a stale cache after a jump): from every vertex pair and every edge pair
+// of two small hulls (V-V and E-E steps, where a violation on both sides moves the side that is violated more) it
+// must end at the brute-force answer.
+TEST(ClosestFeature, EveryVertexAndEdgePairStartReachesTheBruteForceAnswer) {
+  std::mt19937_64 rng(test_seed());
+  Tally tally;
+  int starts = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const Polyhedron a = random_grain(rng, 5 + trial % 4), b = trial % 4 == 3 ? make_box({0.35, 0.6, 0.25})
+                                                                             : random_grain(rng, 7 - trial % 3);
+    const Placement pa = placement_from_quaternion(oracle::random_rotation(rng), {uniform(rng, -1, 1), 0.0, 0.3});
+    const double gap = uniform(rng, 1.02, 1.6) * (a.bounding_radius + b.bounding_radius);
+    const Placement pb = placement_from_quaternion(oracle::random_rotation(rng),
+                                                   pa.position + gap * oracle::random_unit(rng));
+    for (FeatureType type : {FeatureType::Vertex, FeatureType::Edge}) {
+      const int na = type == FeatureType::Vertex ? a.vertex_count() : a.edge_count();
+      const int nb = type == FeatureType::Vertex ? b.vertex_count() : b.edge_count();
+      for (int i = 0; i < na; ++i) {
+        for (int j = 0; j < nb; ++j, ++starts) {
+          FeaturePair cache{{type, i}, {type, j}};
+          expect_matches_oracle(a, pa, b, pb, closest_features(a, pa, b, pb, cache), tally);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(tally.separated, starts);  // the gap exceeds the bounding spheres: every pair is apart
+  EXPECT_LE(tally.fallbacks, starts / 100);
 }
 
 // Table 4.4 protocol (notes §6.7): two identical grains spinning about X and Y, dt = 1e-3 s; here B also oscillates
