@@ -164,6 +164,64 @@ TEST(MpmRigid, GridUpdateWithBodiesMatchesReference) {
   EXPECT_NO_THROW(solver.check_status());
 }
 
+// More bodies than one round of the grid update's per-group culling (RIGID_ROUND = 2048 in shaders/mpm/rigid.glsl),
+// small and scattered, some overlapping: node velocities and every body's impulse against the reference.
+TEST(MpmRigid, ManyBodiesMatchReference) {
+  firn::test::gl_context();
+  std::mt19937_64 rng(mpmtest::test_seed());
+  const glm::ivec3 dims{14, 11, 13};
+  mpmtest::Scene sc = mpmtest::random_scene(rng, 1733, dims);
+  Solver solver(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  solver.upload_particles(sc.particles);
+  const double dt = solver.step_limits().dt;
+  solver.set_time_step(dt);
+  const Grid& g = sc.settings.grid;
+  const dvec3 lo = mpmtest::wall_lo(g), hi = mpmtest::wall_hi(g);
+  const Boundary kinds[] = {Boundary::kSticky, Boundary::kSlip, Boundary::kSeparate};
+  std::vector<RigidCollider> bodies;
+  for (int k = 0; k < 2311; ++k) {
+    const dvec3 centre(mpmtest::uniform(rng, lo.x, hi.x), mpmtest::uniform(rng, lo.y, hi.y),
+                       mpmtest::uniform(rng, lo.z, hi.z));
+    bodies.push_back(random_body(rng, centre, mpmtest::uniform(rng, 0.3, 1.0) * g.spacing, kinds[k % 3], k % 2 == 0));
+  }
+  solver.set_rigid_colliders(bodies);
+  ref::Setup setup = ref::make_setup(sc.settings, sc.colliders, sc.gravity, solver.scales(), dt);
+  for (const RigidCollider& b : bodies) setup.rigid.push_back(ref::rigid_as_uploaded(b));
+  solver.clear_grid();
+  solver.particle_to_grid();
+  const auto grid = solver.download_grid();
+  solver.grid_update();
+  const auto got = solver.download_grid_velocities();
+  const auto impulses = solver.take_rigid_impulses();
+  std::vector<ref::RigidSum> sums;
+  const auto want = ref::grid_update(setup, grid, &sums);
+  Deviation v_new{"v_new with bodies [m/s]"}, linear{"impulse on a body [N s]"}, angular{"angular impulse [N m s]"};
+  size_t ambiguous = 0;
+  for (size_t k = 0; k < got.size(); ++k) {
+    if (grid[k].mass_momentum.x <= 0 || want[k].ambiguous) {
+      ambiguous += want[k].ambiguous;
+      continue;
+    }
+    for (int d = 0; d < 3; ++d) v_new.add(got[k].v_new[d], want[k].v_new[d], want[k].tol_new);
+  }
+  size_t touched = 0, touched_late = 0;
+  for (size_t b = 0; b < bodies.size(); ++b) {
+    const bool hit = glm::length(sums[b].linear) > 0;
+    touched += hit;
+    touched_late += hit && b >= 2048;
+    for (int d = 0; d < 3; ++d) {
+      linear.add(impulses[b].linear[d], sums[b].linear[d], sums[b].linear_tol);
+      angular.add(impulses[b].angular[d], sums[b].angular[d], sums[b].angular_tol);
+    }
+  }
+  std::printf("  %zu bodies, %zu touch snow (%zu beyond the first culling round); %zu ambiguous nodes skipped\n",
+              bodies.size(), touched, touched_late, ambiguous);
+  EXPECT_GT(touched_late, 20u);
+  expect_within(v_new);
+  expect_within(linear);
+  expect_within(angular);
+}
+
 // A body that contains no snow node changes nothing: the grid velocities are bit-identical to a solver without
 // bodies, and its impulse is exactly zero.
 TEST(MpmRigid, BodyAwayFromTheSnowChangesNothing) {
