@@ -3,9 +3,9 @@
 // last substep's reductions (largest speed and hardening) into the CFL time step, splits the time left evenly,
 // moves the colliders and the rigid bodies, and writes the dispatch arguments of the substep's passes: zero groups
 // once the advance has reached its end or spent its substep budget, or a pass has reported an error (the state then
-// stays as the failing substep left it, for the report). Double precision, in the operation order of mpm::Solver::cfl_time_step and
-// firn::even_step / before_end (src/core/advance.cpp), and `precise` so that no operation is fused: the time steps
-// are the CPU's, bit for bit.
+// stays as the failing substep left it, for the report). Double precision, in the operation order of
+// mpm::Solver::cfl_time_step and firn::even_step / before_end (src/core/advance.cpp), and `precise` so that no
+// operation is fused: the time steps are the CPU's, bit for bit.
 #define MPM_STEP_WRITABLE
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
