@@ -6,35 +6,53 @@
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
 #include "mpm/collide.glsl"
-// Built with MPM_RIGID only for a solver with rigid bodies (Solver::set_rigid_colliders): without bodies the pass is
-// the plain grid update, at its old cost.
-#ifdef MPM_RIGID
-#include "mpm/rigid.glsl"
-#endif
 #include "common/dispatch.glsl"
 
 layout(local_size_x = MPM_LOCAL_SIZE) in;
 layout(std430, binding = MPM_BIND_GRID) buffer GridBuffer { GridNode nodes[]; };
 layout(std430, binding = MPM_BIND_GRID_VEL) writeonly buffer GridVelBuffer { GridVelocity velocities[]; };
 
+// Node k's mass m [kg], v^n, and v^{n+1} after forces, gravity and the kinematic colliders, at x; zeroes its
+// accumulators. False for a node without mass.
+bool load_node(int k, out float m, out vec3 v_old, out vec3 v_new, out vec3 x) {
+  GridNode node = nodes[k];
+  nodes[k] = GridNode(ivec4(0), ivec4(0));
+  if (node.mass_momentum.x <= 0) return false;
+  m = float(node.mass_momentum.x) / scales.x;
+  v_old = vec3(node.mass_momentum.yzw) / scales.y / m;
+  v_new = v_old + vec3(node.impulse.xyz) / scales.y / m + time_step() * gravity_dt.xyz;
+  x = node_position(node_coords(k));
+  v_new = collide_velocity(x, v_new);
+  return true;
+}
+
+// Built with MPM_RIGID only for a solver with rigid bodies (Solver::set_rigid_colliders): without bodies the pass is
+// the plain grid update, at its old cost.
+#ifndef MPM_RIGID
 void main() {
   uint u = linear_index();
   if (u >= uint(grid_dims.w)) return;
   int k = int(u);
-  GridNode node = nodes[k];
-  nodes[k] = GridNode(ivec4(0), ivec4(0));
-  if (node.mass_momentum.x <= 0) {
+  float m;
+  vec3 v_old, v_new, x;
+  if (!load_node(k, m, v_old, v_new, x)) {
     velocities[k] = GridVelocity(vec4(0.0), vec4(0.0));
     return;
   }
-  float m = float(node.mass_momentum.x) / scales.x;
-  vec3 v_old = vec3(node.mass_momentum.yzw) / scales.y / m;
-  vec3 v_new = v_old + vec3(node.impulse.xyz) / scales.y / m + time_step() * gravity_dt.xyz;
-  vec3 x = node_position(node_coords(k));
-  v_new = collide_velocity(x, v_new);
-#ifdef MPM_RIGID
-  v_new = collide_rigid(x, m, u, v_new);
-#endif
-  v_new = collide_walls(x, v_new);
-  velocities[k] = GridVelocity(vec4(v_old, m), vec4(v_new, 0.0));
+  velocities[k] = GridVelocity(vec4(v_old, m), vec4(collide_walls(x, v_new), 0.0));
 }
+#else
+#include "mpm/rigid.glsl"
+void main() {
+  uint u = linear_index();
+  bool in_grid = u < uint(grid_dims.w);
+  int k = int(u);
+  float m = 0.0;
+  vec3 v_old = vec3(0.0), v_new = vec3(0.0), x = vec3(0.0);
+  bool has_mass = in_grid && load_node(k, m, v_old, v_new, x);
+  v_new = collide_rigid(x, m, u, v_new, has_mass);  // every invocation: the group shares the bodies' culling
+  if (!in_grid) return;
+  velocities[k] = has_mass ? GridVelocity(vec4(v_old, m), vec4(collide_walls(x, v_new), 0.0))
+                         : GridVelocity(vec4(0.0), vec4(0.0));
+}
+#endif

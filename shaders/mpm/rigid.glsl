@@ -17,36 +17,90 @@ void add_rigid_impulse(uint slot, float value, uint node) {
                              value * MPM_RIGID_IMPULSE_SCALE, report_error(MPM_ERROR_RIGID_IMPULSE_OVERFLOW, node))
 }
 
-// Applies every body that contains node `node` at x (mass m [kg]) to its velocity v, in body order, and adds each
-// body's impulse.
-vec3 collide_rigid(vec3 x, float m, uint node, vec3 v) {
-  for (uint b = 0u; b < rigid_count(); ++b) {
-    vec4 centre = rigid_bodies[b].position;
-    vec3 r = x - centre.xyz;
-    if (dot(r, r) > centre.w * centre.w) continue;  // outside the bounding ball: the cheap test for most nodes
-    RigidBody body = rigid_bodies[b];
-    mat3 R = mat3(body.rotation[0].xyz, body.rotation[1].xyz, body.rotation[2].xyz);
-    vec3 r_body = r * R;  // R^T r
-    // Stops at the first face with the node outside: only the inside test and the inside maximum are needed.
-    float dist = -3.0e38;
-    uint face = body.faces.x;
-    for (uint f = body.faces.x; f < body.faces.x + body.faces.y && dist <= 0.0; ++f) {
-      float d = dot(rigid_planes[f].xyz, r_body) - rigid_planes[f].w;
-      if (d > dist) {
-        dist = d;
-        face = f;
-      }
+// Applies body b to the velocity v of node `node` at x (mass m [kg]) when the body contains it, adding its impulse.
+vec3 collide_rigid_body(uint b, vec3 x, float m, uint node, vec3 v) {
+  vec4 centre = rigid_bodies[b].position;
+  vec3 r = x - centre.xyz;
+  if (dot(r, r) > centre.w * centre.w) return v;  // outside the bounding ball
+  RigidBody body = rigid_bodies[b];
+  mat3 R = mat3(body.rotation[0].xyz, body.rotation[1].xyz, body.rotation[2].xyz);
+  vec3 r_body = r * R;  // R^T r
+  // Stops at the first face with the node outside: only the inside test and the inside maximum are needed.
+  float dist = -3.0e38;
+  uint face = body.faces.x;
+  for (uint f = body.faces.x; f < body.faces.x + body.faces.y && dist <= 0.0; ++f) {
+    float d = dot(rigid_planes[f].xyz, r_body) - rigid_planes[f].w;
+    if (d > dist) {
+      dist = d;
+      face = f;
     }
-    if (dist > 0.0) continue;
-    vec3 v_body = body.velocity_friction.xyz + cross(body.angular_velocity.xyz, r);
-    vec3 before = v;
-    v = boundary_response(v, v_body, R * rigid_planes[face].xyz, body.velocity_friction.w, body.faces.z);
-    vec3 j = m * (before - v);
-    if (j == vec3(0.0)) continue;  // separating: nothing exchanged
-    vec3 l = cross(r, j);
-    for (uint c = 0u; c < 3u; ++c) {
-      add_rigid_impulse(6u * b + c, j[c], node);
-      add_rigid_impulse(6u * b + 3u + c, l[c], node);
+  }
+  if (dist > 0.0) return v;
+  vec3 v_body = body.velocity_friction.xyz + cross(body.angular_velocity.xyz, r);
+  vec3 before = v;
+  v = boundary_response(v, v_body, R * rigid_planes[face].xyz, body.velocity_friction.w, body.faces.z);
+  vec3 j = m * (before - v);
+  if (j == vec3(0.0)) return v;  // separating: nothing exchanged
+  vec3 l = cross(r, j);
+  for (uint c = 0u; c < 3u; ++c) {
+    add_rigid_impulse(6u * b + c, j[c], node);
+    add_rigid_impulse(6u * b + 3u + c, l[c], node);
+  }
+  return v;
+}
+
+// Broad phase per work group: its invocations test the bodies' bounding balls against the box of the group's nodes
+// (consecutive node indices: part of a row, rows of a slice, or slices) in rounds of RIGID_ROUND bodies, marking the
+// hits in a shared bit mask; every node then visits only the marked bodies, in body order. A body the group test
+// drops is one every node's own ball test would drop (float rounding is monotonic).
+const uint RIGID_MASK_WORDS = 64u;
+const uint RIGID_ROUND = 32u * RIGID_MASK_WORDS;
+shared uint rigid_mask[RIGID_MASK_WORDS];
+
+void group_box(out vec3 lo, out vec3 hi) {
+  uint first = linear_index() - gl_LocalInvocationID.x;
+  uint last = min(first + gl_WorkGroupSize.x - 1u, uint(grid_dims.w) - 1u);
+  ivec3 a = node_coords(int(first)), b = node_coords(int(last));
+  if (a.z != b.z) {
+    a.xy = ivec2(0);
+    b.xy = grid_dims.xy - 1;
+  } else if (a.y != b.y) {
+    a.x = 0;
+    b.x = grid_dims.x - 1;
+  }
+  lo = node_position(a);
+  hi = node_position(b);
+}
+
+// Applies every body that contains node `node` at x (mass m [kg]) to its velocity v, in body order, and adds each
+// body's impulse. Every invocation of the group must call it (barriers), `has_mass` false for nodes without mass.
+vec3 collide_rigid(vec3 x, float m, uint node, vec3 v, bool has_mass) {
+  vec3 lo, hi;
+  group_box(lo, hi);
+  uint n = rigid_count();
+  for (uint base = 0u; base < n; base += RIGID_ROUND) {
+    memoryBarrierShared();
+    barrier();  // the previous round's readers are done
+    for (uint w = gl_LocalInvocationID.x; w < RIGID_MASK_WORDS; w += gl_WorkGroupSize.x) rigid_mask[w] = 0u;
+    memoryBarrierShared();
+    barrier();
+    uint end = min(n, base + RIGID_ROUND);
+    for (uint b = base + gl_LocalInvocationID.x; b < end; b += gl_WorkGroupSize.x) {
+      vec4 c = rigid_bodies[b].position;
+      vec3 d = c.xyz - clamp(c.xyz, lo, hi);
+      if (dot(d, d) <= c.w * c.w) atomicOr(rigid_mask[(b - base) >> 5u], 1u << ((b - base) & 31u));
+    }
+    memoryBarrierShared();
+    barrier();
+    if (has_mass) {
+      for (uint w = 0u; w < (end - base + 31u) / 32u; ++w) {
+        uint bits = rigid_mask[w];
+        while (bits != 0u) {
+          uint i = uint(findLSB(bits));
+          bits &= bits - 1u;
+          v = collide_rigid_body(base + 32u * w + i, x, m, node, v);
+        }
+      }
     }
   }
   return v;

@@ -4,9 +4,8 @@
 // poses the colliders at the substep's end time, moves the rigid bodies, and writes the dispatch arguments of the
 // substep's passes: zero groups once the advance has reached its end or spent its substep budget, or a pass has
 // reported an error (the state then stays as the failing substep left it, for the report). Double precision, in the
-// operation order of mpm::Solver::cfl_time_step and
-// firn::even_step / before_end (src/core/advance.cpp), and `precise` so that no operation is fused: the time steps
-// are the CPU's, bit for bit.
+// operation order of mpm::Solver::cfl_time_step and firn::even_step / before_end (src/core/advance.cpp), and
+// `precise` so that no operation is fused: the time steps are the CPU's, bit for bit.
 #define MPM_STEP_WRITABLE
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"

@@ -4,9 +4,10 @@
 /// substep of the last status read), the last step limits (dt, speed, hardening), the inversion counter and the
 /// colliders' positions (they move by dt * velocity per substep, so their floating-point sums depend on the
 /// substep sequence), and the rigid bodies (shapes, responses, double states, the float poses the grid update reads,
-/// the impulse sums not yet taken: restore replaces the solver's bodies by the saved ones). Not saved, because each substep rebuilds them before reading them: the grid accumulators
-/// (zero between substeps: grid_update clears them), the grid velocities, the velocity gradients and the status
-/// buffer (zero after every status read). The settings come from the scene, which the checkpoint's header pins.
+/// the impulse sums not yet taken: restore replaces the solver's bodies by the saved ones). Not saved, because each
+/// substep rebuilds them before reading them: the grid accumulators (zero between substeps: grid_update clears
+/// them), the grid velocities, the velocity gradients and the status buffer (zero after every status read). The
+/// settings come from the scene, which the checkpoint's header pins.
 /// The pair save_state / restore_state is the snow solver's save/restore for a common solver interface.
 #include "core/binary_io.h"
 #include "mpm/solver.h"

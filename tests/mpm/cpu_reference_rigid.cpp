@@ -73,11 +73,12 @@ dvec3 collide_rigid(const Setup& s, const dvec3& x, double m, dvec3 v, double& t
     // 3-term product: 6 eps), and the body velocity v + omega x r, whose r = x - p errs by 2 eps (|x| + |p|) and
     // whose cross product and sum cost 4 eps of |omega| |r| + |v|.
     const double mu = body.friction;
-    const double vb_err = 2.0 * kEps * glm::length(body.angular_velocity) * (glm::length(x) + glm::length(body.position)) +
-                          4.0 * kEps * (glm::length(body.angular_velocity) * glm::length(r) + glm::length(body.velocity));
+    const double w = glm::length(body.angular_velocity);
+    const double vb_err = 2.0 * kEps * w * (glm::length(x) + glm::length(body.position)) +
+                          4.0 * kEps * (w * glm::length(r) + glm::length(body.velocity));
     const double tol_in = tol;
-    tol = (1.0 + mu) * std::sqrt(3.0) * (tol + vb_err) + (1.0 + mu) * (8.0 * kEps + 3.0 * 6.0 * kEps) *
-                                                            (glm::length(before) + glm::length(v_body));
+    tol = (1.0 + mu) * std::sqrt(3.0) * (tol + vb_err) +
+          (1.0 + mu) * (8.0 * kEps + 3.0 * 6.0 * kEps) * (glm::length(before) + glm::length(v_body));
     if (!sums) continue;
     // The impulse m (before - after): the GPU's before and after err by tol_in and tol, its mass by 2 eps, the
     // product and difference by 2 eps; one fixed-point rounding (half a unit of 2^-32 N s) per component. The
