@@ -2,46 +2,36 @@
 /// Water (SPH on the GPU, sph::Solver) behind the app::Solver interface.
 #include <memory>
 
-#include "app/solver.h"
+#include "app/gpu_solver.h"
 #include "sph/solver.h"
 
 namespace firn::app {
 
 /// Owns an sph::Solver and reports, draws, edits and saves it through app::Solver.
-class WaterSolver final : public Solver {
+class WaterSolver final : public GpuSolver<sph::Solver> {
  public:
-  explicit WaterSolver(std::unique_ptr<sph::Solver> solver) : solver_(std::move(solver)) {}
+  using GpuSolver::GpuSolver;
 
   /// The SPH solver itself (benchmarks, tests).
   sph::Solver& sph() { return *solver_; }
   const sph::Solver& sph() const { return *solver_; }
 
   const char* name() const override { return "water"; }
-  double time() const override { return solver_->time(); }
-  double time_step() const override { return solver_->step_limits().dt; }
-  AdvanceResult advance_until(double end, int max_steps) override { return solver_->advance_until(end, max_steps); }
   /// Totals of the particles plus max_density_error (relative to rho0) and energy [J] (one read-back).
   SolverReport report() const override;
   std::vector<SolverFigure> figures() const override;
-  void set_pass_timing(bool on) override { solver_->timer().set_enabled(on); }
-  std::vector<gl::PassTime> pass_times() const override { return solver_->timer().passes(); }
-  void clear_pass_times() override { solver_->timer().clear(); }
   /// The particles (radius half their spacing) as a surface or as blue spheres, per look.water; colour by speed
   /// also colours the spheres.
   void draw(render::FrameContent& frame, const FrameLook& look) const override;
   std::optional<render::Bounds> domain() const override;
   /// water_<frame>.ply
   void write_ply(const std::filesystem::path& folder, int frame) const override;
-  void set_colliders(const std::vector<Collider>& colliders) override { solver_->set_colliders(colliders); }
   /// Viscosity mu [Pa s], surface tension sigma [N/m], speed of sound c [m/s] (sph::Solver::set_fluid).
   std::vector<SolverParameter> parameters() const override;
   std::string set_parameter(std::size_t index, double value) override;
   const char* state_tag() const override { return "SPH "; }
   void save(BinaryWriter& out) const override;
   void restore(BinaryReader& in) override;
-
- private:
-  std::unique_ptr<sph::Solver> solver_;
 };
 
 }  // namespace firn::app
