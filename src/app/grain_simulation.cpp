@@ -150,6 +150,24 @@ std::vector<SolverFigure> GrainSimulation::figures() const {
   return out;
 }
 
+std::vector<SolverFigure> GrainSimulation::bodies() const {
+  // make_world appends the hand-placed bodies after the generated grains, in the scene's order.
+  const std::vector<dem::BodySettings>& placed = setup_.settings.bodies;
+  const std::size_t first = world_.grains.size() - placed.size();
+  std::vector<SolverFigure> out;
+  for (std::size_t i = 0; i < placed.size(); ++i) {
+    const dem::Grain& g = world_.grains[first + i];
+    const glm::dvec3 v = g.body.velocity;
+    const std::string velocity = "v = (" + figure_text("%.3g", v.x) + ", " + figure_text("%.3g", v.y) + ", " +
+                                 figure_text("%.3g", v.z) + ") m/s";
+    const std::string label = placed[i].name.empty() ? "body " + std::to_string(i) : placed[i].name;
+    out.push_back({label, g.kinematic ? "kinematic, " + velocity
+                                      : figure_text("%.4g", g.body.mass) + " kg, " + velocity + ", |w| = " +
+                                            figure_text("%.3g", glm::length(g.body.angular_velocity)) + " rad/s"});
+  }
+  return out;
+}
+
 void GrainSimulation::draw(render::FrameContent& frame, const FrameLook& look) const {
   (void)look;  // grains have one look (per-type colours)
   add_grains_to_frame(frame, *this);

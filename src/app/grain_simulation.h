@@ -57,6 +57,8 @@ class GrainSimulation final : public Solver {
   SolverReport report() const override;
   /// grain_stats_fields, formatted.
   std::vector<SolverFigure> figures() const override;
+  /// Every dem.bodies entry: mass [kg], velocity [m/s] and angular speed [rad/s], or "kinematic" and its velocity.
+  std::vector<SolverFigure> bodies() const override;
   void set_pass_timing(bool on) override { timing_ = on; }
   /// One CPU pass, "dem step (CPU)": wall time of the steps, one sample per step.
   std::vector<gl::PassTime> pass_times() const override;

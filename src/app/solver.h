@@ -75,6 +75,9 @@ class Solver {
   virtual SolverReport report() const = 0;
   /// Figures for the viewer, cheap (no read-back): step, particle or grain count, CFL or iteration numbers.
   virtual std::vector<SolverFigure> figures() const = 0;
+  /// The rigid bodies placed by hand that the solver moves, one row each for the viewer's Colliders section (label:
+  /// the body's name; value: its mass, velocity and spin, or "kinematic"); none by default.
+  virtual std::vector<SolverFigure> bodies() const { return {}; }
   /// A warning about the steps since the last call ("" when none), printed by `firn run` (e.g. inverted F).
   virtual std::string take_warning() { return ""; }
 

@@ -42,7 +42,8 @@ void scene_section(PanelContext& c);
 void help_overlay(PanelContext& c);
 /// Material section: presets and the six snow parameters per material, the PIC/FLIP blend, the cost of an edit.
 void material_section(PanelContext& c);
-/// Colliders section: position, size, velocity, friction and boundary of each collider.
+/// Colliders section: the rigid bodies placed by hand (mass, velocity, "kinematic"), then position, size, velocity,
+/// friction and boundary of each collider.
 void colliders_section(PanelContext& c);
 /// Render section: particle radius, colouring, grid bounds, colliders, background, camera.
 void render_section(PanelContext& c);

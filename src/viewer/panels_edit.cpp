@@ -204,6 +204,17 @@ void solver_parameters(PanelContext& c) {
   }
 }
 
+/// The rigid bodies placed by hand of every solver that moves some (app::Solver::bodies).
+void rigid_bodies_list(PanelContext& c) {
+  for (const auto& solver : c.sim.solvers()) {
+    const std::vector<app::SolverFigure> rows = solver->bodies();
+    if (rows.empty()) continue;
+    ImGui::Separator();
+    ImGui::TextUnformatted("rigid bodies");
+    for (const app::SolverFigure& row : rows) ImGui::TextWrapped("%s: %s", row.label.c_str(), row.value.c_str());
+  }
+}
+
 }  // namespace
 
 void material_section(PanelContext& c) {
@@ -224,6 +235,7 @@ void material_section(PanelContext& c) {
 
 void colliders_section(PanelContext& c) {
   const std::vector<Collider> colliders = c.sim.colliders();  // a copy, posed now: edits replace the scene's
+  rigid_bodies_list(c);
   if (!collider_domain(c.sim)) note_text("no solver in this scene reads colliders");
   else if (colliders.empty()) note_text("no colliders in this scene");
   if (!collider_domain(c.sim)) return;

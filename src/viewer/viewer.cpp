@@ -216,9 +216,10 @@ void Viewer::draw() {
     render::FrameContent content = app::frame_content(*sim_, look);
     const bool surface = !content.fluid_surfaces.empty();
     // While playing, a water surface that costs more than the simulation slice it shows is drawn as particles
-    // (the user can turn this off); the cost is measured on frames that drew the surface.
-    if (surface && ui_.playback.playing && settings_.auto_water_particles && surface_draw_ms_ > slice_ms_ &&
-        slice_ms_ > 0) {
+    // (the user can turn this off); the cost is measured on frames that drew the surface. Scripted runs (--frames)
+    // never switch: their screenshots and recordings show what was asked for, whatever the machine's load.
+    if (surface && ui_.playback.playing && settings_.auto_water_particles && options_.frames == 0 &&
+        surface_draw_ms_ > slice_ms_ && slice_ms_ > 0) {
       look.water = app::WaterMode::kParticles;
       content = app::frame_content(*sim_, look);
     }

@@ -177,5 +177,24 @@ TEST(SolverInterface, GrainEditsReachTheNextStep) {
   EXPECT_GT(moved, 0.0) << "the edited contact law did not change the next steps";
 }
 
+// The Colliders section's list of hand-placed bodies: one row per dem.bodies entry, kinematic ones said so.
+TEST(SolverInterface, GrainsListTheirPlacedBodies) {
+  test::gl_context();
+  json scene = read("tiny-bodies.json");
+  scene["dem"]["bodies"][1]["name"] = "lid";
+  scene["dem"]["bodies"][2]["kinematic"] = true;
+  scene["dem"]["bodies"][2]["velocity"] = {0.25, 0, 0};
+  Simulation sim(load(scene, "placed-bodies"));
+  const std::vector<SolverFigure> rows = sim.solver("grains")->bodies();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].label, "body 0");
+  EXPECT_EQ(rows[1].label, "lid");
+  const double mass = sim.grains()->world().grains[1].body.mass;  // 0.12 x 0.08 x 0.12 m^3 of 800 kg/m^3
+  EXPECT_NEAR(mass, 0.12 * 0.08 * 0.12 * 800.0, 1e-9);
+  EXPECT_EQ(rows[1].value.rfind(figure_text("%.4g", mass) + " kg, v = (0, 0, 0) m/s", 0), 0u) << rows[1].value;
+  EXPECT_EQ(rows[2].value, "kinematic, v = (0.25, 0, 0) m/s");
+  EXPECT_TRUE(sim.solver("snow") == nullptr);
+}
+
 }  // namespace
 }  // namespace firn::app
