@@ -150,8 +150,10 @@ void Viewer::advance() {
 }
 
 void Viewer::slice(int max_substeps) {
-  // One status-check group at a time (the solver's own schedule) until K substeps, the wall-time budget or the
-  // frame's end. The budget is what the display target leaves after drawing (settings' slice_budget_ms).
+  // As many substeps per call as the recent wall time per substep says fit in what is left of the budget (one at
+  // first), until K substeps, the wall-time budget or the frame's end: each call ends with one blocking status read,
+  // so a call per substep would wait for the GPU every substep. The budget is what the display target leaves after
+  // drawing (settings' slice_budget_ms).
   const auto t0 = std::chrono::steady_clock::now();
   const double budget_ms = slice_budget_ms(settings_, draw_ms_);
   FrameProgress& progress = ui_.progress;
@@ -160,7 +162,11 @@ void Viewer::slice(int max_substeps) {
     progress.frame_end = (sim_->frame() + 1) / scene_.fps;
   }
   for (int taken = 0; taken < max_substeps;) {
-    const app::SliceReport s = sim_->advance_slice(1);
+    const double left_ms =
+        budget_ms - std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double per_substep_ms = 1e3 * ui_.wall_per_substep_s;
+    const int fit = per_substep_ms > 0 ? static_cast<int>(std::clamp(left_ms / per_substep_ms, 1.0, 1e6)) : 1;
+    const app::SliceReport s = sim_->advance_slice(std::min(fit, max_substeps - taken));
     frame_ms_ += s.wall_ms;
     frame_substeps_ += s.substeps;
     slice_ms_ += s.wall_ms;
