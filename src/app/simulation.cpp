@@ -44,6 +44,7 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     auto snow = std::make_unique<SnowSolver>(
         std::make_unique<mpm::Solver>(*scene_.mpm, scene_.colliders, scene_.gravity, seed_snow(scene_)));
     snow_ = &snow->mpm();
+    snow_solver_ = snow.get();
     solvers_.push_back(std::move(snow));
   }
   if (scene_.sph) {
@@ -85,7 +86,7 @@ SliceReport Simulation::advance_slice(int max_substeps) {
   // Every solver goes to the same end time; the coupled snow and grains advance together, interval by interval,
   // the others alone (their order within a slice does not matter).
   for (const auto& s : solvers_) {
-    const bool coupled = coupling_ && (s.get() == grains_ || s->name() == std::string_view("snow"));
+    const bool coupled = coupling_ && (s.get() == grains_ || s.get() == snow_solver_);
     if (coupled || !before_end(s->time(), end)) continue;
     const AdvanceResult a = s->advance_until(end, max_substeps);
     r.substeps += a.steps;

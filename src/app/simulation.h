@@ -90,6 +90,7 @@ class Simulation {
   sph::Solver* water_ = nullptr;
   GrainSimulation* grains_ = nullptr;
   std::unique_ptr<SnowBodyCoupling> coupling_;
+  const Solver* snow_solver_ = nullptr;  ///< the snow's entry in solvers_ (advanced by the coupling when there is one)
   int frame_ = 0;
   bool in_frame_ = false;
 };
