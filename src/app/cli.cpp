@@ -8,6 +8,7 @@
 #include "app/bench.h"
 #include "app/info.h"
 #include "app/render_bench.h"
+#include "app/world_bench.h"
 #include "app/run.h"
 #include "core/error.h"
 #include "core/log.h"
@@ -61,8 +62,9 @@ void add_bench(CLI::App& app, Commands& c) {
   c.bench->add_option("scene", c.bench_scene, "scene file (JSON)")->required()->check(CLI::ExistingFile);
   c.solver_only.push_back(c.bench->add_option("--substeps", c.bench_substeps, "substeps (SPH: steps) to time")
                               ->check(CLI::Range(1, 10000000)));
-  c.bench->add_option("--solver", c.bench_solver, "mpm, sph, auto (mpm if the scene has snow) or render (the renderer, "
-                      "in both water modes)")->check(CLI::IsMember({"auto", "mpm", "sph", "render"}));
+  c.bench->add_option("--solver", c.bench_solver, "mpm, sph, auto (mpm if the scene has snow), world (every solver "
+                      "and the coupling, as firn run steps them; --substeps: steps of all solvers) or render (the "
+                      "renderer, in both water modes)")->check(CLI::IsMember({"auto", "mpm", "sph", "world", "render"}));
   RenderBenchOptions& r = c.render_bench;
   c.render_only = {
       c.bench->add_option("--frames", r.frames, "render: frames to time per mode")->check(CLI::Range(1, 100000)),
@@ -90,6 +92,7 @@ int dispatch(Commands& c, const std::vector<Command>& extra) {
   if (*c.info) return run_info(c.egl);
   if (*c.bench) check_bench_options(c);
   if (*c.bench && c.bench_solver == "render") return run_render_bench(c.bench_scene, c.render_bench, c.egl);
+  if (*c.bench && c.bench_solver == "world") return run_world_bench(c.bench_scene, c.bench_substeps, c.egl);
   if (*c.bench) return run_bench(c.bench_scene, c.bench_substeps, c.egl, c.bench_solver, c.bench_sort);
   c.run_options.export_ply = c.export_format == "ply";
   c.run_options.water = parse_water_mode(c.water, "--water");

@@ -62,7 +62,7 @@ class GrainSimulation final : public Solver {
   void set_pass_timing(bool on) override { timing_ = on; }
   /// One CPU pass, "dem step (CPU)": wall time of the steps, one sample per step.
   std::vector<gl::PassTime> pass_times() const override;
-  void clear_pass_times() override { pass_ = {}; }
+  void clear_pass_times() override { pass_ = gl::PassTime{kPassName}; }
   /// Grains and walls (app/grain_frame.h).
   void draw(render::FrameContent& frame, const FrameLook& look) const override;
   /// Contact friction mu, and with the soft model the restitution e and the stiffness E per overlap volume.
@@ -73,7 +73,7 @@ class GrainSimulation final : public Solver {
   void restore(BinaryReader& in) override;
 
   const dem::World& world() const { return world_; }
-  /// The world, for a coupling that sets the grains' external loads (app/snow_body_coupling.h).
+  /// The world, for a coupling that sets the grains' external loads (app/coupling.h).
   dem::World& world() { return world_; }
   /// Marks the grains as coupled to another material, which does work on them: the watchdog's energy check stands
   /// aside (dem::WatchdogState::external_work).
@@ -96,7 +96,8 @@ class GrainSimulation final : public Solver {
   GrainFrameStats last_;
   GrainFrameStats frame_;  ///< the frame being advanced (sums; end_frame() finishes it)
   bool timing_ = false;
-  gl::PassTime pass_{"dem step (CPU)"};
+  static constexpr const char* kPassName = "dem step (CPU)";
+  gl::PassTime pass_{kPassName};
   std::filesystem::path file_;
   dem::WatchdogState watchdog_;  // energy reference of the watchdog
 };

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "app/snow_body_exchange.h"
 #include "app/snow_solver.h"
 #include "app/water_solver.h"
 #include "core/advance.h"
@@ -44,7 +45,6 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     auto snow = std::make_unique<SnowSolver>(
         std::make_unique<mpm::Solver>(*scene_.mpm, scene_.colliders, scene_.gravity, seed_snow(scene_)));
     snow_ = &snow->mpm();
-    snow_solver_ = snow.get();
     solvers_.push_back(std::move(snow));
   }
   if (scene_.sph) {
@@ -59,9 +59,17 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     grains_ = grains.get();
     solvers_.push_back(std::move(grains));
   }
+  // The exchanges between the solvers that meet; the coupled ones advance together (app/coupling.h).
+  std::vector<std::unique_ptr<Exchange>> exchanges;
+  std::vector<Solver*> continua;
   if (snow_ && grains_) {
-    coupling_ = std::make_unique<SnowBodyCoupling>(*snow_, *grains_, default_coupling_interval(grains_->world().dt));
-    grains_->set_coupled();
+    exchanges.push_back(std::make_unique<SnowBodyExchange>(*snow_, *grains_));
+    continua.push_back(solver("snow"));
+  }
+  if (!exchanges.empty()) {
+    coupling_ = std::make_unique<Coupling>(std::move(continua), grains_, default_coupling_interval(grains_),
+                                           std::move(exchanges));
+    if (grains_) grains_->set_coupled();
   }
 }
 
@@ -83,11 +91,10 @@ SliceReport Simulation::advance_slice(int max_substeps) {
   in_frame_ = true;
   const double end = frame_end_time();
   r.frame_done = true;
-  // Every solver goes to the same end time; the coupled snow and grains advance together, interval by interval,
+  // Every solver goes to the same end time; the coupled ones advance together, interval by interval,
   // the others alone (their order within a slice does not matter).
   for (const auto& s : solvers_) {
-    const bool coupled = coupling_ && (s.get() == grains_ || s.get() == snow_solver_);
-    if (coupled || !before_end(s->time(), end)) continue;
+    if ((coupling_ && coupling_->advances(s.get())) || !before_end(s->time(), end)) continue;
     const AdvanceResult a = s->advance_until(end, max_substeps);
     r.substeps += a.steps;
     r.frame_done = r.frame_done && a.reached;

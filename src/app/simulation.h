@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "app/grain_simulation.h"
-#include "app/snow_body_coupling.h"
+#include "app/coupling.h"
 #include "app/solver.h"
 #include "core/binary_io.h"
 #include "mpm/solver.h"
@@ -30,8 +30,8 @@ struct SliceReport {
 /// Owns the solvers a scene asks for (app::Solver each: snow, then water, then grains) and the scene's one clock:
 /// output frame k ends at k / fps, and every solver is advanced to that same end time. The scene owns the
 /// colliders; their pose at time t is Collider::point + t velocity (core/collider.h), the same for every solver.
-/// A scene with snow and grains couples them two-way (app/snow_body_coupling.h, docs/coupling.md): they advance
-/// together, interval by interval.
+/// Solvers that meet are coupled two-way (app/coupling.h, docs/coupling.md): snow and grains (app/snow_body_exchange.h)
+/// advance together, interval by interval.
 /// Needs a current OpenGL 4.3 context. Construction seeds the particles and builds the GPU programs; throws
 /// firn::InputError for scene content the solvers reject, std::runtime_error for GL failures.
 class Simulation {
@@ -76,8 +76,8 @@ class Simulation {
   sph::Solver* water() const { return water_; }
   /// The grain (DEM, CPU) world, or null when the scene has no "dem" section (grains.csv recorder, tests).
   GrainSimulation* grains() const { return grains_; }
-  /// The snow-grain coupling, or null when the scene lacks snow or grains.
-  const SnowBodyCoupling* snow_body_coupling() const { return coupling_.get(); }
+  /// The coupling of the solvers that meet, or null when none do.
+  const Coupling* coupling() const { return coupling_.get(); }
 
  private:
   // Checkpoints (app/simulation_state.h) save and restore the frame counter and every solver.
@@ -89,8 +89,7 @@ class Simulation {
   mpm::Solver* snow_ = nullptr;
   sph::Solver* water_ = nullptr;
   GrainSimulation* grains_ = nullptr;
-  std::unique_ptr<SnowBodyCoupling> coupling_;
-  const Solver* snow_solver_ = nullptr;  ///< the snow's entry in solvers_ (advanced by the coupling when there is one)
+  std::unique_ptr<Coupling> coupling_;
   int frame_ = 0;
   bool in_frame_ = false;
 };

@@ -105,7 +105,9 @@ class Solver {
   std::vector<RigidCollider> rigid_colliders() const;
   /// Sum over the grid updates since the last call of the impulse the snow exerted on each body (the negated
   /// momentum change its boundary condition gave the grid nodes), in 64-bit fixed point summed on the GPU
-  /// (MPM_RIGID_IMPULSE_SCALE: 2^-32 N s; deterministic); resets the sums. One blocking read. A sum that leaves the
+  /// (MPM_RIGID_IMPULSE_SCALE: 2^-32 N s; deterministic); resets the sums. Right after an advance the sums came
+  /// back with its final status read (no read of their own: one blocking read per coupling interval in all);
+  /// otherwise (after substep(), or twice in a row) one blocking read. A sum that leaves the
   /// int64 range is reported as a NumericalError by the advance (or check_status) that overflowed it.
   std::vector<RigidImpulse> take_rigid_impulses();
   size_t rigid_count() const { return rigid_.size(); }
@@ -182,6 +184,8 @@ class Solver {
   /// Copies the status, the step state and the collider points into staging slot `slot` behind a fence.
   InFlight record(size_t slot);
   Readback read(const InFlight& f) const;
+  /// Copies the impulse sums staged with `f` into impulse_words_ (after f's fence has been waited for).
+  void read_impulses(const InFlight& f);
   /// Takes over a read-back's time, substep count and CFL inputs, poses the colliders at that time; throws
   /// NumericalError on an error.
   void apply(const Readback& r);
@@ -224,6 +228,9 @@ class Solver {
   mutable std::vector<GpuRigidState> rigid_states_;
   mutable bool rigid_on_gpu_ = false;
   gl::Buffer rigid_bodies_, rigid_planes_, rigid_impulses_, rigid_state_;
+  static constexpr uint64_t kNever = ~uint64_t{0};  ///< impulses_read_at_ when nothing is staged
+  std::vector<uint32_t> impulse_words_;  ///< the impulse sums read with the last advance's final status
+  uint64_t impulses_read_at_ = kNever;   ///< substep_ when impulse_words_ was read (kNever: none)
   gl::Program grid_update_rigid_;  ///< grid_update.comp with MPM_RIGID; built at the first non-empty set
   gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_, step_pass_;
   gl::PassTimer timer_;

@@ -19,10 +19,13 @@ constexpr size_t kSlots = 8;
 /// Most substeps issued between two read-backs: bounds the substeps issued past the end of an advance (they run
 /// as empty dispatches) when the CPU's estimate of the substeps left is short.
 constexpr uint32_t kMaxBatch = 64;
-/// Bytes of a staging slot: GpuStatus at 0, GpuStep at 32 (collider poses are functions of the time: no read-back).
+/// A staging slot: GpuStatus at 0, GpuStep at 32, then the rigid bodies' impulse sums (12 words per body) at
+/// kImpulseOffset (collider poses are functions of the time: no read-back). Slots are 256-byte aligned.
 constexpr size_t kStepOffset = 32;
-constexpr size_t kSlotBytes = (kStepOffset + sizeof(GpuStep) + 255) / 256 * 256;
+constexpr size_t kImpulseOffset = (kStepOffset + sizeof(GpuStep) + 15) / 16 * 16;
 static_assert(sizeof(GpuStatus) <= kStepOffset);
+
+size_t slot_bytes(size_t bodies) { return (kImpulseOffset + 48 * bodies + 255) / 256 * 256; }
 
 }  // namespace
 
@@ -68,19 +71,31 @@ void Solver::issue_substep() {
 }
 
 Solver::InFlight Solver::record(size_t slot) {
-  if (staging_.size() < kSlots * kSlotBytes) staging_ = gl::Buffer(kSlots * kSlotBytes);
-  const size_t base = slot * kSlotBytes;
+  const size_t bytes = slot_bytes(rigid_.size());
+  if (staging_.size() != kSlots * bytes) staging_ = gl::Buffer(kSlots * bytes);
+  const size_t base = slot * bytes;
   staging_.copy_from(status_, 0, base, sizeof(GpuStatus));
   staging_.copy_from(step_, 0, base + kStepOffset, sizeof(GpuStep));
+  // The impulse sums ride along (a GPU-side copy of 48 bytes per body), so that a coupling interval's impulses
+  // come back with its final status read instead of a read of their own.
+  if (!rigid_.empty()) staging_.copy_from(rigid_impulses_, 0, base + kImpulseOffset, 48 * rigid_.size());
   return {gl::Fence::insert(), slot};
 }
 
 Solver::Readback Solver::read(const InFlight& f) const {
-  const size_t base = f.slot * kSlotBytes;
+  const size_t base = f.slot * slot_bytes(rigid_.size());
   Readback r;
   staging_.download_fenced(f.fence, base, sizeof r.status, &r.status);
   staging_.download_fenced(f.fence, base + kStepOffset, sizeof r.step, &r.step);
   return r;
+}
+
+void Solver::read_impulses(const InFlight& f) {
+  impulse_words_.resize(12 * rigid_.size());
+  if (!impulse_words_.empty())
+    staging_.download_fenced(f.fence, f.slot * slot_bytes(rigid_.size()) + kImpulseOffset,
+                             impulse_words_.size() * sizeof(uint32_t), impulse_words_.data());
+  impulses_read_at_ = substep_;
 }
 
 void Solver::apply(const Readback& r) {
@@ -151,16 +166,12 @@ AdvanceResult Solver::advance_until(double end, int max_substeps) {
   }
   // The final state: the newest read-back, waited for (the one blocking read of this call).
   Readback last;
-  if (!in_flight.empty()) {
-    in_flight.back().fence.wait();
-    last = read(in_flight.back());
-  } else {
-    InFlight now = record(next_slot);
-    now.fence.wait();
-    last = read(now);
-  }
+  if (in_flight.empty()) in_flight.push_back(record(next_slot));
+  in_flight.back().fence.wait();
+  last = read(in_flight.back());
   inversions_ += last.status.inversions;
   apply(last);
+  if (!rigid_.empty()) read_impulses(in_flight.back());  // the same wait: no read of its own
   checked_substep_ = substep_;
   // The counts are taken over; the speed and hardening stay for the next step pass while pending.
   const uint32_t zero[2] = {0, 0};

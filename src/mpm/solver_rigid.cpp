@@ -39,6 +39,7 @@ void Solver::set_rigid_colliders(std::vector<RigidCollider> bodies) {
     grown.copy_from(rigid_impulses_, 0, 0, std::min(grown.size(), rigid_impulses_.size()));
     rigid_impulses_ = std::move(grown);
   }
+  if (bodies.size() != rigid_.size()) impulses_read_at_ = kNever;  // the staged sums have another layout
   rigid_ = std::move(bodies);
   rigid_radii_ = std::move(radii);
   rigid_states_.clear();
@@ -79,9 +80,16 @@ std::vector<RigidCollider> Solver::rigid_colliders() const {
 
 std::vector<RigidImpulse> Solver::take_rigid_impulses() {
   if (rigid_.empty()) return {};
-  std::vector<uint32_t> words(12 * rigid_.size());
-  rigid_impulses_.download(0, words.size() * sizeof(uint32_t), words.data());
-  rigid_impulses_.clear();
+  std::vector<uint32_t> words;
+  if (impulses_read_at_ == substep_ && impulse_words_.size() == 12 * rigid_.size()) {
+    words = std::move(impulse_words_);  // read with the last advance's final status: no substep ran since
+  } else {
+    words.resize(12 * rigid_.size());
+    rigid_impulses_.download(0, words.size() * sizeof(uint32_t), words.data());
+  }
+  impulse_words_.clear();
+  impulses_read_at_ = kNever;
+  rigid_impulses_.clear();  // on the GPU, after the substeps the sums came from: no wait
   return decode_rigid_impulses(words);
 }
 

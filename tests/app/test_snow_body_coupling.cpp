@@ -1,4 +1,4 @@
-// Snow and rigid bodies, two-way (issue 14.2, app/snow_body_coupling.h): in zero gravity a snowball hitting a free
+// Snow and rigid bodies, two-way (issue 14.2, app/snow_body_exchange.h): in zero gravity a snowball hitting a free
 // box conserves the linear momentum of snow + box to 1e-3 and the angular momentum to 1e-2; a dense rock dropped
 // on a snow slab sinks in and stops; a light box rests on the slab without sinking through.
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include "app/simulation.h"
 #include "app/simulation_state.h"
 #include "dem/rigid_body.h"
+#include "gl/sync.h"
 #include "mpm/diagnostics.h"
 #include "scene/load.h"
 #include "support/gl_context.h"
@@ -132,6 +133,39 @@ TEST(SnowBodyCoupling, LightBoxRestsOnTheSlab) {
   EXPECT_LT(glm::length(box.velocity), 0.05) << "the box is at rest";
 }
 
+// Issue 14.7: at most one blocking read-back per coupling interval. The impulse sums come back with the snow's final
+// status read of the interval (mpm::Solver::record stages them beside it), so a frame of the coupled scene costs one
+// blocking read per interval and nothing per snow substep.
+TEST(SnowBodyCoupling, OneBlockingReadPerCouplingInterval) {
+  test::gl_context();
+  Simulation sim(load(slab_with_box(2600.0, 1.5), "coupling-reads"));
+  const double interval = sim.coupling()->interval();
+  const uint64_t substeps0 = sim.snow()->substeps();
+  const uint64_t reads0 = gl::blocking_reads();
+  sim.advance_frame();
+  const uint64_t reads = gl::blocking_reads() - reads0;
+  const auto intervals = static_cast<uint64_t>(std::llround(sim.time() / interval));
+  EXPECT_EQ(reads, intervals) << "interval " << interval << " s";
+  EXPECT_GT(sim.snow()->substeps() - substeps0, intervals) << "more substeps than intervals: the bound is not trivial";
+  EXPECT_GT(glm::length(sim.coupling()->last_impulses().at(0).linear), 0.0) << "impulses still arrive";
+}
+
+// `firn bench --solver world` reports the coupling's share of a step (issue 14.7; the numbers belong to
+// bench/RESULTS.md): a row per coupled part, the snow's step with and without the bodies, and exactly one blocking
+// read per coupling interval over all solvers.
+TEST(SnowBodyCoupling, WorldBenchReportsTheCouplingPerInterval) {
+  test::gl_context();
+  const fs::path dir = test::fresh_dir("coupling-bench");
+  json scene = slab_with_box(2600.0, 1.5);
+  scene["fps"] = 50;
+  std::ofstream(dir / "scene.json") << scene.dump();
+  const auto r = test::run_firn("bench " + (dir / "scene.json").string() + " --solver world --substeps 10");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* row : {"| snow (advance) |", "| grains (advance) |", "| snow-bodies (exchange) |",
+                          "| **all exchanges** |", "| grid_update |", "1.000 blocking reads per interval"})
+    EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
+}
+
 // A coupled run saved mid-way and restored into a fresh simulation continues bit for bit: the snow (with its bodies
 // and unread impulse sums), the grains (with their external loads) and the coupling's clock and pending impulses.
 TEST(SnowBodyCoupling, RestoredCoupledRunContinuesBitForBit) {
@@ -155,7 +189,7 @@ TEST(SnowBodyCoupling, RestoredCoupledRunContinuesBitForBit) {
   EXPECT_EQ(ra.velocity, rb.velocity);
   EXPECT_EQ(ra.angular_velocity, rb.angular_velocity);
   EXPECT_EQ(ra.orientation, rb.orientation);
-  EXPECT_EQ(run.snow_body_coupling()->last_impulses()[0].linear, resumed.snow_body_coupling()->last_impulses()[0].linear);
+  EXPECT_EQ(run.coupling()->last_impulses()[0].linear, resumed.coupling()->last_impulses()[0].linear);
 }
 
 }  // namespace

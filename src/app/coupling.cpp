@@ -1,0 +1,129 @@
+#include "app/coupling.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+namespace firn::app {
+namespace {
+
+/// Grain steps advance_until(end) takes from `time` at the fixed step `dt` (the DEM's within-half-a-step rule).
+int steps_to(double time, double end, double dt) {
+  int n = 0;
+  for (double t = time; t + 0.5 * dt < end; t += dt) ++n;
+  return n;
+}
+
+/// Adds the wall-clock time of `f` to `ms`.
+template <class F>
+auto timed(double& ms, F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  struct Add {
+    double& ms;
+    std::chrono::steady_clock::time_point t0;
+    ~Add() { ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(); }
+  } add{ms, t0};
+  return f();
+}
+
+}  // namespace
+
+double default_coupling_interval(const GrainSimulation* grains) {
+  if (!grains) return 1e-3;
+  const double dt = grains->world().dt;
+  return dt * std::max(1.0, std::ceil(1e-3 / dt - 1e-9));
+}
+
+Coupling::Coupling(std::vector<Solver*> continua, GrainSimulation* grains, double interval,
+                   std::vector<std::unique_ptr<Exchange>> exchanges)
+    : continua_(std::move(continua)), grains_(grains), interval_(interval), exchanges_(std::move(exchanges)) {
+  clock_ = grains_ ? grains_->time() : 0.0;
+  for (const Solver* s : continua_) {
+    clock_ = std::max(clock_, s->time());
+    cost_.parts.emplace_back(s->name());
+  }
+  if (grains_) {
+    pending_.resize(grains_->world().grains.size());
+    cost_.parts.emplace_back("grains");
+  }
+  cost_.first_exchange = cost_.parts.size();
+  for (const auto& e : exchanges_) cost_.parts.emplace_back(e->name());
+  cost_.ms.assign(cost_.parts.size(), 0.0);
+}
+
+bool Coupling::advances(const Solver* s) const {
+  return s == grains_ || std::find(continua_.begin(), continua_.end(), s) != continua_.end();
+}
+
+void Coupling::finish_interval() {
+  std::vector<mpm::RigidImpulse> impulses(pending_.size());
+  for (std::size_t k = 0; k < exchanges_.size(); ++k)
+    timed(cost_.ms[cost_.first_exchange + k], [&] { exchanges_[k]->end_interval(impulses); });
+  last_ = impulses;
+  if (grains_) {
+    dem::World& w = grains_->world();
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      pending_[i].linear += impulses[i].linear;
+      pending_[i].angular += impulses[i].angular;
+    }
+    const int n = steps_to(w.time, *interval_end_, w.dt);
+    if (n > 0) {  // the impulse becomes a constant load over exactly the grain steps of this interval
+      for (std::size_t i = 0; i < w.grains.size(); ++i) {
+        dem::Grain& g = w.grains[i];
+        if (g.kinematic) continue;
+        g.external_force = pending_[i].linear / (n * w.dt);
+        g.external_torque = pending_[i].angular / (n * w.dt);
+      }
+    }
+    timed(cost_.ms[continua_.size()],
+          [&] { grains_->advance_until(*interval_end_, std::numeric_limits<int>::max()); });
+    if (n > 0) {
+      for (dem::Grain& g : w.grains) g.external_force = g.external_torque = glm::dvec3(0.0);
+      std::fill(pending_.begin(), pending_.end(), mpm::RigidImpulse{});
+    }
+  }
+  ++cost_.intervals;
+  clock_ = *interval_end_;
+  interval_end_.reset();
+}
+
+AdvanceResult Coupling::advance_until(double end, int max_steps) {
+  AdvanceResult r;
+  while (r.steps < std::max(1, max_steps)) {
+    if (!interval_end_) {
+      if (!before_end(clock_, end)) break;
+      interval_end_ = std::min(end, clock_ + interval_);
+      for (std::size_t k = 0; k < exchanges_.size(); ++k)
+        timed(cost_.ms[cost_.first_exchange + k], [&] { exchanges_[k]->begin_interval(clock_, *interval_end_); });
+    }
+    for (std::size_t k = 0; k < continua_.size(); ++k) {
+      Solver& s = *continua_[k];
+      if (!before_end(s.time(), *interval_end_)) continue;
+      const AdvanceResult a =
+          timed(cost_.ms[k], [&] { return s.advance_until(*interval_end_, std::max(1, max_steps - r.steps)); });
+      r.steps += a.steps;
+      if (!a.reached) return r;
+    }
+    const std::uint64_t before = grains_ ? grains_->world().steps : 0;
+    finish_interval();
+    if (grains_) r.steps += static_cast<int>(grains_->world().steps - before);
+  }
+  r.reached = !interval_end_ && !before_end(clock_, end);
+  return r;
+}
+
+void Coupling::save(BinaryWriter& out) const {
+  out.put(clock_);
+  out.put_array(pending_);
+}
+
+void Coupling::restore(BinaryReader& in) {
+  in.read(clock_);
+  auto pending = in.get_array<mpm::RigidImpulse>();
+  if (pending.size() != pending_.size()) in.fail("the coupled grains differ from the scene's");
+  pending_ = std::move(pending);
+  interval_end_.reset();
+}
+
+}  // namespace firn::app
