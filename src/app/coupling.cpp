@@ -8,13 +8,6 @@
 namespace firn::app {
 namespace {
 
-/// Grain steps advance_until(end) takes from `time` at the fixed step `dt` (the DEM's within-half-a-step rule).
-int steps_to(double time, double end, double dt) {
-  int n = 0;
-  for (double t = time; t + 0.5 * dt < end; t += dt) ++n;
-  return n;
-}
-
 /// Adds the wall-clock time of `f` to `ms`.
 template <class F>
 auto timed(double& ms, F&& f) {
@@ -67,7 +60,7 @@ void Coupling::finish_interval() {
       pending_[i].linear += impulses[i].linear;
       pending_[i].angular += impulses[i].angular;
     }
-    const int n = steps_to(w.time, *interval_end_, w.dt);
+    const int n = grains_->steps_until(*interval_end_);
     if (n > 0) {  // the impulse becomes a constant load over exactly the grain steps of this interval
       for (std::size_t i = 0; i < w.grains.size(); ++i) {
         dem::Grain& g = w.grains[i];

@@ -71,12 +71,23 @@ GrainFrameStats GrainSimulation::advance_to(double t_end) {
   return last_;
 }
 
+namespace {
+/// The fixed-step clock's rule: another step is due while the time is short of `end` by more than half a step.
+bool step_due(double time, double dt, double end) { return time + 0.5 * dt < end; }
+}  // namespace
+
+int GrainSimulation::steps_until(double end) const {
+  int n = 0;
+  for (double t = world_.time; step_due(t, world_.dt, end); t += world_.dt) ++n;  // dem::step's own time += dt
+  return n;
+}
+
 AdvanceResult GrainSimulation::advance_until(double end, int max_steps) {
   const auto t0 = std::chrono::steady_clock::now();
   GrainFrameStats& s = frame_;
   s.wall_force.resize(world_.walls.size(), glm::dvec3(0.0));
   AdvanceResult r;
-  for (; r.steps < std::max(1, max_steps) && world_.time + 0.5 * world_.dt < end; ++r.steps) {
+  for (; r.steps < std::max(1, max_steps) && step_due(world_.time, world_.dt, end); ++r.steps) {
     try {
       dem::step(world_);
     } catch (const std::runtime_error& e) {
@@ -94,7 +105,7 @@ AdvanceResult GrainSimulation::advance_until(double end, int max_steps) {
     s.max_solver_residual = std::max(s.max_solver_residual, world_.last.solver_residual);
     for (std::size_t i = 0; i < world_.walls.size(); ++i) s.wall_force[i] += world_.walls[i].force;
   }
-  r.reached = !(world_.time + 0.5 * world_.dt < end);
+  r.reached = !step_due(world_.time, world_.dt, end);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   s.wall_ms += ms;
   if (timing_) pass_.total_ms += ms, pass_.samples += r.steps;

@@ -51,6 +51,8 @@ class GrainSimulation final : public Solver {
   /// becomes non-finite or the watchdog (dem/watchdog.h) finds a grain too fast, too deep, outside the walls, or
   /// the energy growing without work.
   AdvanceResult advance_until(double end, int max_steps) override;
+  /// Steps advance_until(end, unbounded) would take from the current time (a coupling spreads an impulse over them).
+  int steps_until(double end) const;
   /// The accumulated stats become last_frame(): wall forces averaged over the frame's steps.
   void end_frame() override;
   /// Totals (kinetic energy translational + rotational) and grain_stats_fields.
