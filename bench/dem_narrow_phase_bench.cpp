@@ -20,6 +20,7 @@
 
 #include "dem/closest_feature.h"
 #include "dem/penetration.h"
+#include "dem/penetration_gjk.h"
 #include "dem/polyhedron.h"
 
 namespace {
@@ -107,15 +108,27 @@ void walk(benchmark::State& state, bool warm, Scene scene) {
 void BM_ClosestFeatureWarm(benchmark::State& state) { walk(state, true, Scene::Separated); }
 void BM_ClosestFeatureCold(benchmark::State& state) { walk(state, false, Scene::Separated); }
 
-void BM_Exhaustive(benchmark::State& state) {
+/// One call of `query(A, pose of A, B, pose of B)` per step of the separated scene, keeping nothing between calls.
+template <class Query>
+void separated_query(benchmark::State& state, Query query) {
   const Polyhedron& g = grain(static_cast<int>(state.range(0)));
   const Motion& m = motion(static_cast<int>(state.range(0)), Scene::Separated);
   long step = 0;
   for (auto _ : state) {
     const int k = static_cast<int>(step++ % kSteps);
-    benchmark::DoNotOptimize(firn::dem::closest_features_exhaustive(g, m.a[k], g, m.b[k]));
+    benchmark::DoNotOptimize(query(g, m.a[k], g, m.b[k]));
   }
 }
+
+/// firn's GJK distance (penetration_gjk.h) from a cold start: distance and closest point of A - B, no features.
+void BM_GjkDistanceCold(benchmark::State& state) {
+  separated_query(state, [](const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb) {
+    firn::dem::RelativePair pair = firn::dem::relative_pair(a, pa, b, pb);
+    return firn::dem::gjk(pair).distance;
+  });
+}
+
+void BM_Exhaustive(benchmark::State& state) { separated_query(state, firn::dem::closest_features_exhaustive); }
 
 /// libccd object: the same hull vertices, brute-force support (as in the anchors' libccd measurement, §2.6).
 struct CcdBody {
@@ -230,6 +243,7 @@ void counts(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_ClosestFeatureWarm)->Apply(counts);
 BENCHMARK(BM_ClosestFeatureCold)->Apply(counts);
 BENCHMARK(BM_LibccdGjkIntersect)->Apply(counts);
+BENCHMARK(BM_GjkDistanceCold)->Apply(counts);
 BENCHMARK(BM_LibccdMprIntersect)->Apply(counts);
 BENCHMARK(BM_Exhaustive)->Arg(8)->Arg(20)->Arg(50)->Arg(100);
 BENCHMARK(BM_ShallowWalkWarm)->Apply(counts);

@@ -101,6 +101,58 @@ TEST(ClosestFeature, ColdStartIsTheSupportPairAlongTheCentreLine) {
   }
 }
 
+// Cold queries (no cached pair: the support-pair start along the centre line) at awkward shapes and poses: flat
+// slabs, needles, irregular point-cloud hulls and tetrahedra, placed at gaps from 1e-9 to 1e-1 of their size along
+// a random direction or face to face (B's box face antiparallel to a face of A, twisted: parallel-face ties), and
+// exactly touching (gap 0 by construction, up to the rounding of the placement). The centre line is far from the
+// contact normal for these shapes, so the walk starts far from the answer.
+TEST(ClosestFeature, ColdQueriesAtFlatNeedleAndIrregularHullsNearTouching) {
+  std::mt19937_64 rng(test_seed());
+  std::vector<Polyhedron> shapes;
+  shapes.push_back(make_box({0.9, 0.6, 0.004}));
+  shapes.push_back(make_ellipsoid_polyhedron({1.1, 0.03, 0.02, 23, rng()}));
+  shapes.push_back(make_regular_tetrahedron(0.7));
+  for (int n : {6, 11, 29}) {
+    std::vector<dvec3> pts;
+    for (int k = 0; k < n; ++k) pts.push_back({uniform(rng, -0.9, 0.9), uniform(rng, -0.3, 0.3), uniform(rng, -0.6, 0.6)});
+    shapes.push_back(make_polyhedron_from_points(pts));
+  }
+  const Polyhedron box = make_box({0.45, 0.25, 0.35});
+  Tally tally;
+  int touching = 0;
+  for (int trial = 0; trial < 240; ++trial) {
+    const Polyhedron& a = shapes[trial % shapes.size()];
+    const bool face_to_face = trial % 3 == 0;
+    const Polyhedron& b = face_to_face ? box : shapes[(trial / 3 + 2) % shapes.size()];
+    const Placement pa = placement_from_quaternion(oracle::random_rotation(rng), {uniform(rng, -2, 2), 0.4, -0.7});
+    dvec3 u = oracle::random_unit(rng);
+    Placement pb = placement_from_quaternion(oracle::random_rotation(rng), dvec3(0.0));
+    if (face_to_face) {  // B's face -z (box) antiparallel to A's face f: B's frame (e1, e2, n) with a random twist
+      const int f = static_cast<int>(rng() % a.face_count());
+      u = pa.rotation * a.face_planes[f].normal;
+      const dvec3 e1 = glm::normalize(glm::cross(u, oracle::random_unit(rng))), e2 = glm::cross(u, e1);
+      pb.rotation = glm::dmat3(e1, e2, u);
+    }
+    const double size = a.bounding_radius + b.bounding_radius;
+    const double gap = trial % 8 == 7 ? 0.0 : size * std::pow(10.0, uniform(rng, -9.0, -1.0));
+    touching += gap == 0.0;
+    // B's centre along u so that the projections on u are `gap` apart: the distance is >= gap, = gap face to face
+    // when the faces overlap.
+    pb.position = pa.position + (oracle::support(a, pa, u) - glm::dot(u, pa.position) + oracle::support(b, pb, -u) +
+                                 gap) * u;
+    FeaturePair cold;
+    const ClosestFeatureResult r = closest_features(a, pa, b, pb, cold);
+    expect_matches_oracle(a, pa, b, pb, r, tally);
+    if (gap > 1e-6 * size) {
+      EXPECT_EQ(r.status, PairStatus::Separated) << "trial " << trial;
+      EXPECT_GE(r.distance, gap * (1.0 - 1e-9)) << "trial " << trial;  // u separates them by gap
+    }
+  }
+  EXPECT_GT(tally.separated, 150);
+  EXPECT_GT(touching, 20);
+  EXPECT_LE(tally.fallbacks, 240 / 50);
+}
+
 // The walk may start from any feature pair (a stale cache after a jump): from every vertex pair and every edge pair
 // of two small hulls (V-V and E-E steps, where a violation on both sides moves the side that is violated more) it
 // must end at the brute-force answer.
