@@ -1,4 +1,4 @@
-#include "mpm/rigid_colliders.h"
+#include "core/rigid_collider.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "common/bindings.h"
 #include "core/gpu_collider.h"
 
-namespace firn::mpm {
+namespace firn {
 namespace {
 
 bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
@@ -19,7 +19,7 @@ constexpr int kSeriesTerms = 15;
 }  // namespace
 
 void check_rigid_collider(const RigidCollider& body, size_t index) {
-  const std::string who = "mpm rigid collider " + std::to_string(index) + ": ";
+  const std::string who = "rigid body " + std::to_string(index) + ": ";
   if (body.planes.empty()) throw std::invalid_argument(who + "no face planes");
   for (size_t k = 0; k < body.planes.size(); ++k) {
     const glm::dvec4& p = body.planes[k];
@@ -34,7 +34,7 @@ void check_rigid_collider(const RigidCollider& body, size_t index) {
 }
 
 double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index) {
-  const std::string who = "mpm rigid collider " + std::to_string(index) + ": ";
+  const std::string who = "rigid body " + std::to_string(index) + ": ";
   const size_t n = planes.size();
   auto normal = [&](size_t k) { return glm::dvec3(planes[k]); };
   // Bounded exactly when no direction u has n_k . u <= 0 for every k. Such directions form a polyhedral cone; if it
@@ -124,9 +124,9 @@ std::vector<RigidImpulse> decode_rigid_impulses(const std::vector<uint32_t>& wor
     for (int c = 0; c < 6; ++c) {
       const size_t i = 12 * b + 2 * size_t(c);
       const auto fixed = static_cast<int64_t>((uint64_t(words[i + 1]) << 32) | words[i]);
-      (c < 3 ? out[b].linear : out[b].angular)[c % 3] = double(fixed) / MPM_RIGID_IMPULSE_SCALE;
+      (c < 3 ? out[b].linear : out[b].angular)[c % 3] = double(fixed) / RIGID_IMPULSE_SCALE;
     }
   return out;
 }
 
-}  // namespace firn::mpm
+}  // namespace firn
