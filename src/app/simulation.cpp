@@ -51,6 +51,7 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     auto water = std::make_unique<WaterSolver>(
         std::make_unique<sph::Solver>(*scene_.sph, scene_.colliders, scene_.gravity, seed_water(scene_)));
     water_ = &water->sph();
+    water_solver_ = water.get();
     solvers_.push_back(std::move(water));
   }
   if (scene_.dem) {
@@ -61,6 +62,10 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
   }
   if (snow_ && grains_) {
     coupling_ = std::make_unique<SnowBodyCoupling>(*snow_, *grains_, default_coupling_interval(grains_->world().dt));
+    grains_->set_coupled();
+  } else if (water_ && grains_) {
+    water_coupling_ =
+        std::make_unique<WaterBodyCoupling>(*water_, *grains_, default_coupling_interval(grains_->world().dt));
     grains_->set_coupled();
   }
 }
@@ -86,7 +91,8 @@ SliceReport Simulation::advance_slice(int max_substeps) {
   // Every solver goes to the same end time; the coupled snow and grains advance together, interval by interval,
   // the others alone (their order within a slice does not matter).
   for (const auto& s : solvers_) {
-    const bool coupled = coupling_ && (s.get() == grains_ || s.get() == snow_solver_);
+    const bool coupled = (coupling_ && (s.get() == grains_ || s.get() == snow_solver_)) ||
+                         (water_coupling_ && (s.get() == grains_ || s.get() == water_solver_));
     if (coupled || !before_end(s->time(), end)) continue;
     const AdvanceResult a = s->advance_until(end, max_substeps);
     r.substeps += a.steps;
@@ -94,6 +100,11 @@ SliceReport Simulation::advance_slice(int max_substeps) {
   }
   if (coupling_) {
     const AdvanceResult a = coupling_->advance_until(end, max_substeps);
+    r.substeps += a.steps;
+    r.frame_done = r.frame_done && a.reached;
+  }
+  if (water_coupling_) {
+    const AdvanceResult a = water_coupling_->advance_until(end, max_substeps);
     r.substeps += a.steps;
     r.frame_done = r.frame_done && a.reached;
   }

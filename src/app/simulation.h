@@ -7,6 +7,7 @@
 #include "app/grain_simulation.h"
 #include "app/snow_body_coupling.h"
 #include "app/solver.h"
+#include "app/water_body_coupling.h"
 #include "core/binary_io.h"
 #include "mpm/solver.h"
 #include "scene/scene.h"
@@ -31,7 +32,8 @@ struct SliceReport {
 /// output frame k ends at k / fps, and every solver is advanced to that same end time. The scene owns the
 /// colliders; their pose at time t is Collider::point + t velocity (core/collider.h), the same for every solver.
 /// A scene with snow and grains couples them two-way (app/snow_body_coupling.h, docs/coupling.md): they advance
-/// together, interval by interval.
+/// together, interval by interval. A scene with water and grains (and no snow) couples those the same way
+/// (app/water_body_coupling.h); with all three, the water is not yet coupled to the grains.
 /// Needs a current OpenGL 4.3 context. Construction seeds the particles and builds the GPU programs; throws
 /// firn::InputError for scene content the solvers reject, std::runtime_error for GL failures.
 class Simulation {
@@ -78,6 +80,8 @@ class Simulation {
   GrainSimulation* grains() const { return grains_; }
   /// The snow-grain coupling, or null when the scene lacks snow or grains.
   const SnowBodyCoupling* snow_body_coupling() const { return coupling_.get(); }
+  /// The water-grain coupling, or null when the scene lacks water or grains, or has snow too.
+  const WaterBodyCoupling* water_body_coupling() const { return water_coupling_.get(); }
 
  private:
   // Checkpoints (app/simulation_state.h) save and restore the frame counter and every solver.
@@ -91,6 +95,8 @@ class Simulation {
   GrainSimulation* grains_ = nullptr;
   std::unique_ptr<SnowBodyCoupling> coupling_;
   const Solver* snow_solver_ = nullptr;  ///< the snow's entry in solvers_ (advanced by the coupling when there is one)
+  std::unique_ptr<WaterBodyCoupling> water_coupling_;
+  const Solver* water_solver_ = nullptr;  ///< the water's entry in solvers_ (advanced by its coupling, if any)
   int frame_ = 0;
   bool in_frame_ = false;
 };

@@ -30,6 +30,11 @@ void save_simulation(const Simulation& sim, BinaryWriter& out) {
     sim.coupling_->save(section);
     out.put_section("CPL ", section);
   }
+  if (sim.water_coupling_) {
+    BinaryWriter section;
+    sim.water_coupling_->save(section);
+    out.put_section("WCPL", section);
+  }
 }
 
 void restore_simulation(Simulation& sim, BinaryReader& in) {
@@ -45,6 +50,10 @@ void restore_simulation(Simulation& sim, BinaryReader& in) {
   if (sim.coupling_) {
     BinaryReader section = in.section("CPL ");
     sim.coupling_->restore(section);
+  }
+  if (sim.water_coupling_) {
+    BinaryReader section = in.section("WCPL");
+    sim.water_coupling_->restore(section);
   }
   in.expect_end();
   sim.frame_ = frame;

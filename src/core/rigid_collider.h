@@ -8,6 +8,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "core/binary_io.h"
 #include "core/collider.h"
 #include "core/gpu_rigid_body.h"
 
@@ -45,6 +46,22 @@ void check_rigid_collider(const RigidCollider& body, size_t index);
 /// polyhedron: a direction along which no plane faces (the recession cone, tested on the crossings of plane pairs),
 /// or no vertex at all.
 double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index);
+
+/// Checks every body (check_rigid_collider) and returns their bounding radii [m], reusing `radii_before[k]` where
+/// `bodies[k]` has the planes of `before[k]` (a coupling loop sets the same shapes each interval). Throws as
+/// check_rigid_collider and bounding_radius.
+std::vector<double> checked_radii(const std::vector<RigidCollider>& bodies, const std::vector<RigidCollider>& before,
+                                  const std::vector<double>& radii_before);
+/// The face planes of every body in body order, as the plane buffers hold them (float).
+std::vector<glm::vec4> plane_floats(const std::vector<RigidCollider>& bodies);
+/// The float forms of `bodies` (to_gpu_body) with the poses of `states`, their planes consecutive in body order.
+std::vector<GpuRigidBody> to_gpu_bodies(const std::vector<RigidCollider>& bodies,
+                                        const std::vector<GpuRigidState>& states, const std::vector<double>& radii);
+
+/// Writes the bodies' shapes, responses and double states (the checkpoints of both solvers).
+void put_rigid_bodies(BinaryWriter& out, const std::vector<RigidCollider>& bodies);
+/// Reads what put_rigid_bodies wrote: the bodies posed and moving as saved. Fails `in` on an invalid boundary code.
+std::vector<RigidCollider> get_rigid_bodies(BinaryReader& in);
 
 /// The double motion state of `body` (the quaternion as (x, y, z, w)).
 GpuRigidState to_gpu_state(const RigidCollider& body);
