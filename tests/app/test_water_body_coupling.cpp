@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli_util.h"
+#include "app/resume_util.h"
 #include "app/simulation.h"
-#include "app/simulation_state.h"
 #include "scene/load.h"
 #include "support/gl_context.h"
 
@@ -137,16 +137,9 @@ TEST(WaterBodyCoupling, BoxHittingWaterConservesMomentumInZeroGravity) {
 
 TEST(WaterBodyCoupling, RestoredCoupledRunContinuesBitForBit) {
   test::gl_context();
-  const scene::Scene scene = load(tank_with_box(700.0, kDepth + 0.5 * kSpacing, {0, -9.81, 0}), "water-restore");
-  Simulation run(scene);
-  run.advance_frame();
-  BinaryWriter saved;
-  save_simulation(run, saved);
-  run.advance_frame();
-  Simulation resumed(scene);
-  BinaryReader in(saved.bytes(), "saved state");
-  restore_simulation(resumed, in);
-  resumed.advance_frame();
+  const auto both =
+      test::run_and_resume(load(tank_with_box(700.0, kDepth + 0.5 * kSpacing, {0, -9.81, 0}), "water-restore"));
+  const Simulation &run = *both.run, &resumed = *both.resumed;
   const auto pa = run.water()->download_particles(), pb = resumed.water()->download_particles();
   ASSERT_EQ(pa.size(), pb.size());
   EXPECT_EQ(std::memcmp(pa.data(), pb.data(), pa.size() * sizeof(pa[0])), 0);

@@ -50,57 +50,33 @@ double hull_distance(const RigidCollider& b, const glm::dvec3& x) {
   return d;
 }
 
-/// Independent CPU quadrature of V and G over the hull within the kernel ball at x: Gauss-Legendre in cos(theta)
-/// (64 nodes) x 256 directions in phi, the ray clipped against the face planes in double, the radial integrals of
-/// W_poly6 r^2 and of its slope by Simpson's rule (sphref::simpson).
+/// Independent CPU quadrature of V and G over the hull within the kernel ball at x: the fine angular rule of the CPU
+/// reference (Gauss-Legendre 64 in cos(theta) x 128 in phi, sphref::directions), the ray clipped against the face
+/// planes in double, the radial integrals of W_poly6 r^2 and of its slope by Simpson's rule (sphref::simpson).
 void cpu_integrals(const RigidCollider& b, const glm::dvec3& x, double& v, glm::dvec3& g) {
-  static std::vector<double> nodes, weights;
-  if (nodes.empty()) {  // Gauss-Legendre on [-1, 1] by Newton on P_64
-    const int n = 64;
-    for (int i = 0; i < n; ++i) {
-      double z = std::cos(kPi * (i + 0.75) / (n + 0.5)), dp = 0;
-      for (int it = 0; it < 100; ++it) {
-        double p0 = 1, p1 = z;
-        for (int k = 2; k <= n; ++k) {
-          const double p2 = ((2 * k - 1) * z * p1 - (k - 1) * p0) / k;
-          p0 = p1;
-          p1 = p2;
-        }
-        dp = n * (z * p1 - p0) / (z * z - 1);
-        const double dz = p1 / dp;
-        z -= dz;
-        if (std::abs(dz) < 1e-15) break;
-      }
-      nodes.push_back(z);
-      weights.push_back(2 / ((1 - z * z) * dp * dp));
-    }
-  }
+  static const std::vector<sphref::Direction> rule = sphref::directions(sphref::Rule::kFine);
   const glm::dmat3 rt = glm::transpose(glm::mat3_cast(b.orientation));
   const glm::dvec3 r0 = rt * (x - b.position);
   v = 0;
   g = glm::dvec3(0.0);
-  const int n_phi = 256;
-  for (size_t i = 0; i < nodes.size(); ++i)
-    for (int j = 0; j < n_phi; ++j) {
-      const double z = nodes[i], s = std::sqrt(1 - z * z), phi = 2 * kPi * (j + 0.5) / n_phi;
-      const glm::dvec3 e(s * std::cos(phi), s * std::sin(phi), z), eb = rt * e;
-      double t0 = 0, t1 = kH;
-      for (const glm::dvec4& p : b.planes) {
-        const double d = glm::dot(glm::dvec3(p), r0) - p.w, c = glm::dot(glm::dvec3(p), eb);
-        if (c < 0) t0 = std::max(t0, -d / c);
-        else if (c > 0) t1 = std::min(t1, -d / c);
-        else if (d >= 0) t1 = t0;
-      }
-      if (t1 <= t0) continue;
-      const double w = weights[i] * 2 * kPi / n_phi;
-      v += w * sphref::simpson([](double r) { return sphref::w_poly6(r, kH) * r * r; }, t0, t1);
-      // grad_x W(x - y) at y = x + t e is W'(t) (-e) = |W'(t)| e: the kernel falls with r, so moving x towards the
-      // solid raises V. |W'(r)| = 315 / (64 pi h^9) 6 r (h^2 - r^2)^2.
-      const double slope = sphref::simpson(
-          [](double r) { return 315.0 / (64 * kPi * std::pow(kH, 9)) * 6 * r * std::pow(kH * kH - r * r, 2) * r * r; },
-          t0, t1);
-      g += w * slope * e;
+  for (const sphref::Direction& dir : rule) {
+    const glm::dvec3 eb = rt * dir.e;
+    double t0 = 0, t1 = kH;
+    for (const glm::dvec4& p : b.planes) {
+      const double d = glm::dot(glm::dvec3(p), r0) - p.w, c = glm::dot(glm::dvec3(p), eb);
+      if (c < 0) t0 = std::max(t0, -d / c);
+      else if (c > 0) t1 = std::min(t1, -d / c);
+      else if (d >= 0) t1 = t0;
     }
+    if (t1 <= t0) continue;
+    v += dir.weight * sphref::simpson([](double r) { return sphref::w_poly6(r, kH) * r * r; }, t0, t1);
+    // grad_x W(x - y) at y = x + t e is W'(t) (-e) = |W'(t)| e: the kernel falls with r, so moving x towards the
+    // solid raises V. |W'(r)| = 315 / (64 pi h^9) 6 r (h^2 - r^2)^2.
+    const double slope = sphref::simpson(
+        [](double r) { return 315.0 / (64 * kPi * std::pow(kH, 9)) * 6 * r * std::pow(kH * kH - r * r, 2) * r * r; },
+        t0, t1);
+    g += dir.weight * slope * dir.e;
+  }
 }
 
 /// Particles more than h apart, each at a distance in [h / 4, 0.9 h] outside the hull (where the water sits).
@@ -146,6 +122,12 @@ GpuIntegrals gpu_integrals(const std::vector<glm::dvec3>& points, const std::vec
   return out;
 }
 
+/// Raises worst_v and worst_g (|dG| h) to the differences of (va, ga) and (vb, gb).
+void worst(double va, const glm::dvec3& ga, double vb, const glm::dvec3& gb, double& worst_v, double& worst_g) {
+  worst_v = std::max(worst_v, std::abs(va - vb));
+  worst_g = std::max(worst_g, glm::length(ga - gb) * kH);
+}
+
 }  // namespace
 
 TEST(SphHullBoundary, RotatedBoxHullMatchesCpuQuadrature) {
@@ -164,8 +146,7 @@ TEST(SphHullBoundary, RotatedBoxHullMatchesCpuQuadrature) {
     double v = 0;
     glm::dvec3 g(0.0);
     cpu_integrals(box, points[i], v, g);
-    worst_v = std::max(worst_v, std::abs(gpu.v[i] - v));
-    worst_g = std::max(worst_g, glm::length(gpu.g[i] - g) * kH);
+    worst(gpu.v[i], gpu.g[i], v, g, worst_v, worst_g);
     reached += v > 1e-3;
   }
   std::printf("  %zu points (%zu with V > 1e-3): worst |dV| %.2e, worst |dG| h %.2e\n", points.size(), reached,
@@ -189,10 +170,7 @@ TEST(SphHullBoundary, BoxHullMatchesBoxCollider) {
   ASSERT_GE(points.size(), 15u);
   const GpuIntegrals a = gpu_integrals(points, {}, {hull}), b = gpu_integrals(points, {box}, {});
   double worst_v = 0, worst_g = 0;
-  for (size_t i = 0; i < points.size(); ++i) {
-    worst_v = std::max(worst_v, std::abs(a.v[i] - b.v[i]));
-    worst_g = std::max(worst_g, glm::length(a.g[i] - b.g[i]) * kH);
-  }
+  for (size_t i = 0; i < points.size(); ++i) worst(a.v[i], a.g[i], b.v[i], b.g[i], worst_v, worst_g);
   std::printf("  %zu points: worst |dV| %.2e, worst |dG| h %.2e between hull and box collider\n", points.size(),
               worst_v, worst_g);
   EXPECT_LT(worst_v, 5e-3);
