@@ -1,6 +1,7 @@
 // Rigid bodies as solids of the water's boundary (issue 14 point 3; shaders/sph/boundary.glsl SOLID_HULL): the GPU's
 // volume map V_i and its gradient G_i = grad V_i near a rotated box-shaped hull against an independent CPU
-// quadrature in double, and the hull of a box against the box collider at the same pose.
+// quadrature in double, the hull of a box against the box collider at the same pose, and the bodies pass that moves
+// the poses.
 //
 // The GPU values are read through the density and force passes of particles more than h apart (so each sees only
 // itself and the solid): rho_i = m W_poly6(0) + rho0 V_i, and with no gravity, no velocity and p_i > 0 (masses
@@ -175,4 +176,34 @@ TEST(SphHullBoundary, BoxHullMatchesBoxCollider) {
               worst_v, worst_g);
   EXPECT_LT(worst_v, 5e-3);
   EXPECT_LT(worst_g, 0.04);
+}
+
+// The bodies pass moves the poses on the GPU, in double, step by step: against the closed form of a constant
+// velocity and angular velocity (p + t v, the rotation by |omega| t about omega) after 23 steps of awkward length,
+// to 1e-12 per step (double rounding; the float pose the boundary reads is rewritten from it every step).
+TEST(SphHullBoundary, BodiesPassMovesThePosesAsTheClosedForm) {
+  test::gl_context();
+  std::mt19937_64 rng(sphtest::test_seed());
+  RigidCollider body;
+  body.planes = box_planes(kHalf);
+  body.position = kCentre;
+  body.orientation = glm::normalize(glm::dquat(0.9, 0.2, -0.3, 0.25));
+  body.velocity = {sphtest::uniform(rng, -1, 1), sphtest::uniform(rng, -1, 1), sphtest::uniform(rng, -1, 1)};
+  body.angular_velocity = {sphtest::uniform(rng, -5, 5), sphtest::uniform(rng, -5, 5), sphtest::uniform(rng, -5, 5)};
+  sph::SphSettings s = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(1.0), kH);
+  sph::Solver solver(s, {}, glm::dvec3(0.0), sphtest::particles_at({glm::dvec3(0.05)}, 1e-3));
+  solver.set_rigid_bodies({body});
+  const int steps = 23;
+  const double dt = 1.37e-3;
+  for (int i = 0; i < steps; ++i) solver.step(dt);
+  const RigidCollider moved = solver.rigid_bodies().at(0);
+  const double t = steps * dt, w = glm::length(body.angular_velocity);
+  const glm::dvec3 p = body.position + t * body.velocity;
+  const glm::dquat q = glm::angleAxis(w * t, body.angular_velocity / w) * body.orientation;
+  EXPECT_LT(glm::length(moved.position - p), 1e-12 * steps);
+  const double dq = std::min(glm::length(glm::dvec4(moved.orientation.x - q.x, moved.orientation.y - q.y,
+                                                    moved.orientation.z - q.z, moved.orientation.w - q.w)),
+                             glm::length(glm::dvec4(moved.orientation.x + q.x, moved.orientation.y + q.y,
+                                                    moved.orientation.z + q.z, moved.orientation.w + q.w)));
+  EXPECT_LT(dq, 1e-12 * steps) << "rotated by " << w * t << " rad";
 }
