@@ -153,6 +153,7 @@ void Solver::step(double dt) {
   set_time_step(dt);
   if (!bodies_.empty()) {  // poses at the step's end, as the colliders'
     bind();
+    gl::ScopedPass t(timer_, "bodies");
     move_bodies_.set("u_dt", dt);
     move_bodies_.dispatch_1d(static_cast<uint32_t>(bodies_.size()), SPH_LOCAL_SIZE);
     barrier();
