@@ -30,10 +30,11 @@ scene::Scene load(const json& scene, const std::string& name) {
 
 constexpr double kSpacing = 0.015, kDepth = 0.12, kHalf = 0.05;
 
-/// A tank 0.3 x 0.3 x `depth` m with water (speed of sound `sound_speed` [m/s]) filling the box [water_min, water_max] (at hydrostatic rest) and one DEM box
-/// (half side kHalf) of `density` whose bottom is at `bottom` [m], over a DEM floor wall one particle spacing above
-/// the tank's floor: a body resting on the floor would squeeze the water film under it to nothing, which particles
-/// a spacing apart cannot resolve, so it rests on supports a spacing high and the water can flow under it.
+/// A tank 0.3 x 0.3 x `depth` m with water (speed of sound `sound_speed` [m/s]) filling the box [water_min,
+/// water_max] at hydrostatic rest, and one DEM box (half side kHalf) of `density` whose bottom is at `bottom` [m]
+/// moving at `box_velocity`, over a DEM floor wall one particle spacing above the tank's floor: a body resting on the
+/// floor would squeeze the water film under it to nothing, which particles a spacing apart cannot resolve, so it
+/// rests on supports a spacing high and the water can flow under it.
 json tank_with_box(double density, double bottom, const dvec3& gravity, const dvec3& box_velocity = dvec3(0.0),
                    const dvec3& water_min = dvec3(0.0), const dvec3& water_max = dvec3(0.3, kDepth, 0.15),
                    double depth = 0.15, double sound_speed = 10) {
