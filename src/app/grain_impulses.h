@@ -4,7 +4,10 @@
 /// of the same interval.
 #include <vector>
 
+#include <algorithm>
+
 #include "app/grain_simulation.h"
+#include "core/advance.h"
 #include "core/rigid_collider.h"
 
 namespace firn::app {
@@ -22,5 +25,32 @@ void advance_grains_with(GrainSimulation& grains, std::vector<RigidImpulse>& pen
 
 /// `sum` += `add`, body by body (the shorter length).
 void accumulate(std::vector<RigidImpulse>& sum, const std::vector<RigidImpulse>& add);
+
+/// The interval loop of a coupling of a continuum (snow, water) with the grains: until both reach `end` [s] or
+/// `max_steps` steps are taken (continuum steps plus the grain steps that follow them), opens an interval when none
+/// is open (`coupling.begin_interval(end)`), advances the continuum to the interval's end and then lets
+/// `coupling.finish_interval()` read the impulses and advance the grains. `Coupling` has clock(), interval_end(),
+/// begin_interval(double) and finish_interval(); `Continuum` has time() and advance_until(double, int).
+template <class Coupling, class Continuum>
+AdvanceResult advance_intervals(Coupling& coupling, Continuum& continuum, const GrainSimulation& grains, double end,
+                                int max_steps) {
+  AdvanceResult r;
+  while (r.steps < std::max(1, max_steps)) {
+    if (!coupling.interval_end()) {
+      if (!before_end(coupling.clock(), end)) break;
+      coupling.begin_interval(end);
+    }
+    if (before_end(continuum.time(), *coupling.interval_end())) {
+      const AdvanceResult a = continuum.advance_until(*coupling.interval_end(), std::max(1, max_steps - r.steps));
+      r.steps += a.steps;
+      if (!a.reached) return r;
+    }
+    const std::uint64_t before = grains.world().steps;
+    coupling.finish_interval();
+    r.steps += static_cast<int>(grains.world().steps - before);
+  }
+  r.reached = !coupling.interval_end() && !before_end(coupling.clock(), end);
+  return r;
+}
 
 }  // namespace firn::app

@@ -42,9 +42,18 @@ class SnowBodyCoupling {
   void save(BinaryWriter& out) const;
   void restore(BinaryReader& in);
 
- private:
+  // The pieces of the interval loop (app/grain_impulses.h advance_intervals), public for a loop that couples
+  // several continua with the grains.
+  /// Starts an interval ending at min(`end`, clock + interval) [s]: hands the grains to the snow.
   void begin_interval(double end);
+  /// The interval's one blocking read of the impulses; advances the grains to the interval's end with them.
   void finish_interval();
+  /// End [s] of the interval begun and not yet finished, if any.
+  std::optional<double> interval_end() const { return interval_end_; }
+  /// End [s] of the last finished interval.
+  double clock() const { return clock_; }
+
+ private:
 
   mpm::Solver& snow_;
   GrainSimulation& grains_;

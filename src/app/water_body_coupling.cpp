@@ -31,25 +31,13 @@ void WaterBodyCoupling::apply_impulses() {
   interval_end_.reset();
 }
 
+void WaterBodyCoupling::finish_interval() {
+  read_impulses();
+  apply_impulses();
+}
+
 AdvanceResult WaterBodyCoupling::advance_until(double end, int max_steps) {
-  AdvanceResult r;
-  while (r.steps < std::max(1, max_steps)) {
-    if (!interval_end_) {
-      if (!before_end(clock_, end)) break;
-      begin_interval(end);
-    }
-    if (before_end(water_.time(), *interval_end_)) {
-      const AdvanceResult a = water_.advance_until(*interval_end_, std::max(1, max_steps - r.steps));
-      r.steps += a.steps;
-      if (!a.reached) return r;
-    }
-    const std::uint64_t before = grains_.world().steps;
-    read_impulses();
-    apply_impulses();
-    r.steps += static_cast<int>(grains_.world().steps - before);
-  }
-  r.reached = !interval_end_ && !before_end(clock_, end);
-  return r;
+  return advance_intervals(*this, water_, grains_, end, max_steps);
 }
 
 void WaterBodyCoupling::save(BinaryWriter& out) const {

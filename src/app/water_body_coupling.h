@@ -38,6 +38,10 @@ class WaterBodyCoupling {
   void read_impulses();
   /// Advances the grains to the interval's end with the pending impulses as constant loads, and ends the interval.
   void apply_impulses();
+  /// read_impulses, then apply_impulses.
+  void finish_interval();
+  /// End [s] of the last finished interval.
+  double clock() const { return clock_; }
 
   /// Coupling interval [s].
   double interval() const { return interval_; }
