@@ -43,6 +43,17 @@ std::vector<glm::dvec4> box_planes(const glm::dvec3& half) {
   return planes;
 }
 
+/// A box-shaped hull of half extents kHalf at kCentre with orientation `q`.
+RigidCollider box_hull(const glm::dquat& q) {
+  RigidCollider b;
+  b.planes = box_planes(kHalf);
+  b.position = kCentre;
+  b.orientation = q;
+  return b;
+}
+
+const glm::dquat kTilted = glm::normalize(glm::dquat(0.9, 0.2, -0.3, 0.25));
+
 /// Distance of world point x from the hull (posed box), max over the face planes (exact inside, bound outside).
 double hull_distance(const RigidCollider& b, const glm::dvec3& x) {
   const glm::dvec3 r = glm::inverse(b.orientation) * (x - b.position);
@@ -134,10 +145,7 @@ void worst(double va, const glm::dvec3& ga, double vb, const glm::dvec3& gb, dou
 TEST(SphHullBoundary, RotatedBoxHullMatchesCpuQuadrature) {
   test::gl_context();
   std::mt19937_64 rng(sphtest::test_seed());
-  RigidCollider box;
-  box.planes = box_planes(kHalf);
-  box.position = kCentre;
-  box.orientation = glm::normalize(glm::dquat(0.9, 0.2, -0.3, 0.25));
+  const RigidCollider box = box_hull(kTilted);
   const auto points = near_points(box, rng, 23);
   ASSERT_GE(points.size(), 15u);
   const GpuIntegrals gpu = gpu_integrals(points, {}, {box});
@@ -160,9 +168,7 @@ TEST(SphHullBoundary, RotatedBoxHullMatchesCpuQuadrature) {
 TEST(SphHullBoundary, BoxHullMatchesBoxCollider) {
   test::gl_context();
   std::mt19937_64 rng(sphtest::test_seed());
-  RigidCollider hull;
-  hull.planes = box_planes(kHalf);
-  hull.position = kCentre;
+  const RigidCollider hull = box_hull(glm::dquat(1, 0, 0, 0));
   Collider box;
   box.shape = ColliderShape::kBox;
   box.point = kCentre;
@@ -184,10 +190,7 @@ TEST(SphHullBoundary, BoxHullMatchesBoxCollider) {
 TEST(SphHullBoundary, BodiesPassMovesThePosesAsTheClosedForm) {
   test::gl_context();
   std::mt19937_64 rng(sphtest::test_seed());
-  RigidCollider body;
-  body.planes = box_planes(kHalf);
-  body.position = kCentre;
-  body.orientation = glm::normalize(glm::dquat(0.9, 0.2, -0.3, 0.25));
+  RigidCollider body = box_hull(kTilted);
   body.velocity = {sphtest::uniform(rng, -1, 1), sphtest::uniform(rng, -1, 1), sphtest::uniform(rng, -1, 1)};
   body.angular_velocity = {sphtest::uniform(rng, -5, 5), sphtest::uniform(rng, -5, 5), sphtest::uniform(rng, -5, 5)};
   sph::SphSettings s = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(1.0), kH);
