@@ -55,8 +55,9 @@
 #define MPM_ERROR_RIGID_IMPULSE_OVERFLOW 32u /* a body's impulse sum left the int64 range (index: the grid node) */
 
 /* Fixed-point scale of the rigid bodies' impulse sums (64-bit, common/fixed64.glsl): 2^-32 N s and N m s per
-   integer unit, a range of +-2^31 N s between two reads (mpm::Solver::take_rigid_impulses). */
-#define MPM_RIGID_IMPULSE_SCALE 4294967296.0
+   integer unit, a range of +-2^31 N s between two reads (mpm::Solver and sph::Solver take_rigid_impulses). */
+#define RIGID_IMPULSE_SCALE 4294967296.0
+#define MPM_RIGID_IMPULSE_SCALE RIGID_IMPULSE_SCALE
 
 /* MpmParams.counts.w flag bits. */
 #define MPM_FLAG_THESIS_GRADIENT 1u /* reproduce Meyer 2015's B-spline gradient without 1/h (comparison only) */
@@ -118,6 +119,11 @@
 #define SPH_BIND_POSITIONS 25      /* vec4[]: position and mass in sorted order, packed for the neighbour loops */
 #define SPH_BIND_BOUNDARY 30       /* (after MPM 26-29: solvers never share a binding) BoundaryTerms[] per sorted slot (shaders/sph/boundary.glsl) */
 #define SPH_BIND_LOADS 31          /* uint[]: force and torque per solid, 64-bit fixed point (shaders/sph/loads.comp) */
+/* Rigid bodies as solids of the water (core/rigid_collider.h, shaders/sph/boundary.glsl); after MPM 32-35. */
+#define SPH_BIND_BODIES 36         /* RigidBody[]: float pose, velocity, faces, boundary per body */
+#define SPH_BIND_BODY_PLANES 37    /* vec4[]: face planes of every body, body frame: xyz unit normal, w offset [m] */
+#define SPH_BIND_BODY_IMPULSES 38  /* uint[12 n]: impulse and angular impulse of the water on each body (fixed point) */
+#define SPH_BIND_BODY_STATES 39    /* RigidState[]: pose and velocity in double, advanced by shaders/sph/bodies.comp */
 
 /* SPH uniform buffer (std140). */
 #define SPH_BIND_PARAMS 1
@@ -131,6 +137,7 @@
 #define SPH_ERROR_NONFINITE 1u
 #define SPH_ERROR_CFL 2u
 #define SPH_ERROR_DENSITY 4u  /* compression rho / rho0 - 1 above SphSettings::max_compression */
+#define SPH_ERROR_BODY_IMPULSE_OVERFLOW 8u /* a rigid body's impulse sum left the int64 range (index: the particle) */
 
 /* SphParams.flags bits. */
 #define SPH_FLAG_LINEAR_EOS 1u   /* Mueller 2003 p = k (rho - rho0) instead of Tait */

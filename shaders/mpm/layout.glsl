@@ -22,22 +22,8 @@ struct GridVelocity {
 // struct Collider and its signed distance / normal (the include loader takes no trailing comment on this line)
 #include "common/collider_sdf.glsl"
 
-// A rigid body (GpuRigidBody in src/mpm/layout.h): float pose for the grid update, faces in the plane buffer.
-struct RigidBody {
-  vec4 position;           // centre of mass [m], w = bounding radius [m]
-  vec4 rotation[3];        // columns of R, body -> world
-  vec4 velocity_friction;  // velocity [m/s], w = Coulomb friction mu
-  vec4 angular_velocity;   // [rad/s], world frame
-  uvec4 faces;             // first plane, plane count, BOUNDARY_* code
-};
-
-// A rigid body's motion state in double (GpuRigidState), advanced by the step pass.
-struct RigidState {
-  dvec4 position;          // [m]
-  dvec4 orientation;       // unit quaternion (x, y, z, w), body -> world
-  dvec4 velocity;          // [m/s]
-  dvec4 angular_velocity;  // [rad/s]
-};
+// struct RigidBody, RigidState and their pose motion (shared with the SPH passes)
+#include "common/rigid_body.glsl"
 
 struct Material {
   vec4 lame;        // mu0, lambda0, xi, rho0

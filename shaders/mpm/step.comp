@@ -19,39 +19,6 @@ layout(std430, binding = MPM_BIND_RIGID_STATE) buffer RigidStateBuffer { RigidSt
 layout(std430, binding = MPM_BIND_RIGID_BODIES) buffer RigidBodyBuffer { RigidBody rigid_bodies[]; };
 uniform uint arg_words;  // words of live arguments; the template follows them
 
-// Terms of the Taylor series of cos t and sin(t) / t (src/mpm/rigid_colliders.cpp kSeriesTerms).
-const int RIGID_SERIES_TERMS = 15;
-
-// Moves rigid body k by dt in double, the arithmetic of mpm::advance_rigid_state (src/mpm/rigid_colliders.cpp):
-// p += dt v; q = (cos t, sin(t) / t * dt omega / 2) q with t = |omega| dt / 2, renormalised; then writes the float
-// pose the grid update reads (the rotation matrix of q in the order of mpm::to_gpu_body).
-void move_rigid(uint k, double dt) {
-  RigidState s = rigid_states[k];
-  precise dvec3 p = s.position.xyz + dt * s.velocity.xyz;
-  precise dvec3 half_angle = 0.5LF * dt * s.angular_velocity.xyz;
-  precise double t2 = dot(half_angle, half_angle);
-  precise double c = 1.0LF, sinc = 1.0LF;
-  for (int i = RIGID_SERIES_TERMS; i >= 1; --i) {
-    c = 1.0LF - t2 / double((2 * i - 1) * (2 * i)) * c;
-    sinc = 1.0LF - t2 / double((2 * i) * (2 * i + 1)) * sinc;
-  }
-  precise dvec3 dv = sinc * half_angle;
-  precise dvec3 qv = s.orientation.xyz;
-  precise double qw = s.orientation.w;
-  precise dvec4 q = dvec4(c * qv + qw * dv + cross(dv, qv), c * qw - dot(dv, qv));
-  q = q / sqrt(dot(q, q));
-  rigid_states[k].position.xyz = p;
-  rigid_states[k].orientation = q;
-  precise double x = q.x, y = q.y, z = q.z, w = q.w;
-  rigid_bodies[k].position.xyz = vec3(p);
-  rigid_bodies[k].rotation[0].xyz = vec3(dvec3(1.0LF - 2.0LF * (y * y + z * z), 2.0LF * (x * y + w * z),
-                                               2.0LF * (x * z - w * y)));
-  rigid_bodies[k].rotation[1].xyz = vec3(dvec3(2.0LF * (x * y - w * z), 1.0LF - 2.0LF * (x * x + z * z),
-                                               2.0LF * (y * z + w * x)));
-  rigid_bodies[k].rotation[2].xyz = vec3(dvec3(2.0LF * (x * z + w * y), 2.0LF * (y * z - w * x),
-                                               1.0LF - 2.0LF * (x * x + y * y)));
-}
-
 void main() {
   bool run = false;
   if (status.error_flags == 0u) {
@@ -88,7 +55,13 @@ void main() {
         precise dvec3 p = collider_points[2u * k].xyz + stepper.time * collider_points[2u * k + 1u].xyz;
         colliders[k].point_shape.xyz = vec3(p);
       }
-      for (uint k = 0u; k < rigid_count(); ++k) move_rigid(k, dt);
+      for (uint k = 0u; k < rigid_count(); ++k) {
+        RigidState s = rigid_states[k];
+        RigidBody b = rigid_bodies[k];
+        move_rigid(s, b, dt);
+        rigid_states[k] = s;
+        rigid_bodies[k] = b;
+      }
     }
   }
   for (uint w = 0u; w < arg_words; ++w) args[w] = run ? args[arg_words + w] : 0u;

@@ -30,10 +30,19 @@
 // the region beyond a domain face) meet inside the kernel, the closed forms alone are exact and the rays are
 // skipped.
 //
+// Rigid bodies (core/rigid_collider.h; issue 14 point 3) are solids of a fifth kind, after the regions: a convex
+// polyhedron given by face planes in its body frame, posed by R and p. Inside, max_k (n_k . R^T (x - p) - d_k) is
+// the exact signed distance (outside a lower bound, which only makes near_solids keep a few solids more); the ray
+// interval is the ray clipped against every face plane; the velocity at y is v + omega x (y - p). The water's force
+// and torque on a body are summed as impulses by the density pass (body_impulses.glsl).
+//
 // Integration (integrate.comp) still projects a particle that ends a step inside a solid back onto its surface
 // with the collider's velocity response, so no particle leaves the water's container.
 layout(std430, binding = SPH_BIND_COLLIDERS) readonly buffer ColliderBuffer { Collider colliders[]; };
 layout(std430, binding = SPH_BIND_REGIONS) readonly buffer RegionBuffer { Region regions[]; };
+#include "common/rigid_body.glsl"
+layout(std430, binding = SPH_BIND_BODIES) readonly buffer BodyBuffer { RigidBody bodies[]; };
+layout(std430, binding = SPH_BIND_BODY_PLANES) readonly buffer BodyPlaneBuffer { vec4 body_planes[]; };
 
 #define BOUNDARY_DIRECTIONS 256
 #define BOUNDARY_MAX_NEAR 8  // solids within h of one particle; the nearest-indexed 8 count, more are ignored
@@ -41,8 +50,10 @@ layout(std430, binding = SPH_BIND_REGIONS) readonly buffer RegionBuffer { Region
 
 bool inside_box(vec3 x, vec3 lo, vec3 hi) { return all(greaterThanEqual(x, lo)) && all(lessThanEqual(x, hi)); }
 
-// ---- Solids: colliders, then the 6 domain faces (x lo, x hi, y lo, ...), then the regions (boundary slabs only).
-uint solid_count() { return collider_count() + 6u + region_count(); }
+// ---- Solids: colliders, then the 6 domain faces (x lo, x hi, y lo, ...), then the regions (boundary slabs only),
+// then the rigid bodies.
+uint first_body() { return collider_count() + 6u + region_count(); }
+uint solid_count() { return first_body() + body_count(); }
 
 // Kinds: a half-space, a box, a sphere, a slab.
 #define SOLID_NONE 0u
@@ -50,8 +61,10 @@ uint solid_count() { return collider_count() + 6u + region_count(); }
 #define SOLID_BOX 2u
 #define SOLID_SPHERE 3u
 #define SOLID_SLAB 4u
+#define SOLID_HULL 5u
 
 uint solid_kind(uint w) {
+  if (w >= first_body()) return SOLID_HULL;
   if (w < collider_count()) {
     uint shape = uint(colliders[w].point_shape.w);
     return shape == COLLIDER_PLANE ? SOLID_HALF_SPACE : (shape == COLLIDER_SPHERE ? SOLID_SPHERE : SOLID_BOX);
@@ -102,11 +115,42 @@ vec3 box_normal(vec3 r, vec3 half_extent) {
   return n;
 }
 
+mat3 body_rotation(uint b) {
+  return mat3(bodies[b].rotation[0].xyz, bodies[b].rotation[1].xyz, bodies[b].rotation[2].xyz);
+}
+
+// Signed distance of x from body b's polyhedron [m] (exact inside, a lower bound outside) and the world normal of
+// the maximising face; beyond h from the bounding ball, the distance to that ball.
+float hull_distance(uint b, vec3 x, out vec3 n) {
+  RigidBody body = bodies[b];
+  vec3 r = x - body.position.xyz;
+  float ball = length(r) - body.position.w;
+  n = ball > 0.0 ? r / length(r) : vec3(0.0, 1.0, 0.0);
+  if (ball >= kernel_radius()) return ball;
+  mat3 R = body_rotation(b);
+  vec3 r_body = r * R;  // R^T r
+  float d = -3.0e38;
+  for (uint f = body.faces.x; f < body.faces.x + body.faces.y; ++f) {
+    float df = dot(body_planes[f].xyz, r_body) - body_planes[f].w;
+    if (df > d) {
+      d = df;
+      n = R * body_planes[f].xyz;
+    }
+  }
+  return d;
+}
+
+// Velocity of body b at y [m/s]: v + omega x (y - p).
+vec3 body_velocity(uint b, vec3 y) {
+  return bodies[b].velocity_friction.xyz + cross(bodies[b].angular_velocity.xyz, y - bodies[b].position.xyz);
+}
+
 // Signed distance from x to solid w [m] (negative inside) and the unit normal of its tangent plane (the SDF
 // gradient). For a slab, the intersection of three convex sets, the largest of their distances (exact inside and
 // on the faces, a lower bound near its edges).
 float solid_distance(uint w, vec3 x, out vec3 n) {
   uint kind = solid_kind(w);
+  if (kind == SOLID_HULL) return hull_distance(w - first_body(), x, n);
   if (kind == SOLID_HALF_SPACE) {
     Plane pl = half_space_plane(w);
     n = pl.n;
@@ -130,10 +174,14 @@ float solid_distance(uint w, vec3 x, out vec3 n) {
   return d;
 }
 
-// Velocity of solid w [m/s] and whether its surface is no-slip for the viscous term (sticky colliders; domain
-// faces of a no-slip axis).
-vec3 solid_velocity(uint w) { return w < collider_count() ? colliders[w].velocity_friction.xyz : vec3(0.0); }
+// Velocity of solid w at y [m/s] and whether its surface is no-slip for the viscous term (sticky colliders and
+// bodies; domain faces of a no-slip axis).
+vec3 solid_velocity(uint w, vec3 y) {
+  if (w >= first_body()) return body_velocity(w - first_body(), y);
+  return w < collider_count() ? colliders[w].velocity_friction.xyz : vec3(0.0);
+}
 bool solid_no_slip(uint w) {
+  if (w >= first_body()) return bodies[w - first_body()].faces.z == uint(BOUNDARY_STICKY);
   if (w < collider_count()) return colliders[w].boundary.x == uint(BOUNDARY_STICKY);
   w -= collider_count();
   return w < 6u && has_flag(SPH_FLAG_NO_SLIP_X << (w >> 1));
@@ -167,6 +215,12 @@ vec2 solid_interval(uint w, vec3 x, vec3 e) {
     clip_half_space(dot(x - pl.point, pl.n), dot(e, pl.n), t0, t1);
   } else if (kind == SOLID_BOX) {
     clip_box(x - colliders[w].point_shape.xyz, e, colliders[w].normal_radius.xyz, t0, t1);
+  } else if (kind == SOLID_HULL) {
+    uint b = w - first_body();
+    mat3 R = body_rotation(b);
+    vec3 r = (x - bodies[b].position.xyz) * R, e_body = e * R;  // R^T: the ray in the body frame
+    for (uint f = bodies[b].faces.x; f < bodies[b].faces.x + bodies[b].faces.y; ++f)
+      clip_half_space(dot(body_planes[f].xyz, r) - body_planes[f].w, dot(body_planes[f].xyz, e_body), t0, t1);
   } else if (kind == SOLID_SPHERE) {
     vec3 r = x - colliders[w].point_shape.xyz;
     float radius = colliders[w].normal_radius.w;
@@ -284,6 +338,16 @@ bool acts_as_half_space(uint w, vec3 x, float d, vec3 n) {
   uint kind = solid_kind(w);
   if (kind == SOLID_HALF_SPACE) return true;
   if (kind == SOLID_BOX) return cap_inside_box(x - colliders[w].point_shape.xyz, colliders[w].normal_radius.xyz, d, n);
+  if (kind == SOLID_HULL) {
+    uint b = w - first_body();
+    mat3 R = body_rotation(b);
+    vec3 r = x - bodies[b].position.xyz;
+    for (uint f = bodies[b].faces.x; f < bodies[b].faces.x + bodies[b].faces.y; ++f) {
+      vec3 m = R * body_planes[f].xyz;
+      if (!cap_inside(dot(m, r) - body_planes[f].w, m, d, n)) return false;
+    }
+    return true;
+  }
   if (kind != SOLID_SLAB) return false;
   Region r = regions[w - collider_count() - 6u];
   float front = dot(x - r.point.xyz, r.vector.xyz);
@@ -426,17 +490,27 @@ struct BoundaryTerms {
   vec4 viscous;          // xyz = 2 sum_k L_k (v_k - v_i) (normal part on free-slip solids) [1/(m s)] (times mu / rho_i)
 };
 
-BoundaryTerms boundary_terms(vec3 x, vec3 v) {
+// The velocity of near solid k relative to a particle at x moving at v, as the viscous term sees it: the solid's
+// velocity at the foot point x - d n, all of it on a no-slip solid, its normal part on a free-slip one.
+vec3 relative_velocity(Near s, uint k, vec3 x, vec3 v) {
+  vec3 dv = solid_velocity(s.index[k], x - s.d[k] * s.n[k]) - v;
+  return solid_no_slip(s.index[k]) ? dv : dot(dv, s.n[k]) * s.n[k];
+}
+
+// The force [N] of a particle (mass m, density rho, pressure p, at x moving at v) on near solid k with share sh:
+// the reaction to that solid's terms in the force pass, m (rho0 p / rho^2 G_k - mu / rho 2 L_k (v_k - v)).
+vec3 solid_force(Near s, uint k, Share sh, vec3 x, vec3 v, float m, float rho, float p) {
+  return m * (rest_density() * p / (rho * rho) * sh.g / kernel_radius() -
+              material.y / rho * 2.0 / kernel.y * sh.l * relative_velocity(s, k, x, v));
+}
+
+// The solids' terms at x for a particle moving at v, from the near solids `s`; their shares are left in `share`.
+BoundaryTerms boundary_terms(vec3 x, vec3 v, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
   BoundaryTerms t = BoundaryTerms(vec4(0.0), vec4(0.0));
-  Near s = near_solids(x);
-  if (s.count == 0u) return t;
-  Share share[BOUNDARY_MAX_NEAR];
   boundary_shares(x, s, share);
   for (uint k = 0u; k < s.count; ++k) {
     t.pressure_volume += vec4(-rest_density() * share[k].g / kernel_radius(), share[k].v);
-    vec3 dv = solid_velocity(s.index[k]) - v;
-    if (!solid_no_slip(s.index[k])) dv = dot(dv, s.n[k]) * s.n[k];
-    t.viscous.xyz += 2.0 / kernel.y * share[k].l * dv;
+    t.viscous.xyz += 2.0 / kernel.y * share[k].l * relative_velocity(s, k, x, v);
   }
   return t;
 }
@@ -458,6 +532,14 @@ bool wall_at(uint w, vec3 x, out Wall wall) {
     Collider c = colliders[w];
     wall = Wall(collider_distance(c, x), collider_normal(c, x), c.velocity_friction.xyz, c.velocity_friction.w,
                 c.boundary.x);
+    return true;
+  }
+  if (w >= first_body()) {
+    uint b = w - first_body();
+    wall.d = hull_distance(b, x, wall.n);
+    wall.velocity = body_velocity(b, x);
+    wall.friction = bodies[b].velocity_friction.w;
+    wall.kind = bodies[b].faces.z;
     return true;
   }
   w -= collider_count();

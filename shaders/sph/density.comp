@@ -3,13 +3,17 @@
 //   rho_i = sum_j m_j W_poly6(x_i - x_j, h)   over the neighbours and their mirror images across the domain faces
 //           + rho0 V_i,                       V_i = int_S W_poly6 over the colliders and slabs (boundary.glsl),
 //   p_i = EOS(rho_i) (eos.glsl).
-// Also stores the solids' terms of the force pass (boundary_terms), which depend on x_i and v_i only.
+// Also stores the solids' terms of the force pass (boundary_terms), which depend on x_i and v_i only, and adds the
+// reaction to the rigid bodies' terms, times dt, to the bodies' impulse sums (body_impulses.glsl): the force pass
+// applies exactly those terms to the particle in this step, so the water loses the momentum the bodies gain.
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/neighbours.glsl"
 #include "sph/boundary.glsl"
 #include "sph/mirror.glsl"
 #include "sph/eos.glsl"
+#include "sph/status.glsl"
+#include "sph/body_impulses.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_BOUNDARY) writeonly buffer BoundaryBuffer { BoundaryTerms boundary[]; };
@@ -34,9 +38,18 @@ void main() {
     FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(j, r2); }
     END_FOR_EACH_NEIGHBOUR
   }
-  BoundaryTerms b = boundary_terms(xi, particles[s].v_rho.xyz);
+  vec3 vi = particles[s].v_rho.xyz;
+  Near near = near_solids(xi);
+  Share share[BOUNDARY_MAX_NEAR];
+  BoundaryTerms b = boundary_terms(xi, vi, near, share);
   boundary[s] = b;
   float rho = coef.x * g_sum + rest_density() * b.pressure_volume.w;
+  float p = pressure_of(rho);
   particles[s].v_rho.w = rho;
-  particles[s].a_p.w = pressure_of(rho);
+  particles[s].a_p.w = p;
+  for (uint k = 0u; k < near.count; ++k) {
+    if (near.index[k] < first_body()) continue;
+    vec3 f = solid_force(near, k, share[k], xi, vi, particles[s].x_m.w, rho, p);
+    add_body_impulse(near.index[k] - first_body(), time_step() * f, xi, particles[s].id.x);
+  }
 }

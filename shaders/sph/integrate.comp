@@ -1,11 +1,13 @@
 #version 430
 // Symplectic Euler (v += dt a, then x += dt v), then the control regions in scene order, then the walls: a particle
-// behind a wall is projected onto it and takes the wall's velocity response. Also the per-step reductions (max
+// behind a wall is projected onto it and takes the wall's velocity response (a rigid body takes the momentum the
+// particle loses, as an impulse). Also the per-step reductions (max
 // speed, acceleration, density, energy) and the watchdog: NaN, CFL and compression checks.
 #include "sph/layout.glsl"
 #include "sph/status.glsl"
 #include "sph/boundary.glsl"
 #include "sph/fixed64.glsl"
+#include "sph/body_impulses.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_PARTICLES) buffer ParticleBuffer { Particle particles[]; };
@@ -23,12 +25,14 @@ void apply_regions(inout vec3 x, inout vec3 v) {
   }
 }
 
-void apply_walls(inout vec3 x, inout vec3 v) {
+void apply_walls(inout vec3 x, inout vec3 v, float m, uint id) {
   Wall wall;
   for (uint w = 0u; w < wall_count(); ++w) {
     if (!wall_at(w, x, wall) || wall.d >= 0.0) continue;
     x -= wall.d * wall.n;
+    vec3 before = v;
     v = boundary_response(v, wall.velocity, wall.n, wall.friction, wall.kind);
+    if (w >= first_body() && v != before) add_body_impulse(w - first_body(), m * (before - v), x, id);
   }
   // Rounding in the projections above must not leave a particle outside the domain box.
   if (has_flag(SPH_FLAG_WALLS)) x = clamp(x, domain_min.xyz, domain_max.xyz);
@@ -42,7 +46,7 @@ void main() {
   vec3 v = p.v_rho.xyz + time_step() * a;
   vec3 x = p.x_m.xyz + time_step() * v;
   apply_regions(x, v);
-  apply_walls(x, v);
+  apply_walls(x, v, p.x_m.w, p.id.x);
   p.x_m.xyz = x;
   p.v_rho.xyz = v;
   if (!finite(p.x_m) || !finite(p.v_rho) || !finite(p.a_p)) {

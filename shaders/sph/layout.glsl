@@ -26,7 +26,7 @@ layout(std140, binding = SPH_BIND_PARAMS) uniform SphParams {
   vec4 domain_min;   // w = sound speed
   vec4 domain_max;   // w = CFL error speed h / dt
   uvec4 counts;      // particles, table size, colliders, regions
-  uvec4 step;        // step index, flags, floatBitsToUint(max compression)
+  uvec4 step;        // step index, flags, floatBitsToUint(max compression), rigid bodies
 };
 
 float kernel_radius() { return kernel.x; }
@@ -36,4 +36,5 @@ uint particle_count() { return counts.x; }
 uint table_size() { return counts.y; }
 uint collider_count() { return counts.z; }
 uint region_count() { return counts.w; }
+uint body_count() { return step.w; }
 bool has_flag(uint f) { return (step.y & f) != 0u; }

@@ -1,11 +1,11 @@
 #version 430
-// Force and torque of the water on every solid (boundary.glsl's solids: colliders, domain faces, regions), the
-// reaction to the solids' terms in the force pass: particle i gives solid k
+// Force and torque of the water on every solid (boundary.glsl's solids: colliders, domain faces, regions, bodies),
+// the reaction to the solids' terms in the force pass: particle i gives solid k
 //   F_k = m_i (rho0 p_i / rho_i^2 G_k - mu / rho_i 2 L_k (v_k - v_i)),  torque (x_i - c_k) x F_k
-// about the solid's reference point c_k (collider point or centre, face centre, slab plane point). The pressure
-// part of one particle acts along a line through x_i for a plane or a sphere (the kernel is radial), so taking x_i
-// as its point of action is exact there. Sums are 64-bit fixed point (2^-24 N, 2^-24 N m) in two uint words with
-// carry, so the order of the atomic additions cannot change the result.
+// about the solid's reference point c_k (collider point or centre, face centre, slab plane point, a rigid body's
+// centre of mass). The pressure part of one particle acts along a line through x_i for a plane or a sphere (the
+// kernel is radial), so taking x_i as its point of action is exact there. Sums are 64-bit fixed point (2^-24 N,
+// 2^-24 N m) in two uint words with carry, so the order of the atomic additions cannot change the result.
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/boundary.glsl"
@@ -20,6 +20,7 @@ void add_fixed(uint slot, float value) {
 }
 
 vec3 reference_point(uint w) {
+  if (w >= first_body()) return bodies[w - first_body()].position.xyz;
   if (w < collider_count()) return colliders[w].point_shape.xyz;
   w -= collider_count();
   if (w < 6u) {
@@ -43,10 +44,7 @@ void main() {
   float rho = p.v_rho.w;
   for (uint k = 0u; k < near.count; ++k) {
     uint w = near.index[k];
-    vec3 dv = solid_velocity(w) - p.v_rho.xyz;
-    if (!solid_no_slip(w)) dv = dot(dv, near.n[k]) * near.n[k];
-    vec3 f = p.x_m.w * (rest_density() * p.a_p.w / (rho * rho) * share[k].g / kernel_radius() -
-                        material.y / rho * 2.0 / kernel.y * share[k].l * dv);
+    vec3 f = solid_force(near, k, share[k], x, p.v_rho.xyz, p.x_m.w, rho, p.a_p.w);
     vec3 torque = cross(x - reference_point(w), f);
     for (uint c = 0u; c < 3u; ++c) {
       add_fixed(6u * w + c, f[c]);

@@ -1,5 +1,7 @@
 #include "app/coupling.h"
 
+#include "app/grain_impulses.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -50,31 +52,13 @@ bool Coupling::advances(const Solver* s) const {
 }
 
 void Coupling::finish_interval() {
-  std::vector<mpm::RigidImpulse> impulses(pending_.size());
+  std::vector<RigidImpulse> impulses(pending_.size());
   for (std::size_t k = 0; k < exchanges_.size(); ++k)
     timed(cost_.ms[cost_.first_exchange + k], [&] { exchanges_[k]->end_interval(impulses); });
   last_ = impulses;
   if (grains_) {
-    dem::World& w = grains_->world();
-    for (std::size_t i = 0; i < pending_.size(); ++i) {
-      pending_[i].linear += impulses[i].linear;
-      pending_[i].angular += impulses[i].angular;
-    }
-    const int n = grains_->steps_until(*interval_end_);
-    if (n > 0) {  // the impulse becomes a constant load over exactly the grain steps of this interval
-      for (std::size_t i = 0; i < w.grains.size(); ++i) {
-        dem::Grain& g = w.grains[i];
-        if (g.kinematic) continue;
-        g.external_force = pending_[i].linear / (n * w.dt);
-        g.external_torque = pending_[i].angular / (n * w.dt);
-      }
-    }
-    timed(cost_.ms[continua_.size()],
-          [&] { grains_->advance_until(*interval_end_, std::numeric_limits<int>::max()); });
-    if (n > 0) {
-      for (dem::Grain& g : w.grains) g.external_force = g.external_torque = glm::dvec3(0.0);
-      std::fill(pending_.begin(), pending_.end(), mpm::RigidImpulse{});
-    }
+    accumulate(pending_, impulses);
+    timed(cost_.ms[continua_.size()], [&] { advance_grains_with(*grains_, pending_, *interval_end_); });
   }
   ++cost_.intervals;
   clock_ = *interval_end_;
@@ -113,7 +97,7 @@ void Coupling::save(BinaryWriter& out) const {
 
 void Coupling::restore(BinaryReader& in) {
   in.read(clock_);
-  auto pending = in.get_array<mpm::RigidImpulse>();
+  auto pending = in.get_array<RigidImpulse>();
   if (pending.size() != pending_.size()) in.fail("the coupled grains differ from the scene's");
   pending_ = std::move(pending);
   interval_end_.reset();

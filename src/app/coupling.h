@@ -15,7 +15,7 @@
 #include "app/solver.h"
 #include "core/advance.h"
 #include "core/binary_io.h"
-#include "mpm/rigid_colliders.h"
+#include "core/rigid_collider.h"
 
 namespace firn::app {
 
@@ -30,7 +30,7 @@ class Exchange {
   /// With the continuum solvers at the interval's end: exchange, and add to `impulses` (one per grain, world order)
   /// the impulse [N s] and angular impulse about the grain's centre of mass [N m s] each grain received over the
   /// interval.
-  virtual void end_interval(std::vector<mpm::RigidImpulse>& impulses) = 0;
+  virtual void end_interval(std::vector<RigidImpulse>& impulses) = 0;
 };
 
 /// Wall-clock cost of the coupled advance [ms], summed since construction (`firn bench`, docs/coupling.md).
@@ -62,7 +62,7 @@ class Coupling {
   /// True when `s` is advanced by this coupling (Simulation skips it).
   bool advances(const Solver* s) const;
   /// Impulse [N s] and angular impulse [N m s] every exchange together gave each grain over the last interval.
-  const std::vector<mpm::RigidImpulse>& last_impulses() const { return last_; }
+  const std::vector<RigidImpulse>& last_impulses() const { return last_; }
   const CouplingCost& cost() const { return cost_; }
   /// The exchange at `index` (tests).
   const Exchange& exchange(std::size_t index) const { return *exchanges_.at(index); }
@@ -80,8 +80,8 @@ class Coupling {
   std::vector<std::unique_ptr<Exchange>> exchanges_;
   double clock_ = 0.0;                       ///< end of the last finished interval [s]
   std::optional<double> interval_end_;       ///< end of the interval being advanced [s]
-  std::vector<mpm::RigidImpulse> pending_;   ///< impulses read but not yet applied (an interval shorter than a step)
-  std::vector<mpm::RigidImpulse> last_;
+  std::vector<RigidImpulse> pending_;   ///< impulses read but not yet applied (an interval shorter than a step)
+  std::vector<RigidImpulse> last_;
   CouplingCost cost_;
 };
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "app/snow_body_exchange.h"
+#include "app/water_body_exchange.h"
 #include "app/snow_solver.h"
 #include "app/water_solver.h"
 #include "core/advance.h"
@@ -62,9 +63,11 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
   // The exchanges between the solvers that meet; the coupled ones advance together (app/coupling.h).
   std::vector<std::unique_ptr<Exchange>> exchanges;
   std::vector<Solver*> continua;
-  if (snow_ && grains_) {
-    exchanges.push_back(std::make_unique<SnowBodyExchange>(*snow_, *grains_));
-    continua.push_back(solver("snow"));
+  if (snow_ && grains_) exchanges.push_back(std::make_unique<SnowBodyExchange>(*snow_, *grains_));
+  if (water_ && grains_) exchanges.push_back(std::make_unique<WaterBodyExchange>(*water_, *grains_));
+  if (!exchanges.empty()) {  // every GPU solver that meets another advances with the coupling
+    if (snow_) continua.push_back(solver("snow"));
+    if (water_) continua.push_back(solver("water"));
   }
   if (!exchanges.empty()) {
     coupling_ = std::make_unique<Coupling>(std::move(continua), grains_, default_coupling_interval(grains_),

@@ -30,8 +30,8 @@ struct SliceReport {
 /// Owns the solvers a scene asks for (app::Solver each: snow, then water, then grains) and the scene's one clock:
 /// output frame k ends at k / fps, and every solver is advanced to that same end time. The scene owns the
 /// colliders; their pose at time t is Collider::point + t velocity (core/collider.h), the same for every solver.
-/// Solvers that meet are coupled two-way (app/coupling.h, docs/coupling.md): snow and grains (app/snow_body_exchange.h)
-/// advance together, interval by interval.
+/// Solvers that meet are coupled two-way (app/coupling.h, docs/coupling.md): snow and grains
+/// (app/snow_body_exchange.h), water and grains (app/water_body_exchange.h) advance together, interval by interval.
 /// Needs a current OpenGL 4.3 context. Construction seeds the particles and builds the GPU programs; throws
 /// firn::InputError for scene content the solvers reject, std::runtime_error for GL failures.
 class Simulation {

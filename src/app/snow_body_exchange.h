@@ -8,13 +8,9 @@
 
 #include "app/coupling.h"
 #include "app/grain_simulation.h"
-#include "dem/world.h"
 #include "mpm/solver.h"
 
 namespace firn::app {
-
-/// Every grain of `world` as the snow grid sees it (face planes in the body frame, pose, velocities, friction).
-std::vector<mpm::RigidCollider> rigid_colliders(const dem::World& world);
 
 /// The snow-bodies exchange of a Coupling.
 class SnowBodyExchange final : public Exchange {
@@ -25,7 +21,7 @@ class SnowBodyExchange final : public Exchange {
   /// Hands every grain to the snow as a moving collider.
   void begin_interval(double start, double end) override;
   /// Takes the snow's impulse sums (read with its last status read: no blocking read of their own).
-  void end_interval(std::vector<mpm::RigidImpulse>& impulses) override;
+  void end_interval(std::vector<RigidImpulse>& impulses) override;
 
  private:
   mpm::Solver& snow_;

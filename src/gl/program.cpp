@@ -86,6 +86,10 @@ void Program::set(const char* name, float v) {
   glProgramUniform1f(id(), location(name), v);
   check("glProgramUniform1f");
 }
+void Program::set(const char* name, double v) {
+  glProgramUniform1d(id(), location(name), v);
+  check("glProgramUniform1d");
+}
 void Program::set(const char* name, int v) {
   glProgramUniform1i(id(), location(name), v);
   check("glProgramUniform1i");

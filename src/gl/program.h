@@ -40,6 +40,7 @@ class Program {
   void use() const;
   /// Sets a uniform of the current program; a name the compiler removed as unused is ignored.
   void set(const char* name, float v);
+  void set(const char* name, double v);
   void set(const char* name, int v);
   void set(const char* name, unsigned v);
   void set(const char* name, const glm::vec3& v);

@@ -8,6 +8,7 @@
 #include <glm/glm.hpp>
 
 #include "core/gpu_collider.h"
+#include "core/gpu_rigid_body.h"
 #include "core/numerical_failure.h"
 
 namespace firn::mpm {
@@ -93,29 +94,9 @@ static_assert(sizeof(GpuStep) == 112);
 static_assert(offsetof(GpuStep, dt_f) == 80);
 static_assert(offsetof(GpuStep, flags) == 104);
 
-/// A rigid body as the grid update reads it (std430, 112 bytes; shaders/mpm/layout.glsl RigidBody): float copies of
-/// the pose that the step pass (or Solver::substep) rewrites every substep, the velocities, and where its face planes
-/// lie in the plane buffer (glm::vec4 per plane: body-frame unit outward normal, offset d [m]).
-struct GpuRigidBody {
-  glm::vec4 position;           ///< centre of mass, world [m]; w = bounding radius about it [m]
-  glm::vec4 rotation[3];        ///< columns of the rotation body -> world; w unused
-  glm::vec4 velocity_friction;  ///< velocity [m/s]; w = Coulomb friction mu
-  glm::vec4 angular_velocity;   ///< world frame [rad/s]; w unused
-  glm::uvec4 faces;             ///< x first plane, y plane count, z BOUNDARY_* code, w unused
-};
-static_assert(sizeof(GpuRigidBody) == 112);
-static_assert(offsetof(GpuRigidBody, velocity_friction) == 64);
-static_assert(offsetof(GpuRigidBody, faces) == 96);
-
-/// A rigid body's motion state in double (std430, 128 bytes; shaders/mpm/layout.glsl RigidState), advanced by the
-/// step pass each substep: position += v dt, orientation = exp(omega dt / 2) orientation.
-struct GpuRigidState {
-  glm::dvec4 position;          ///< centre of mass, world [m]; w unused
-  glm::dvec4 orientation;       ///< unit quaternion body -> world as (x, y, z, w)
-  glm::dvec4 velocity;          ///< [m/s]; w unused
-  glm::dvec4 angular_velocity;  ///< world frame [rad/s]; w unused
-};
-static_assert(sizeof(GpuRigidState) == 128);
+// GpuRigidBody and GpuRigidState (shared with the SPH solver) live in core/gpu_rigid_body.h.
+using firn::GpuRigidBody;
+using firn::GpuRigidState;
 
 /// Uniform block shared by every MPM pass (std140, 96 bytes).
 struct GpuParams {

@@ -1,67 +1,19 @@
 #pragma once
-/// Rigid bodies as the MPM grid sees them (issue 14 point 2, docs/snow-pipeline.md "Rigid bodies"): plain data in
-/// and out of mpm::Solver, their std430 forms (GpuRigidBody, GpuRigidState in mpm/layout.h) and the pose motion that
-/// the step pass runs on the GPU, mirrored here in double for Solver::substep.
-#include <cstdint>
-#include <vector>
-
-#include <glm/glm.hpp>
-#include <glm/gtc/quaternion.hpp>
-
-#include "core/collider.h"
+/// Rigid bodies as the MPM grid sees them: the plain data and pose motion shared with the water (core/rigid_collider.h)
+/// under the snow solver's names.
+#include "core/rigid_collider.h"
 #include "mpm/layout.h"
 
 namespace firn::mpm {
 
-/// A rigid body as the MPM grid sees it (plain data, SI): a convex polyhedron given by its face planes in the body
-/// frame (n unit outward, d: inside where dot(n, x_body) <= d), its pose and velocity, and the collider response.
-/// The grid update treats it as a moving collider: a node is inside when max_k (dot(n_k, R^T (x - p)) - d_k) <= 0
-/// (that maximum is the exact signed distance inside, a lower bound outside, which the inside test does not need),
-/// its normal is R n_k of the maximising face, and its velocity v + omega x (x - p).
-struct RigidCollider {
-  std::vector<glm::dvec4> planes;        ///< xyz = n (unit, outward, body frame), w = d [m]
-  glm::dvec3 position{0.0};              ///< centre of mass, world [m]
-  glm::dquat orientation{1, 0, 0, 0};    ///< body -> world (unit)
-  glm::dvec3 velocity{0.0};              ///< [m/s]
-  glm::dvec3 angular_velocity{0.0};      ///< world frame [rad/s]
-  double friction = 0.0;                 ///< Coulomb mu (>= 0)
-  Boundary boundary = Boundary::kSeparate;  ///< as core/collider.h
-};
-
-/// What the grid gave one body since the last read: the impulse the snow exerted on it.
-struct RigidImpulse {
-  glm::dvec3 linear{0.0};   ///< [N s]
-  glm::dvec3 angular{0.0};  ///< about the body's position (centre of mass) [N m s]
-};
-
-/// Throws std::invalid_argument naming body `index` and the field when `body` has no planes, a plane normal that is
-/// not unit length (within 1e-6), a negative friction, a quaternion that is not unit length (within 1e-6) or a
-/// non-finite value.
-void check_rigid_collider(const RigidCollider& body, size_t index);
-
-/// Radius about the body origin of the ball that holds the polyhedron of `planes` (body frame) [m]: the largest
-/// |vertex|, the vertices found as the points where three planes meet and no plane is violated (O(n^4) for n
-/// planes: call when the shape changes). Throws std::invalid_argument naming body `index` when the planes bound no
-/// polyhedron: a direction along which no plane faces (the recession cone, tested on the crossings of plane pairs),
-/// or no vertex at all.
-double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index);
-
-/// The double motion state of `body` (the quaternion as (x, y, z, w)).
-GpuRigidState to_gpu_state(const RigidCollider& body);
-/// The grid update's float form of `body` with the pose of `state` and bounding radius `radius` [m] (the quick
-/// rejection of far nodes); its planes start at `first_plane`.
-GpuRigidBody to_gpu_body(const RigidCollider& body, const GpuRigidState& state, double radius, uint32_t first_plane);
-/// `body` with position and orientation from `state`.
-RigidCollider posed(RigidCollider body, const GpuRigidState& state);
-
-/// One substep of the pose motion, the double arithmetic of shaders/mpm/step.comp: position += dt velocity;
-/// orientation = q(dt) * orientation, q(dt) = (cos(|w| dt / 2), sin(|w| dt / 2) w / |w|) (the exact rotation of a
-/// constant world-frame omega over dt, cos and sin by their Taylor series to double resolution for
-/// |w| dt / 2 <= pi), renormalised.
-void advance_rigid_state(GpuRigidState& state, double dt);
-
-/// Decodes the impulse words (12 per body: linear xyz, angular xyz, each an int64 as low and high uint32 word, at
-/// MPM_RIGID_IMPULSE_SCALE integers per N s).
-std::vector<RigidImpulse> decode_rigid_impulses(const std::vector<uint32_t>& words);
+using firn::advance_rigid_state;
+using firn::bounding_radius;
+using firn::check_rigid_collider;
+using firn::decode_rigid_impulses;
+using firn::posed;
+using firn::RigidCollider;
+using firn::RigidImpulse;
+using firn::to_gpu_body;
+using firn::to_gpu_state;
 
 }  // namespace firn::mpm

@@ -16,17 +16,10 @@ void Solver::bind_rigid() const {
 }
 
 void Solver::set_rigid_colliders(std::vector<RigidCollider> bodies) {
-  for (size_t k = 0; k < bodies.size(); ++k) check_rigid_collider(bodies[k], k);
-  // Bounding radii: kept for a body whose planes did not change (a coupling loop sets the same shapes each time).
-  std::vector<double> radii;
-  for (size_t k = 0; k < bodies.size(); ++k)
-    radii.push_back(k < rigid_.size() && rigid_[k].planes == bodies[k].planes ? rigid_radii_[k]
-                                                                              : bounding_radius(bodies[k].planes, k));
+  std::vector<double> radii = checked_radii(bodies, rigid_, rigid_radii_);
   if (!bodies.empty() && grid_update_rigid_.id() == 0)
     grid_update_rigid_ = gl::Program::compute("mpm/grid_update.comp", {"#define MPM_RIGID"});
-  std::vector<glm::vec4> planes;
-  for (const RigidCollider& b : bodies)
-    for (const glm::dvec4& p : b.planes) planes.emplace_back(p);
+  const std::vector<glm::vec4> planes = plane_floats(bodies);
   if (!planes.empty()) {
     if (rigid_planes_.size() < planes.size() * sizeof(glm::vec4))
       rigid_planes_ = gl::Buffer(planes.size() * sizeof(glm::vec4));
@@ -51,12 +44,7 @@ void Solver::set_rigid_colliders(std::vector<RigidCollider> bodies) {
 
 void Solver::upload_rigid_states() {
   if (rigid_.empty()) return;
-  std::vector<GpuRigidBody> gpu;
-  uint32_t first = 0;
-  for (size_t k = 0; k < rigid_.size(); ++k) {
-    gpu.push_back(to_gpu_body(rigid_[k], rigid_states_[k], rigid_radii_[k], first));
-    first += static_cast<uint32_t>(rigid_[k].planes.size());
-  }
+  const std::vector<GpuRigidBody> gpu = to_gpu_bodies(rigid_, rigid_states_, rigid_radii_);
   if (rigid_bodies_.size() < gpu.size() * sizeof(GpuRigidBody))
     rigid_bodies_ = gl::Buffer(gpu.size() * sizeof(GpuRigidBody));
   if (rigid_state_.size() < rigid_states_.size() * sizeof(GpuRigidState))

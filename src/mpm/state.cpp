@@ -15,14 +15,7 @@ constexpr std::uint32_t kStateVersion = 4;  // 2: APIC affine velocities; 3: rig
 /// The rigid bodies: shapes and responses, the double states, the float poses the grid update reads (as the GPU
 /// rounded them) and the impulse sums not yet taken.
 void put_rigid(const Solver& s, const std::vector<RigidCollider>& bodies, BinaryWriter& out) {
-  out.put(static_cast<std::uint32_t>(bodies.size()));
-  std::vector<GpuRigidState> states;
-  for (const RigidCollider& b : bodies) {
-    out.put_array(b.planes);
-    out.put(b.friction, static_cast<std::uint32_t>(b.boundary));
-    states.push_back(to_gpu_state(b));
-  }
-  out.put_array(states);
+  put_rigid_bodies(out, bodies);
   if (bodies.empty()) return;
   std::vector<GpuRigidBody> floats(bodies.size());
   s.rigid_bodies_.download(0, floats.size() * sizeof(GpuRigidBody), floats.data());
@@ -33,22 +26,8 @@ void put_rigid(const Solver& s, const std::vector<RigidCollider>& bodies, Binary
 }
 
 void get_rigid(Solver& s, BinaryReader& in) {
-  const auto count = in.get<std::uint32_t>();
-  std::vector<RigidCollider> bodies(count);
-  for (RigidCollider& b : bodies) {
-    b.planes = in.get_array<glm::dvec4>();
-    std::uint32_t boundary = 0;
-    in.read(b.friction, boundary);
-    if (boundary > static_cast<std::uint32_t>(Boundary::kSeparate)) in.fail("a rigid body's boundary code is invalid");
-    b.boundary = static_cast<Boundary>(boundary);
-  }
-  const auto states = in.get_array<GpuRigidState>();
-  if (states.size() != count) in.fail("the rigid body states do not match the bodies");
-  for (size_t k = 0; k < count; ++k) bodies[k] = posed(bodies[k], states[k]);
-  for (size_t k = 0; k < count; ++k) {
-    bodies[k].velocity = glm::dvec3(states[k].velocity);
-    bodies[k].angular_velocity = glm::dvec3(states[k].angular_velocity);
-  }
+  std::vector<RigidCollider> bodies = get_rigid_bodies(in);
+  const auto count = static_cast<std::uint32_t>(bodies.size());
   std::vector<GpuRigidBody> floats;
   std::vector<std::uint32_t> words;
   if (count > 0) {

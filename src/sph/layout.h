@@ -71,7 +71,7 @@ struct GpuParams {
   glm::vec4 domain_min;   ///< walled box min [m]; w = sound speed c [m/s]
   glm::vec4 domain_max;   ///< walled box max [m]; w = CFL error speed h / dt [m/s]
   glm::uvec4 counts;      ///< x particles, y hash table size T (power of two), z colliders, w regions
-  glm::uvec4 step;        ///< x step index, y SPH_FLAG_* bits, z floatBitsToUint(max_compression), w unused
+  glm::uvec4 step;        ///< x step index, y SPH_FLAG_* bits, z floatBitsToUint(max_compression), w rigid bodies
 };
 static_assert(sizeof(GpuParams) == 144);
 static_assert(offsetof(GpuParams, counts) == 112);

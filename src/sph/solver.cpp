@@ -41,7 +41,12 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       forces_(gl::Program::compute("sph/forces.comp")),
       integrate_(gl::Program::compute("sph/integrate.comp")),
       neighbour_list_(gl::Program::compute("sph/neighbour_list.comp")),
-      loads_(gl::Program::compute("sph/loads.comp")) {
+      loads_(gl::Program::compute("sph/loads.comp")),
+      move_bodies_(gl::Program::compute("sph/bodies.comp")),
+      bodies_gpu_(sizeof(GpuRigidBody)),
+      body_planes_(sizeof(glm::vec4)),
+      body_impulses_(12 * sizeof(uint32_t)),
+      body_states_(sizeof(GpuRigidState)) {
   closed_tank_ = is_closed_tank();
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
@@ -53,7 +58,8 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
 
 size_t Solver::gpu_bytes() const {
   return particles_[0].size() + particles_[1].size() + positions_.size() + boundary_.size() + sort_.gpu_bytes() +
-         colliders_.gpu_bytes() + regions_.size() + status_.size() + params_.size();
+         colliders_.gpu_bytes() + regions_.size() + status_.size() + params_.size() + bodies_gpu_.size() +
+         body_planes_.size() + body_impulses_.size() + body_states_.size();
 }
 
 void Solver::bind() const {
@@ -66,14 +72,19 @@ void Solver::bind() const {
   colliders_.bind(SPH_BIND_COLLIDERS);
   regions_.bind_storage(SPH_BIND_REGIONS);
   status_.bind_storage(SPH_BIND_STATUS);
+  bodies_gpu_.bind_storage(SPH_BIND_BODIES);
+  body_planes_.bind_storage(SPH_BIND_BODY_PLANES);
+  body_impulses_.bind_storage(SPH_BIND_BODY_IMPULSES);
+  body_states_.bind_storage(SPH_BIND_BODY_STATES);
   glBindBufferBase(GL_UNIFORM_BUFFER, SPH_BIND_PARAMS, params_.id());
 }
 
 void Solver::barrier() const { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT); }
 
 void Solver::upload_params() {
-  const GpuParams p = make_params(settings_, gravity_, dt_, count_, sort_.table_size(), colliders_.count(),
-                                  static_cast<uint32_t>(settings_.regions.size()), static_cast<uint32_t>(step_));
+  GpuParams p = make_params(settings_, gravity_, dt_, count_, sort_.table_size(), colliders_.count(),
+                            static_cast<uint32_t>(settings_.regions.size()), static_cast<uint32_t>(step_));
+  p.step.w = static_cast<uint32_t>(bodies_.size());
   glBindBuffer(GL_UNIFORM_BUFFER, params_.id());
   glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof p, &p);
 }
@@ -86,7 +97,7 @@ void Solver::set_time_step(double dt) {
 bool Solver::is_closed_tank() const {
   bool closed = true;  // only boundary slabs as regions and no moving collider: nothing does work on the water
   for (const Region& r : settings_.regions) closed &= r.action == RegionAction::kBoundary;
-  return closed && !any_moving(colliders_.colliders());
+  return closed && !any_moving(colliders_.colliders()) && bodies_.empty();
 }
 
 void Solver::set_colliders(std::vector<Collider> at_zero) {
@@ -140,6 +151,13 @@ void Solver::integrate() {
 void Solver::step(double dt) {
   colliders_.set_time(time_ + dt);
   set_time_step(dt);
+  if (!bodies_.empty()) {  // poses at the step's end, as the colliders'
+    bind();
+    gl::ScopedPass t(timer_, "bodies");
+    move_bodies_.set("u_dt", dt);
+    move_bodies_.dispatch_1d(static_cast<uint32_t>(bodies_.size()), SPH_LOCAL_SIZE);
+    barrier();
+  }
   sort();
   density();
   forces();
@@ -189,7 +207,7 @@ std::vector<std::vector<uint32_t>> Solver::neighbour_ids(uint32_t max_per_partic
 }
 
 std::vector<SolidLoad> Solver::solid_loads() {
-  const size_t solids = colliders_.count() + 6 + settings_.regions.size();
+  const size_t solids = colliders_.count() + 6 + settings_.regions.size() + bodies_.size();
   gl::Buffer words(sizeof(uint32_t) * 12 * solids);
   words.write(std::vector<uint32_t>(12 * solids, 0u));
   bind();

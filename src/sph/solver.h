@@ -8,6 +8,7 @@
 #include "core/advance.h"
 #include "core/binary_io.h"
 #include "core/collider.h"
+#include "core/rigid_collider.h"
 #include "gl/buffer.h"
 #include "gl/collider_buffer.h"
 #include "gl/program.h"
@@ -66,7 +67,8 @@ class Solver {
 
   /// Force and torque of the water on every solid from the particles' current density and pressure (call after
   /// a step): colliders in order, then the 6 domain faces (x-, x+, y-, y+, z-, z+; zero: their mirror images are
-  /// not solids), then one per control region (zero for regions that are not boundary slabs). Summed in 64-bit
+  /// not solids), then one per control region (zero for regions that are not boundary slabs), then one per rigid
+  /// body (torque about its centre of mass). Summed in 64-bit
   /// fixed point (2^-24 N), so the result does not depend on the GPU's order of work. Waits for the GPU.
   std::vector<SolidLoad> solid_loads();
 
@@ -91,6 +93,24 @@ class Solver {
   /// step on; the time step follows at the next status read (CFL and viscous conditions). Values are the caller's
   /// to check (app::WaterSolver's ranges).
   void set_fluid(double viscosity, double surface_tension, double sound_speed);
+  // Rigid bodies (issue 14 point 3, docs/coupling.md): solids of the boundary model after the regions (density,
+  // pressure, viscosity with the body's velocity v + omega x r, and the push-out of the integrate pass). The
+  // bodies pass moves their poses on the GPU before every step; the density and integrate passes sum the water's
+  // impulse on each body in 64-bit fixed point until take_rigid_impulses reads them.
+  /// Replaces the rigid bodies (the count may change; none is allowed) from the next step on. Bounding radii are
+  /// recomputed (O(n^4), firn::bounding_radius) only for bodies whose planes changed at their index; the impulse
+  /// sums of the bodies that remain (by index) stay. Throws std::invalid_argument (check_rigid_collider,
+  /// bounding_radius), leaving the bodies as they were. Bodies do work on the water: the closed-tank energy check
+  /// stands aside while there are any.
+  void set_rigid_bodies(std::vector<RigidCollider> bodies);
+  /// The bodies with the poses the bodies pass has moved them to (one blocking read).
+  std::vector<RigidCollider> rigid_bodies() const;
+  /// Impulse [N s] and angular impulse about the centre of mass [N m s] the water gave each body since the last
+  /// call (RIGID_IMPULSE_SCALE: 2^-32 N s, deterministic), and resets the sums. One blocking read. A sum that left
+  /// the int64 range was reported by the status as SPH_ERROR_BODY_IMPULSE_OVERFLOW.
+  std::vector<RigidImpulse> take_rigid_impulses();
+  size_t rigid_body_count() const { return bodies_.size(); }
+
   /// Chooses the sorting algorithm of the next steps (both give the same order).
   void set_sort_method(SortMethod m) { settings_.sort = m; }
 
@@ -148,7 +168,10 @@ class Solver {
   gl::Buffer boundary_;   ///< GpuBoundaryTerms per sorted slot, written by the density pass
   HashSort sort_;
   gl::Buffer regions_, status_, params_;
-  gl::Program reorder_, density_, forces_, integrate_, neighbour_list_, loads_;
+  gl::Program reorder_, density_, forces_, integrate_, neighbour_list_, loads_, move_bodies_;
+  std::vector<RigidCollider> bodies_;  ///< shapes and responses as set (poses and velocities as of the set)
+  std::vector<double> body_radii_;     ///< bounding radius of each body about its centre of mass [m]
+  gl::Buffer bodies_gpu_, body_planes_, body_impulses_, body_states_;
   gl::PassTimer timer_;
 };
 

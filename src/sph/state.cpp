@@ -1,5 +1,6 @@
 #include "sph/state.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "core/collider_state.h"
@@ -7,7 +8,7 @@
 namespace firn::sph {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 3;  // 2: the watchdog's energy reference; 3: colliders at t = 0
+constexpr std::uint32_t kStateVersion = 4;  // 2: the watchdog's energy reference; 3: colliders at t = 0; 4: bodies
 
 }  // namespace
 
@@ -18,6 +19,15 @@ void save_state(const Solver& s, BinaryWriter& out) {
   out.put(s.energy_, s.energy_start_);  // the closed-tank energy check compares with the first step's energy
   put_collider_points(out, s.colliders_.at_zero());
   out.put_array(s.download_particles());
+  // Rigid bodies: shapes and double states, the float poses as the GPU rounded them, the impulse sums not yet taken.
+  put_rigid_bodies(out, s.rigid_bodies());
+  if (s.bodies_.empty()) return;
+  std::vector<GpuRigidBody> floats(s.bodies_.size());
+  s.bodies_gpu_.download(0, floats.size() * sizeof(GpuRigidBody), floats.data());
+  std::vector<std::uint32_t> words(12 * s.bodies_.size());
+  s.body_impulses_.download(0, words.size() * sizeof(std::uint32_t), words.data());
+  out.put_array(floats);
+  out.put_array(words);
 }
 
 void restore_state(Solver& s, BinaryReader& in) {
@@ -33,7 +43,25 @@ void restore_state(Solver& s, BinaryReader& in) {
   const auto particles = in.get_array<GpuParticle>();
   if (particles.size() != s.count_)
     in.fail(std::to_string(particles.size()) + " water particles, the scene seeds " + std::to_string(s.count_));
+  std::vector<RigidCollider> bodies = get_rigid_bodies(in);
+  std::vector<GpuRigidBody> floats;
+  std::vector<std::uint32_t> words;
+  if (!bodies.empty()) {
+    floats = in.get_array<GpuRigidBody>();
+    words = in.get_array<std::uint32_t>();
+    if (floats.size() != bodies.size() || words.size() != 12 * bodies.size())
+      in.fail("the rigid bodies' poses or impulse sums do not match the bodies");
+  }
   in.expect_end();
+  try {
+    s.set_rigid_bodies(std::move(bodies));
+  } catch (const std::invalid_argument& e) {
+    in.fail(e.what());
+  }
+  if (!floats.empty()) {
+    s.bodies_gpu_.write(floats);
+    s.body_impulses_.write(words);
+  }
   s.colliders_.set(std::move(colliders), time);
   s.particles().write(particles);
   const GpuStatus zero{};  // zero after every status read; clearing makes the restore independent of the solver's past

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli_util.h"
+#include "app/resume_util.h"
 #include "app/simulation.h"
 #include "app/simulation_state.h"
 #include "dem/rigid_body.h"
@@ -170,16 +171,8 @@ TEST(SnowBodyCoupling, WorldBenchReportsTheCouplingPerInterval) {
 // and unread impulse sums), the grains (with their external loads) and the coupling's clock and pending impulses.
 TEST(SnowBodyCoupling, RestoredCoupledRunContinuesBitForBit) {
   test::gl_context();
-  const scene::Scene scene = load(slab_with_box(2600.0, 1.5), "coupling-restore");
-  Simulation run(scene);
-  run.advance_frame();
-  BinaryWriter saved;
-  save_simulation(run, saved);
-  run.advance_frame();
-  Simulation resumed(scene);
-  BinaryReader in(saved.bytes(), "saved state");
-  restore_simulation(resumed, in);
-  resumed.advance_frame();
+  const auto both = test::run_and_resume(load(slab_with_box(2600.0, 1.5), "coupling-restore"));
+  const Simulation &run = *both.run, &resumed = *both.resumed;
   // (The whole saved states differ in the grains' wall-clock frame time only.)
   const auto pa = run.snow()->download_particles(), pb = resumed.snow()->download_particles();
   ASSERT_EQ(pa.size(), pb.size());

@@ -91,6 +91,19 @@ std::vector<Row> status_rows(std::vector<Row> reductions) {
   return rows;
 }
 
+/// core/gpu_rigid_body.h, shared by both solvers (shaders/common/rigid_body.glsl).
+std::vector<Row> rigid_body_rows() {
+  return {FIRN_ROW(GpuRigidBody, position, "position"), FIRN_ROW(GpuRigidBody, rotation, "rotation[0]"),
+          FIRN_ROW(GpuRigidBody, velocity_friction, "velocity_friction"),
+          FIRN_ROW(GpuRigidBody, angular_velocity, "angular_velocity"), FIRN_ROW(GpuRigidBody, faces, "faces")};
+}
+
+std::vector<Row> rigid_state_rows() {
+  return {FIRN_ROW(GpuRigidState, position, "position"), FIRN_ROW(GpuRigidState, orientation, "orientation"),
+          FIRN_ROW(GpuRigidState, velocity, "velocity"),
+          FIRN_ROW(GpuRigidState, angular_velocity, "angular_velocity")};
+}
+
 std::vector<Mirror> mpm_mirrors() {
   using namespace mpm;
   return {
@@ -129,17 +142,10 @@ std::vector<Mirror> mpm_mirrors() {
       array_of<glm::dvec4>("glm::dvec4", "ColliderPoints", MPM_BIND_COLLIDER_POINTS, "collider_points"),
       array_of<GpuVelocityGradient>("mpm::GpuVelocityGradient", "AffineBuffer", MPM_BIND_AFFINE, "affine"),
       // Rigid bodies (src/mpm/rigid_colliders.h): float bodies, their planes as vec4s, the impulse words.
-      array_of<GpuRigidBody>("mpm::GpuRigidBody", "RigidBodyBuffer", MPM_BIND_RIGID_BODIES, "rigid_bodies",
-                             {FIRN_ROW(GpuRigidBody, position, "position"),
-                              FIRN_ROW(GpuRigidBody, rotation, "rotation[0]"),
-                              FIRN_ROW(GpuRigidBody, velocity_friction, "velocity_friction"),
-                              FIRN_ROW(GpuRigidBody, angular_velocity, "angular_velocity"),
-                              FIRN_ROW(GpuRigidBody, faces, "faces")}),
-      array_of<GpuRigidState>("mpm::GpuRigidState", "RigidStateBuffer", MPM_BIND_RIGID_STATE, "rigid_states",
-                              {FIRN_ROW(GpuRigidState, position, "position"),
-                               FIRN_ROW(GpuRigidState, orientation, "orientation"),
-                               FIRN_ROW(GpuRigidState, velocity, "velocity"),
-                               FIRN_ROW(GpuRigidState, angular_velocity, "angular_velocity")}),
+      array_of<GpuRigidBody>("GpuRigidBody", "RigidBodyBuffer", MPM_BIND_RIGID_BODIES, "rigid_bodies",
+                             rigid_body_rows()),
+      array_of<GpuRigidState>("GpuRigidState", "RigidStateBuffer", MPM_BIND_RIGID_STATE, "rigid_states",
+                              rigid_state_rows()),
       array_of<glm::vec4>("glm::vec4", "RigidPlaneBuffer", MPM_BIND_RIGID_PLANES, "rigid_planes"),
       array_of<uint32_t>("uint32_t", "RigidImpulseBuffer", MPM_BIND_RIGID_IMPULSES, "rigid_impulses"),
       struct_block<GpuParams>("mpm::GpuParams", "MpmParams", MPM_BIND_PARAMS, false, "",
@@ -181,6 +187,11 @@ std::vector<Mirror> sph_mirrors() {
            FIRN_ROW(GpuParams, gravity_dt, "gravity_dt"), FIRN_ROW(GpuParams, domain_min, "domain_min"),
            FIRN_ROW(GpuParams, domain_max, "domain_max"), FIRN_ROW(GpuParams, counts, "counts"),
            FIRN_ROW(GpuParams, step, "step")}),
+      // Rigid bodies (sph::Solver::set_rigid_bodies): float bodies, double states, planes as vec4s.
+      array_of<GpuRigidBody>("GpuRigidBody", "BodyBuffer", SPH_BIND_BODIES, "bodies", rigid_body_rows()),
+      array_of<GpuRigidState>("GpuRigidState", "BodyStateBuffer", SPH_BIND_BODY_STATES, "body_states",
+                              rigid_state_rows()),
+      array_of<glm::vec4>("glm::vec4", "BodyPlaneBuffer", SPH_BIND_BODY_PLANES, "body_planes"),
   };
   const std::pair<const char*, std::pair<int, const char*>> words[] = {
       {"KeyBuffer", {SPH_BIND_KEYS, "keys"}},
@@ -197,6 +208,7 @@ std::vector<Mirror> sph_mirrors() {
       {"Hist", {SPH_BIND_RADIX_HIST, "hist"}},
       {"ListBuffer", {SPH_BIND_NEIGHBOURS, "lists"}},
       {"LoadBuffer", {SPH_BIND_LOADS, "loads"}},
+      {"BodyImpulseBuffer", {SPH_BIND_BODY_IMPULSES, "body_impulses"}},
   };
   for (const auto& [block, where] : words)
     m.push_back(array_of<uint32_t>("uint32_t", block, where.first, where.second));

@@ -182,46 +182,6 @@ glm::dvec3 radial(double a, double b, double h) {
   return anti(b) - anti(a);
 }
 
-struct Direction {
-  glm::dvec3 e;
-  double weight;
-};
-
-std::vector<Direction> directions(Rule rule) {
-  std::vector<Direction> out;
-  if (rule == Rule::kShader) {
-    const int n = 256;
-    for (int k = 0; k < n; ++k) {
-      const double z = 1.0 - (2.0 * k + 1.0) / n, r = std::sqrt(std::max(1.0 - z * z, 0.0));
-      const double phi = k * kPi * (3.0 - std::sqrt(5.0));
-      out.push_back({glm::dvec3(r * std::cos(phi), r * std::sin(phi), z), 4 * kPi / n});
-    }
-    return out;
-  }
-  // Gauss-Legendre nodes in cos(theta) by Newton's method on P_64, uniform in phi.
-  const int n = 64, m = 128;
-  for (int i = 0; i < n; ++i) {
-    double x = std::cos(kPi * (i + 0.75) / (n + 0.5)), dp = 0;
-    for (int it = 0; it < 100; ++it) {
-      double p0 = 1, p1 = x;
-      for (int k = 2; k <= n; ++k) {
-        const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-        p0 = p1;
-        p1 = p2;
-      }
-      dp = n * (x * p1 - p0) / (x * x - 1);
-      const double dx = p1 / dp;
-      x -= dx;
-      if (std::abs(dx) < 1e-15) break;
-    }
-    const double w = 2.0 / ((1 - x * x) * dp * dp), r = std::sqrt(1 - x * x);
-    for (int j = 0; j < m; ++j) {
-      const double phi = 2 * kPi * (j + 0.5) / m;
-      out.push_back({glm::dvec3(r * std::cos(phi), r * std::sin(phi), x), w * 2 * kPi / m});
-    }
-  }
-  return out;
-}
 
 bool same_way(const glm::dvec3& a, const glm::dvec3& b) { return glm::dot(a, b) > 0.9999; }
 
@@ -337,6 +297,42 @@ void add(SolidShare& s, const SolidShare& o, double sign) {
 }
 
 }  // namespace
+
+std::vector<Direction> directions(Rule rule) {
+  std::vector<Direction> out;
+  if (rule == Rule::kShader) {
+    const int n = 256;
+    for (int k = 0; k < n; ++k) {
+      const double z = 1.0 - (2.0 * k + 1.0) / n, r = std::sqrt(std::max(1.0 - z * z, 0.0));
+      const double phi = k * kPi * (3.0 - std::sqrt(5.0));
+      out.push_back({glm::dvec3(r * std::cos(phi), r * std::sin(phi), z), 4 * kPi / n});
+    }
+    return out;
+  }
+  // Gauss-Legendre nodes in cos(theta) by Newton's method on P_64, uniform in phi.
+  const int n = 64, m = 128;
+  for (int i = 0; i < n; ++i) {
+    double x = std::cos(kPi * (i + 0.75) / (n + 0.5)), dp = 0;
+    for (int it = 0; it < 100; ++it) {
+      double p0 = 1, p1 = x;
+      for (int k = 2; k <= n; ++k) {
+        const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+        p0 = p1;
+        p1 = p2;
+      }
+      dp = n * (x * p1 - p0) / (x * x - 1);
+      const double dx = p1 / dp;
+      x -= dx;
+      if (std::abs(dx) < 1e-15) break;
+    }
+    const double w = 2.0 / ((1 - x * x) * dp * dp), r = std::sqrt(1 - x * x);
+    for (int j = 0; j < m; ++j) {
+      const double phi = 2 * kPi * (j + 0.5) / m;
+      out.push_back({glm::dvec3(r * std::cos(phi), r * std::sin(phi), x), w * 2 * kPi / m});
+    }
+  }
+  return out;
+}
 
 double simpson(const std::function<double(double)>& f, double a, double b) {
   if (b <= a) return 0.0;

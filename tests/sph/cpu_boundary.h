@@ -36,6 +36,15 @@ enum class Rule {
   kFine,    ///< Gauss-Legendre 64 in cos(theta) x 128 in phi, no control variates (the accuracy reference)
 };
 
+/// One direction of an angular rule: unit vector and weight [sr] (the weights sum to 4 pi).
+struct Direction {
+  glm::dvec3 e;
+  double weight;
+};
+
+/// The directions of `rule` (kFine: Gauss-Legendre nodes in cos(theta) by Newton's method on P_64, uniform in phi).
+std::vector<Direction> directions(Rule rule);
+
 /// The shares of every solid within h of x.
 std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::vector<Collider>& colliders,
                                         const glm::dvec3& x, Rule rule);

@@ -1,4 +1,4 @@
-#include "mpm/rigid_colliders.h"
+#include "core/rigid_collider.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "common/bindings.h"
 #include "core/gpu_collider.h"
 
-namespace firn::mpm {
+namespace firn {
 namespace {
 
 bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
@@ -19,7 +19,7 @@ constexpr int kSeriesTerms = 15;
 }  // namespace
 
 void check_rigid_collider(const RigidCollider& body, size_t index) {
-  const std::string who = "mpm rigid collider " + std::to_string(index) + ": ";
+  const std::string who = "rigid body " + std::to_string(index) + ": ";
   if (body.planes.empty()) throw std::invalid_argument(who + "no face planes");
   for (size_t k = 0; k < body.planes.size(); ++k) {
     const glm::dvec4& p = body.planes[k];
@@ -34,7 +34,7 @@ void check_rigid_collider(const RigidCollider& body, size_t index) {
 }
 
 double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index) {
-  const std::string who = "mpm rigid collider " + std::to_string(index) + ": ";
+  const std::string who = "rigid body " + std::to_string(index) + ": ";
   const size_t n = planes.size();
   auto normal = [&](size_t k) { return glm::dvec3(planes[k]); };
   // Bounded exactly when no direction u has n_k . u <= 0 for every k. Such directions form a polyhedral cone; if it
@@ -69,6 +69,65 @@ double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index) {
       }
   if (radius < 0) throw std::invalid_argument(who + "the planes enclose no point");
   return radius;
+}
+
+std::vector<double> checked_radii(const std::vector<RigidCollider>& bodies, const std::vector<RigidCollider>& before,
+                                  const std::vector<double>& radii_before) {
+  for (size_t k = 0; k < bodies.size(); ++k) check_rigid_collider(bodies[k], k);
+  std::vector<double> radii;
+  for (size_t k = 0; k < bodies.size(); ++k)
+    radii.push_back(k < before.size() && before[k].planes == bodies[k].planes ? radii_before[k]
+                                                                             : bounding_radius(bodies[k].planes, k));
+  return radii;
+}
+
+std::vector<glm::vec4> plane_floats(const std::vector<RigidCollider>& bodies) {
+  std::vector<glm::vec4> planes;
+  for (const RigidCollider& b : bodies)
+    for (const glm::dvec4& p : b.planes) planes.emplace_back(p);
+  return planes;
+}
+
+std::vector<GpuRigidBody> to_gpu_bodies(const std::vector<RigidCollider>& bodies,
+                                        const std::vector<GpuRigidState>& states, const std::vector<double>& radii) {
+  std::vector<GpuRigidBody> gpu;
+  uint32_t first = 0;
+  for (size_t k = 0; k < bodies.size(); ++k) {
+    gpu.push_back(to_gpu_body(bodies[k], states[k], radii[k], first));
+    first += static_cast<uint32_t>(bodies[k].planes.size());
+  }
+  return gpu;
+}
+
+void put_rigid_bodies(BinaryWriter& out, const std::vector<RigidCollider>& bodies) {
+  out.put(static_cast<std::uint32_t>(bodies.size()));
+  std::vector<GpuRigidState> states;
+  for (const RigidCollider& b : bodies) {
+    out.put_array(b.planes);
+    out.put(b.friction, static_cast<std::uint32_t>(b.boundary));
+    states.push_back(to_gpu_state(b));
+  }
+  out.put_array(states);
+}
+
+std::vector<RigidCollider> get_rigid_bodies(BinaryReader& in) {
+  const auto count = in.get<std::uint32_t>();
+  std::vector<RigidCollider> bodies(count);
+  for (RigidCollider& b : bodies) {
+    b.planes = in.get_array<glm::dvec4>();
+    std::uint32_t boundary = 0;
+    in.read(b.friction, boundary);
+    if (boundary > static_cast<std::uint32_t>(Boundary::kSeparate)) in.fail("a rigid body's boundary code is invalid");
+    b.boundary = static_cast<Boundary>(boundary);
+  }
+  const auto states = in.get_array<GpuRigidState>();
+  if (states.size() != count) in.fail("the rigid body states do not match the bodies");
+  for (size_t k = 0; k < count; ++k) {
+    bodies[k] = posed(bodies[k], states[k]);
+    bodies[k].velocity = glm::dvec3(states[k].velocity);
+    bodies[k].angular_velocity = glm::dvec3(states[k].angular_velocity);
+  }
+  return bodies;
 }
 
 GpuRigidState to_gpu_state(const RigidCollider& body) {
@@ -124,9 +183,9 @@ std::vector<RigidImpulse> decode_rigid_impulses(const std::vector<uint32_t>& wor
     for (int c = 0; c < 6; ++c) {
       const size_t i = 12 * b + 2 * size_t(c);
       const auto fixed = static_cast<int64_t>((uint64_t(words[i + 1]) << 32) | words[i]);
-      (c < 3 ? out[b].linear : out[b].angular)[c % 3] = double(fixed) / MPM_RIGID_IMPULSE_SCALE;
+      (c < 3 ? out[b].linear : out[b].angular)[c % 3] = double(fixed) / RIGID_IMPULSE_SCALE;
     }
   return out;
 }
 
-}  // namespace firn::mpm
+}  // namespace firn

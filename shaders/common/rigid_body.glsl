@@ -1,0 +1,53 @@
+// Rigid bodies as the solvers' passes see them (C++ mirrors GpuRigidBody, GpuRigidState in src/core/gpu_rigid_body.h;
+// plain data in src/core/rigid_collider.h): a convex polyhedron given by its face planes in the body frame, its pose
+// and velocities. Shared by the MPM grid update (shaders/mpm/rigid.glsl) and the SPH boundary
+// (shaders/sph/boundary.glsl), the pose motion by their pose passes (shaders/mpm/step.comp, shaders/sph/bodies.comp).
+
+// A rigid body: float pose for the passes, faces in the plane buffer.
+struct RigidBody {
+  vec4 position;           // centre of mass [m], w = bounding radius [m]
+  vec4 rotation[3];        // columns of R, body -> world
+  vec4 velocity_friction;  // velocity [m/s], w = Coulomb friction mu
+  vec4 angular_velocity;   // [rad/s], world frame
+  uvec4 faces;             // first plane, plane count, BOUNDARY_* code
+};
+
+// A rigid body's motion state in double (GpuRigidState), advanced by the pose passes.
+struct RigidState {
+  dvec4 position;          // [m]
+  dvec4 orientation;       // unit quaternion (x, y, z, w), body -> world
+  dvec4 velocity;          // [m/s]
+  dvec4 angular_velocity;  // [rad/s]
+};
+
+// Terms of the Taylor series of cos t and sin(t) / t (src/core/rigid_collider.cpp kSeriesTerms).
+const int RIGID_SERIES_TERMS = 15;
+
+// Moves a body by dt in double, the arithmetic of firn::advance_rigid_state (src/core/rigid_collider.cpp):
+// p += dt v; q = (cos t, sin(t) / t * dt omega / 2) q with t = |omega| dt / 2, renormalised; then writes the float
+// pose the passes read (the rotation matrix of q in the order of firn::to_gpu_body).
+void move_rigid(inout RigidState s, inout RigidBody body, double dt) {
+  precise dvec3 p = s.position.xyz + dt * s.velocity.xyz;
+  precise dvec3 half_angle = 0.5LF * dt * s.angular_velocity.xyz;
+  precise double t2 = dot(half_angle, half_angle);
+  precise double c = 1.0LF, sinc = 1.0LF;
+  for (int i = RIGID_SERIES_TERMS; i >= 1; --i) {
+    c = 1.0LF - t2 / double((2 * i - 1) * (2 * i)) * c;
+    sinc = 1.0LF - t2 / double((2 * i) * (2 * i + 1)) * sinc;
+  }
+  precise dvec3 dv = sinc * half_angle;
+  precise dvec3 qv = s.orientation.xyz;
+  precise double qw = s.orientation.w;
+  precise dvec4 q = dvec4(c * qv + qw * dv + cross(dv, qv), c * qw - dot(dv, qv));
+  q = q / sqrt(dot(q, q));
+  s.position.xyz = p;
+  s.orientation = q;
+  precise double x = q.x, y = q.y, z = q.z, w = q.w;
+  body.position.xyz = vec3(p);
+  body.rotation[0].xyz =
+      vec3(dvec3(1.0LF - 2.0LF * (y * y + z * z), 2.0LF * (x * y + w * z), 2.0LF * (x * z - w * y)));
+  body.rotation[1].xyz =
+      vec3(dvec3(2.0LF * (x * y - w * z), 1.0LF - 2.0LF * (x * x + z * z), 2.0LF * (y * z + w * x)));
+  body.rotation[2].xyz =
+      vec3(dvec3(2.0LF * (x * z + w * y), 2.0LF * (y * z - w * x), 1.0LF - 2.0LF * (x * x + y * y)));
+}

@@ -1,0 +1,84 @@
+#pragma once
+/// Rigid bodies as the snow and the water see them (issue 14 points 2 and 3; docs/snow-pipeline.md "Rigid bodies",
+/// docs/coupling.md): plain data in and out of mpm::Solver and sph::Solver, their std430 forms (core/gpu_rigid_body.h)
+/// and the pose motion that the solvers' pose passes run on the GPU, mirrored here in double.
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "core/binary_io.h"
+#include "core/collider.h"
+#include "core/gpu_rigid_body.h"
+
+namespace firn {
+
+/// A rigid body as a solver sees it (plain data, SI): a convex polyhedron given by its face planes in the body
+/// frame (n unit outward, d: inside where dot(n, x_body) <= d), its pose and velocity, and the collider response.
+/// The grid update treats it as a moving collider: a node is inside when max_k (dot(n_k, R^T (x - p)) - d_k) <= 0
+/// (that maximum is the exact signed distance inside, a lower bound outside, which the inside test does not need),
+/// its normal is R n_k of the maximising face, and its velocity v + omega x (x - p).
+struct RigidCollider {
+  std::vector<glm::dvec4> planes;        ///< xyz = n (unit, outward, body frame), w = d [m]
+  glm::dvec3 position{0.0};              ///< centre of mass, world [m]
+  glm::dquat orientation{1, 0, 0, 0};    ///< body -> world (unit)
+  glm::dvec3 velocity{0.0};              ///< [m/s]
+  glm::dvec3 angular_velocity{0.0};      ///< world frame [rad/s]
+  double friction = 0.0;                 ///< Coulomb mu (>= 0)
+  Boundary boundary = Boundary::kSeparate;  ///< as core/collider.h
+};
+
+/// What the grid gave one body since the last read: the impulse the snow exerted on it.
+struct RigidImpulse {
+  glm::dvec3 linear{0.0};   ///< [N s]
+  glm::dvec3 angular{0.0};  ///< about the body's position (centre of mass) [N m s]
+};
+
+/// Throws std::invalid_argument naming body `index` and the field when `body` has no planes, a plane normal that is
+/// not unit length (within 1e-6), a negative friction, a quaternion that is not unit length (within 1e-6) or a
+/// non-finite value.
+void check_rigid_collider(const RigidCollider& body, size_t index);
+
+/// Radius about the body origin of the ball that holds the polyhedron of `planes` (body frame) [m]: the largest
+/// |vertex|, the vertices found as the points where three planes meet and no plane is violated (O(n^4) for n
+/// planes: call when the shape changes). Throws std::invalid_argument naming body `index` when the planes bound no
+/// polyhedron: a direction along which no plane faces (the recession cone, tested on the crossings of plane pairs),
+/// or no vertex at all.
+double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index);
+
+/// Checks every body (check_rigid_collider) and returns their bounding radii [m], reusing `radii_before[k]` where
+/// `bodies[k]` has the planes of `before[k]` (a coupling loop sets the same shapes each interval). Throws as
+/// check_rigid_collider and bounding_radius.
+std::vector<double> checked_radii(const std::vector<RigidCollider>& bodies, const std::vector<RigidCollider>& before,
+                                  const std::vector<double>& radii_before);
+/// The face planes of every body in body order, as the plane buffers hold them (float).
+std::vector<glm::vec4> plane_floats(const std::vector<RigidCollider>& bodies);
+/// The float forms of `bodies` (to_gpu_body) with the poses of `states`, their planes consecutive in body order.
+std::vector<GpuRigidBody> to_gpu_bodies(const std::vector<RigidCollider>& bodies,
+                                        const std::vector<GpuRigidState>& states, const std::vector<double>& radii);
+
+/// Writes the bodies' shapes, responses and double states (the checkpoints of both solvers).
+void put_rigid_bodies(BinaryWriter& out, const std::vector<RigidCollider>& bodies);
+/// Reads what put_rigid_bodies wrote: the bodies posed and moving as saved. Fails `in` on an invalid boundary code.
+std::vector<RigidCollider> get_rigid_bodies(BinaryReader& in);
+
+/// The double motion state of `body` (the quaternion as (x, y, z, w)).
+GpuRigidState to_gpu_state(const RigidCollider& body);
+/// The grid update's float form of `body` with the pose of `state` and bounding radius `radius` [m] (the quick
+/// rejection of far nodes); its planes start at `first_plane`.
+GpuRigidBody to_gpu_body(const RigidCollider& body, const GpuRigidState& state, double radius, uint32_t first_plane);
+/// `body` with position and orientation from `state`.
+RigidCollider posed(RigidCollider body, const GpuRigidState& state);
+
+/// One step of the pose motion, the double arithmetic of shaders/common/rigid_body.glsl: position += dt velocity;
+/// orientation = q(dt) * orientation, q(dt) = (cos(|w| dt / 2), sin(|w| dt / 2) w / |w|) (the exact rotation of a
+/// constant world-frame omega over dt, cos and sin by their Taylor series to double resolution for
+/// |w| dt / 2 <= pi), renormalised.
+void advance_rigid_state(GpuRigidState& state, double dt);
+
+/// Decodes the impulse words (12 per body: linear xyz, angular xyz, each an int64 as low and high uint32 word, at
+/// RIGID_IMPULSE_SCALE integers per N s).
+std::vector<RigidImpulse> decode_rigid_impulses(const std::vector<uint32_t>& words);
+
+}  // namespace firn
