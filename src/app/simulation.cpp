@@ -37,6 +37,13 @@ std::vector<sph::GpuParticle> seed_water(const scene::Scene& scene) {
   return all;
 }
 
+/// The water's walled domain overlaps the snow grid: only then can the two meet.
+bool snow_meets_water(const mpm::MpmSettings& snow, const sph::SphSettings& water) {
+  for (int a = 0; a < 3; ++a)
+    if (water.domain_max[a] <= snow.grid.min[a] || snow.grid.max[a] <= water.domain_min[a]) return false;
+  return true;
+}
+
 }  // namespace
 
 Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
@@ -51,6 +58,7 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     auto water = std::make_unique<WaterSolver>(
         std::make_unique<sph::Solver>(*scene_.sph, scene_.colliders, scene_.gravity, seed_water(scene_)));
     water_ = &water->sph();
+    water_solver_ = water.get();
     solvers_.push_back(std::move(water));
   }
   if (scene_.dem) {
@@ -63,6 +71,8 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     coupling_ = std::make_unique<SnowBodyCoupling>(*snow_, *grains_, default_coupling_interval(grains_->world().dt));
     grains_->set_coupled();
   }
+  if (snow_ && water_ && !grains_ && snow_meets_water(*scene_.mpm, *scene_.sph))
+    snow_water_ = std::make_unique<SnowWaterCoupling>(*snow_, *water_);
 }
 
 FrameReport Simulation::advance_frame() {
@@ -86,7 +96,8 @@ SliceReport Simulation::advance_slice(int max_substeps) {
   // Every solver goes to the same end time; the coupled snow and grains advance together, interval by interval,
   // the others alone (their order within a slice does not matter).
   for (const auto& s : solvers_) {
-    const bool coupled = coupling_ && (s.get() == grains_ || s.get() == snow_solver_);
+    const bool coupled = (coupling_ && (s.get() == grains_ || s.get() == snow_solver_)) ||
+                         (snow_water_ && (s.get() == snow_solver_ || s.get() == water_solver_));
     if (coupled || !before_end(s->time(), end)) continue;
     const AdvanceResult a = s->advance_until(end, max_substeps);
     r.substeps += a.steps;
@@ -94,6 +105,11 @@ SliceReport Simulation::advance_slice(int max_substeps) {
   }
   if (coupling_) {
     const AdvanceResult a = coupling_->advance_until(end, max_substeps);
+    r.substeps += a.steps;
+    r.frame_done = r.frame_done && a.reached;
+  }
+  if (snow_water_) {
+    const AdvanceResult a = snow_water_->advance_until(end, max_substeps);
     r.substeps += a.steps;
     r.frame_done = r.frame_done && a.reached;
   }

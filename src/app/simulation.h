@@ -6,6 +6,7 @@
 
 #include "app/grain_simulation.h"
 #include "app/snow_body_coupling.h"
+#include "app/snow_water_coupling.h"
 #include "app/solver.h"
 #include "core/binary_io.h"
 #include "mpm/solver.h"
@@ -31,7 +32,9 @@ struct SliceReport {
 /// output frame k ends at k / fps, and every solver is advanced to that same end time. The scene owns the
 /// colliders; their pose at time t is Collider::point + t velocity (core/collider.h), the same for every solver.
 /// A scene with snow and grains couples them two-way (app/snow_body_coupling.h, docs/coupling.md): they advance
-/// together, interval by interval.
+/// together, interval by interval. A scene with snow and water and no grains, whose water domain overlaps the snow
+/// grid, couples those two (app/snow_water_coupling.h); with grains as well, the snow stays on the snow-body path
+/// and the water runs alone.
 /// Needs a current OpenGL 4.3 context. Construction seeds the particles and builds the GPU programs; throws
 /// firn::InputError for scene content the solvers reject, std::runtime_error for GL failures.
 class Simulation {
@@ -78,6 +81,9 @@ class Simulation {
   GrainSimulation* grains() const { return grains_; }
   /// The snow-grain coupling, or null when the scene lacks snow or grains.
   const SnowBodyCoupling* snow_body_coupling() const { return coupling_.get(); }
+  /// The snow-water coupling, or null when the scene lacks snow or water, has grains, or its water domain lies
+  /// outside the snow grid.
+  const SnowWaterCoupling* snow_water_coupling() const { return snow_water_.get(); }
 
  private:
   // Checkpoints (app/simulation_state.h) save and restore the frame counter and every solver.
@@ -90,6 +96,8 @@ class Simulation {
   sph::Solver* water_ = nullptr;
   GrainSimulation* grains_ = nullptr;
   std::unique_ptr<SnowBodyCoupling> coupling_;
+  std::unique_ptr<SnowWaterCoupling> snow_water_;
+  const Solver* water_solver_ = nullptr;  ///< the water's entry in solvers_ (advanced by snow_water_ when set)
   const Solver* snow_solver_ = nullptr;  ///< the snow's entry in solvers_ (advanced by the coupling when there is one)
   int frame_ = 0;
   bool in_frame_ = false;

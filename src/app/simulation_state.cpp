@@ -30,6 +30,11 @@ void save_simulation(const Simulation& sim, BinaryWriter& out) {
     sim.coupling_->save(section);
     out.put_section("CPL ", section);
   }
+  if (sim.snow_water_) {
+    BinaryWriter section;
+    sim.snow_water_->save(section);
+    out.put_section("SWC ", section);
+  }
 }
 
 void restore_simulation(Simulation& sim, BinaryReader& in) {
@@ -45,6 +50,10 @@ void restore_simulation(Simulation& sim, BinaryReader& in) {
   if (sim.coupling_) {
     BinaryReader section = in.section("CPL ");
     sim.coupling_->restore(section);
+  }
+  if (sim.snow_water_) {
+    BinaryReader section = in.section("SWC ");
+    sim.snow_water_->restore(section);
   }
   in.expect_end();
   sim.frame_ = frame;
