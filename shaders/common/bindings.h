@@ -131,7 +131,7 @@
 #define COUPLING_SNOW_MASS 0      /* sum w m [kg] */
 #define COUPLING_SNOW_MOMENTUM 1  /* 1..3: sum w m v [kg m/s] */
 #define COUPLING_SNOW_VOLUME 4    /* sum w V [m^3] */
-#define COUPLING_SNOW_GRADIENT 5  /* 5..7: sum m grad w [kg/m] */
+#define COUPLING_SNOW_GRADIENT 5  /* 5..7: sum m grad_xp w [kg/m]: minus the mass field's gradient */
 #define COUPLING_WATER_MASS 8
 #define COUPLING_WATER_MOMENTUM 9 /* 9..11 */
 #define COUPLING_WATER_VOLUME 12

@@ -1,7 +1,8 @@
 #version 430
 // Contact at every touched node of the coupling grid (Bardenhagen, Brackbill & Sulsky 2000, Sec. 3, "The contact
 // algorithm"; src/app/snow_water_exchange.h): where both materials have mass, their combined volume fraction is at
-// least phi_c and the snow approaches the water along the normal n = -grad m_snow / |grad m_snow|, both take the
+// least phi_c and the snow approaches the water along the normal n = -grad m_snow / |grad m_snow| out of the snow
+// (the channel holds sum_p m_p grad_p w_ip, the particle-position gradient: minus the mass field's), both take the
 // centre-of-mass normal velocity; Coulomb friction mu limits the tangential slip change to mu times the normal one.
 // Writes each material's velocity change (zero without contact) and zeroes the node's sums for the next exchange.
 #include "coupling/layout.glsl"
@@ -34,7 +35,7 @@ void main() {
   vec3 dvs = vec3(0.0), dvw = vec3(0.0);
   float g = length(grad);
   if (ms > 0.0 && mw > 0.0 && g > 0.0 && fraction >= cpl_contact.y) {
-    vec3 n = -grad / g;
+    vec3 n = grad / g;  // out of the snow
     vec3 d = ps / ms - (ps + pw) / (ms + mw);  // snow velocity relative to the centre of mass
     float dn = dot(d, n);
     if (dn > 0.0) {  // approaching

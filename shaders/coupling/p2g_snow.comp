@@ -1,6 +1,6 @@
 #version 430
 // Snow particles to the coupling grid: mass, momentum, current volume V0 J (J = det F_E J_P) and the mass gradient
-// sum m grad w, each a 64-bit fixed-point sum (src/app/snow_water_exchange.h).
+// sum m grad_xp w (the gradient with respect to the particle's position), each a 64-bit fixed-point sum (src/app/snow_water_exchange.h).
 #include "mpm/layout.glsl"
 #include "mpm/particles.glsl"
 #include "coupling/layout.glsl"
