@@ -15,7 +15,8 @@ layout(std430, binding = COUPLING_BIND_NODES) coherent buffer CouplingNodes { ui
 layout(std430, binding = COUPLING_BIND_LIST) coherent buffer CouplingList { uint cpl_list[]; };
 layout(std430, binding = COUPLING_BIND_DELTAS) buffer CouplingDeltas { vec4 cpl_deltas[]; };
 
-// 1-D quadratic B-spline N(x), support |x| < 1.5 (Steffen, Kirby & Berzins 2008, Eq. 8): a 3x3x3 stencil.
+// 1-D quadratic B-spline N(x), support |x| < 1.5 (as in Jiang et al. 2016, "The Material Point Method for
+// Simulating Continuum Materials", SIGGRAPH course notes): a 3x3x3 stencil.
 float cpl_bspline(float x) {
   float a = abs(x);
   if (a < 0.5) return 0.75 - a * a;

@@ -14,7 +14,7 @@
 namespace firn::app {
 
 /// Default snow-water coupling interval [s]: 1 ms, within which snow at 5 m/s moves 5 mm, a quarter of a 2 cm cell.
-inline constexpr double kSnowWaterInterval = 1e-3;
+inline constexpr double kSnowWaterInterval = 2.5e-4;
 
 /// The coupled snow and water of a scene, advanced interval by interval. Both solvers stay owned by the caller and
 /// must outlive the coupling; their energy watchdogs stand aside (each does work on the other).

@@ -289,26 +289,29 @@ std::pair<dvec3, dvec3> snow_centre(const Simulation& sim) {
   return {x / m, v / m};
 }
 
-/// A snowball of `density` thrown down at 2 m/s from 0.1 m above a pool 0.2 m deep; returns the snow's centre
-/// height at 0.1 s and 0.8 s and the vertical speed at 0.1 s.
+/// A snowball of radius 0.05 m and `density` thrown down at 2 m/s from 0.08 m above a pool 0.16 m deep (surface at
+/// y = 0.16 m); the snow's centre height and vertical speed at 0.1 s, and its height at 0.5 s.
 struct PoolRun {
   double y_early, vy_early, y_late;
 };
 
+constexpr double kPoolRadius = 0.05, kPoolSurface = 0.16;
+
 PoolRun throw_into_pool(double density, const std::string& name) {
-  const double r = 0.06;
-  Simulation sim(load(scene_json(name, dvec3(0, -9.81, 0), dvec3(-0.04), dvec3(0.44, 0.52, 0.28),
-                                 dvec3(0.2, 0.2 + 0.1 + r, 0.12), r, dvec3(0, -2.0, 0), density, dvec3(0.0),
-                                 dvec3(0.4, 0.4, 0.24), dvec3(0.0), dvec3(0.4, 0.2, 0.24), true),
+  const double r = kPoolRadius;
+  Simulation sim(load(scene_json(name, dvec3(0, -9.81, 0), dvec3(-0.04), dvec3(0.28, 0.44, 0.24),
+                                 dvec3(0.12, kPoolSurface + 0.08 + r, 0.1), r, dvec3(0, -2.0, 0), density,
+                                 dvec3(0.0), dvec3(0.24, 0.4, 0.2), dvec3(0.0), dvec3(0.24, kPoolSurface, 0.2),
+                                 true),
                       name));
   PoolRun out{};
-  for (int f = 1; f <= 40; ++f) {
+  for (int f = 1; f <= 25; ++f) {
     sim.advance_frame();
     const auto [x, v] = snow_centre(sim);
     if (f == 5) out = {x.y, v.y, 0};
     if (f % 5 == 0) std::printf("  %s t = %.2f s: snow centre y = %.3f m, v_y = %.3f m/s\n", name.c_str(),
                                 sim.time(), x.y, v.y);
-    if (f == 40) out.y_late = x.y;
+    if (f == 25) out.y_late = x.y;
   }
   return out;
 }
@@ -316,14 +319,15 @@ PoolRun throw_into_pool(double density, const std::string& name) {
 TEST(SnowWaterCoupling, LightSnowballSlowsDownAndFloatsDenseSnowSinks) {
   test::gl_context();
   const PoolRun light = throw_into_pool(400, "pool-light");
-  const PoolRun dense = light;
-  // Without water the centre would fall from 0.36 m at 2 m/s + g t: y(0.1 s) = 0.11 m, v = -2.98 m/s.
-  EXPECT_GT(light.y_early, 0.16) << "the light snowball slows down in the water";
+  const PoolRun dense = throw_into_pool(1500, "pool-dense");
+  const double r = kPoolRadius;
+  // Without water the centre falls from 0.29 m at 2 m/s + g t: y(0.1 s) = 0.04 m (the floor), v = -2.98 m/s.
+  EXPECT_GT(light.y_early, kPoolSurface - r) << "the light snowball slows down in the water";
   EXPECT_GT(light.vy_early, -1.5);
-  // Archimedes: snow of 400 kg/m^3 floats with 40 % of its volume under the surface (y = 0.2 m): its centre near
-  // y = 0.2 + 0.2 r; 1500 kg/m^3 sinks to the floor (centre near r = 0.06 m).
-  EXPECT_GT(light.y_late, 0.2 - 0.5 * 0.06) << "the light snowball floats";
-  EXPECT_LT(dense.y_late, 0.2 - 1.2 * 0.06) << "the dense snowball sinks";
+  // Archimedes: snow of 400 kg/m^3 floats with 40 % of its volume under the surface, its centre 0.12 r above the
+  // water line (which the ball raises by about 1.4 cm); 1500 kg/m^3 sinks to the floor (centre near r).
+  EXPECT_GT(light.y_late, kPoolSurface - 0.5 * r) << "the light snowball floats";
+  EXPECT_LT(dense.y_late, 1.5 * r) << "the dense snowball sinks to the floor";
 }
 
 }  // namespace
