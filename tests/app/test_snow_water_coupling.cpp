@@ -147,26 +147,21 @@ RefResult reference_exchange(const RefGrid& g, const std::vector<mpm::GpuParticl
     n.dvs = -dn * normal - (slip > 0 ? std::min(mu * dn, slip) / slip * t : dvec3(0.0));
     n.dvw = -(n.ms / n.mw) * n.dvs;
   }
-  for (const mpm::GpuParticle& p : snow) {
-    dvec3 dv(0.0);
-    bool ambiguous = false;
-    for_stencil(g, dvec3(p.x_m), [&](int i, double w, const dvec3&) {
-      dv += w * nodes[i].dvs;
-      ambiguous = ambiguous || nodes[i].ambiguous;
-    });
-    r.snow_dv.push_back(dv);
-    r.snow_ambiguous.push_back(ambiguous);
-  }
-  for (const sph::GpuParticle& p : water) {
-    dvec3 dv(0.0);
-    bool ambiguous = false;
-    for_stencil(g, dvec3(p.x_m), [&](int i, double w, const dvec3&) {
-      dv += w * nodes[i].dvw;
-      ambiguous = ambiguous || nodes[i].ambiguous;
-    });
-    r.water_dv.push_back(dv);
-    r.water_ambiguous.push_back(ambiguous);
-  }
+  // Grid-to-particle of one material's node changes (`change`: &RefNode::dvs or &RefNode::dvw).
+  auto gather = [&](const auto& particles, dvec3 RefNode::*change, std::vector<dvec3>& dvs, std::vector<bool>& amb) {
+    for (const auto& p : particles) {
+      dvec3 dv(0.0);
+      bool ambiguous = false;
+      for_stencil(g, dvec3(p.x_m), [&](int i, double w, const dvec3&) {
+        dv += w * (nodes[i].*change);
+        ambiguous = ambiguous || nodes[i].ambiguous;
+      });
+      dvs.push_back(dv);
+      amb.push_back(ambiguous);
+    }
+  };
+  gather(snow, &RefNode::dvs, r.snow_dv, r.snow_ambiguous);
+  gather(water, &RefNode::dvw, r.water_dv, r.water_ambiguous);
   return r;
 }
 
