@@ -9,7 +9,7 @@ layout(local_size_x = COUPLING_LOCAL_SIZE) in;
 
 void main() {
   uint p = linear_index();
-  if (p >= cpl_counts.x) return;
+  if (p >= chunk_count) return;  // particles[] is a chunk of the snow (mpm/particles.glsl)
   CplStencil s = cpl_stencil(particles[p].x_m.xyz);
   vec3 dv = vec3(0.0);
   for (int c = 0; c < 3; ++c)

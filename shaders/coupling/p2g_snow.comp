@@ -9,7 +9,7 @@ layout(local_size_x = COUPLING_LOCAL_SIZE) in;
 
 void main() {
   uint p = linear_index();
-  if (p >= cpl_counts.x) return;
+  if (p >= chunk_count) return;  // particles[] is a chunk of the snow (mpm/particles.glsl)
   Particle q = particles[p];
   float m = q.x_m.w;
   float volume = q.v_vol.w * determinant(columns(q.fe)) * q.fe[0].w;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "app/snow_solver.h"
 #include "app/water_solver.h"
@@ -71,8 +72,14 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     coupling_ = std::make_unique<SnowBodyCoupling>(*snow_, *grains_, default_coupling_interval(grains_->world().dt));
     grains_->set_coupled();
   }
-  if (snow_ && water_ && !grains_ && snow_meets_water(*scene_.mpm, *scene_.sph))
+  if (snow_ && water_ && !grains_ && snow_meets_water(*scene_.mpm, *scene_.sph)) {
+    const glm::ivec3 n = snow_->grid_dims();
+    if (size_t(n.x) * size_t(n.y) * size_t(n.z) > SnowWaterExchange::max_nodes())
+      throw InputError(scene_.file.string() + ": mpm.grid: " + std::to_string(size_t(n.x) * n.y * n.z) +
+                       " nodes, coupled with the water; allowed: at most " +
+                       std::to_string(SnowWaterExchange::max_nodes()) + " (a larger spacing or a smaller grid)");
     snow_water_ = std::make_unique<SnowWaterCoupling>(*snow_, *water_);
+  }
 }
 
 FrameReport Simulation::advance_frame() {

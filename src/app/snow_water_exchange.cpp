@@ -54,9 +54,19 @@ void check_contact(const SnowWaterContact& c) {
 
 }  // namespace
 
+size_t SnowWaterExchange::max_nodes() {
+  return gl::max_storage_block_bytes() / (COUPLING_NODE_WORDS * sizeof(uint32_t));
+}
+
 SnowWaterExchange::SnowWaterExchange(mpm::Solver& snow, sph::Solver& water, const SnowWaterContact& contact)
     : snow_(snow), water_(water) {
   check_contact(contact);
+  const glm::ivec3 dims = snow.grid_dims();
+  const size_t nodes = size_t(dims.x) * size_t(dims.y) * size_t(dims.z);
+  if (nodes > max_nodes())
+    throw std::invalid_argument("snow-water coupling: the snow grid has " + std::to_string(nodes) +
+                                " nodes; allowed: at most " + std::to_string(max_nodes()) +
+                                " (the coupling's per-node sums in one storage binding): a coarser or smaller grid");
   params_ = make_params(snow, water, contact);
   params_buffer_ = gl::Buffer(sizeof params_, &params_);
   nodes_ = gl::Buffer(size_t(params_.dims.w) * COUPLING_NODE_WORDS * sizeof(uint32_t));  // zero: no node touched
@@ -79,17 +89,28 @@ void SnowWaterExchange::exchange() {
   nodes_.bind_storage(COUPLING_BIND_NODES);
   list_.bind_storage(COUPLING_BIND_LIST);
   deltas_.bind_storage(COUPLING_BIND_DELTAS);
-  snow_.particles().bind_storage(MPM_BIND_PARTICLES);
   water_.particles().bind_storage(SPH_BIND_PARTICLES);
   gl::storage_barrier();  // the solvers' last passes wrote the particles
-  p2g_snow_.dispatch_linear(params_.counts.x, COUPLING_LOCAL_SIZE);
+  for_each_snow_chunk(p2g_snow_);
   p2g_water_.dispatch_linear(params_.counts.y, COUPLING_LOCAL_SIZE);
   gl::storage_barrier();
   contact_.dispatch_linear(params_.counts.z, COUPLING_LOCAL_SIZE);
   gl::storage_barrier();
-  g2p_snow_.dispatch_linear(params_.counts.x, COUPLING_LOCAL_SIZE);
+  for_each_snow_chunk(g2p_snow_);
   g2p_water_.dispatch_linear(params_.counts.y, COUPLING_LOCAL_SIZE);
   gl::storage_barrier();
+}
+
+void SnowWaterExchange::for_each_snow_chunk(gl::Program& program) {
+  const uint32_t count = snow_.particle_count(), chunk = snow_.chunk_particles();
+  for (uint32_t first = 0; first < count; first += std::min(chunk, count - first)) {
+    const uint32_t n = std::min(chunk, count - first);
+    snow_.particles().bind_storage_range(MPM_BIND_PARTICLES, size_t{first} * sizeof(mpm::GpuParticle),
+                                         size_t{n} * sizeof(mpm::GpuParticle));
+    program.set("chunk_first", first);
+    program.set("chunk_count", n);
+    program.dispatch_linear(n, COUPLING_LOCAL_SIZE);
+  }
 }
 
 }  // namespace firn::app

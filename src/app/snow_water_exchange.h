@@ -34,15 +34,21 @@ class SnowWaterExchange {
  public:
   /// Sizes the coupling grid from the snow grid and the fixed-point scales from the largest particle mass and
   /// volume (one read-back of both particle sets, here only). Throws std::invalid_argument for contact constants
-  /// out of range, std::runtime_error when the shaders fail to build.
+  /// out of range or a snow grid of more than max_nodes() nodes, std::runtime_error when the shaders fail to build.
   SnowWaterExchange(mpm::Solver& snow, sph::Solver& water, const SnowWaterContact& contact = {});
 
   /// Exchanges momentum between the snow and the water particles now (both solvers at the same time; throws
   /// std::logic_error otherwise). Issues GPU passes only: no read-back. Water outside the snow grid takes no part.
   void exchange();
   const GpuCouplingParams& params() const { return params_; }
+  /// The most grid nodes the coupling grid may have: its per-node sums (COUPLING_NODE_WORDS words) in one storage
+  /// binding (gl::max_storage_block_bytes). Needs a current context.
+  static size_t max_nodes();
 
  private:
+  /// Runs a pass over the snow particles chunk by chunk, as mpm::Solver does (one binding may not hold them all).
+  void for_each_snow_chunk(gl::Program& program);
+
   mpm::Solver& snow_;
   sph::Solver& water_;
   GpuCouplingParams params_{};
