@@ -297,6 +297,20 @@ TEST(SnowWaterCoupling, FramesAdvancedInSlicesAreBitIdentical) {
   EXPECT_EQ(0, std::memcmp(ww.data(), ws.data(), ww.size() * sizeof(ww[0])));
 }
 
+TEST(SnowWaterCoupling, SnowGridTooLargeForTheCouplingGivesExit2NamingTheGrid) {
+  // 111^3 = 1.37 million nodes: above the 1.2 million whose 112-byte sums fit llvmpipe's 128 MiB storage binding.
+  json scene = scene_json("snow-water-huge-grid", dvec3(0, -9.81, 0), dvec3(0.0), dvec3(1.1), dvec3(0.5), 0.03,
+                          dvec3(0.0), 400, dvec3(0.0), dvec3(0.5), dvec3(0.1), dvec3(0.2), false);
+  scene["mpm"]["grid"]["spacing"] = 0.01;
+  const fs::path dir = test::fresh_dir("snow-water-huge-grid");
+  std::ofstream(dir / "scene.json") << scene.dump();
+  const auto r = test::run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string() +
+                          " --no-render --frames 1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("mpm.grid"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out" / "frame_0000.png"));
+}
+
 /// Centre of mass and mean velocity of the snow [m, m/s].
 std::pair<dvec3, dvec3> snow_centre(const Simulation& sim) {
   dvec3 x(0.0), v(0.0);
