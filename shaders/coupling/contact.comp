@@ -34,7 +34,10 @@ void main() {
 
   vec3 dvs = vec3(0.0), dvw = vec3(0.0);
   float g = length(grad);
-  if (ms > 0.0 && mw > 0.0 && g > 0.0 && fraction >= cpl_contact.y) {
+  // A material takes part with at least 2^20 units, 2^-20 of the largest particle's mass: below that its fixed-point
+  // sums (and the normal from them) carry no usable direction.
+  float present = 1048576.0 / cpl_scales.x;
+  if (ms >= present && mw >= present && g > 0.0 && fraction >= cpl_contact.y) {
     vec3 n = grad / g;  // out of the snow
     vec3 d = ps / ms - (ps + pw) / (ms + mw);  // snow velocity relative to the centre of mass
     float dn = dot(d, n);

@@ -130,11 +130,17 @@ RefResult reference_exchange(const RefGrid& g, const std::vector<mpm::GpuParticl
       n.vol += w * m / rho;
     });
   }
+  // A material takes part at a node with at least 2^-20 of the largest particle's mass (docs/coupling.md).
+  double m_max = 0;
+  for (const mpm::GpuParticle& p : snow) m_max = std::max(m_max, double(p.x_m.w));
+  for (const sph::GpuParticle& p : water) m_max = std::max(m_max, double(p.x_m.w));
+  const double present = m_max / 1048576.0;
   RefResult r;
   for (auto& [i, n] : nodes) {
     const double fraction = n.vol / (g.h * g.h * g.h);
-    if (n.ms <= 0 || n.mw <= 0 || glm::length(n.grad) == 0) continue;
-    n.ambiguous = std::abs(fraction - phi_c) < 1e-4;
+    n.ambiguous = std::abs(n.ms / present - 1) < 1e-3 || std::abs(n.mw / present - 1) < 1e-3;
+    if (n.ms < present || n.mw < present || glm::length(n.grad) == 0) continue;
+    n.ambiguous = n.ambiguous || std::abs(fraction - phi_c) < 1e-4;
     if (fraction < phi_c) continue;
     const dvec3 normal = -glm::normalize(n.grad);
     const dvec3 d = n.ps / n.ms - (n.ps + n.pw) / (n.ms + n.mw);
@@ -326,7 +332,7 @@ std::pair<dvec3, dvec3> snow_centre(const Simulation& sim) {
 /// A snowball of radius 0.05 m and `density` thrown down at 2 m/s from 0.08 m above a pool 0.16 m deep (surface at
 /// y = 0.16 m); the snow's centre height and vertical speed at 0.1 s, and its height after `frames` frames of 0.02 s.
 struct PoolRun {
-  double y_early, vy_early, y_late;
+  double y_early, vy_early, y_late, vy_late;
 };
 
 constexpr double kPoolRadius = 0.05, kPoolSurface = 0.16;
@@ -342,25 +348,34 @@ PoolRun throw_into_pool(double density, int frames, const std::string& name) {
   for (int f = 1; f <= frames; ++f) {
     sim.advance_frame();
     const auto [x, v] = snow_centre(sim);
-    if (f == 5) out = {x.y, v.y, 0};
-    if (f % 5 == 0) std::printf("  %s t = %.2f s: snow centre y = %.3f m, v_y = %.3f m/s\n", name.c_str(),
-                                sim.time(), x.y, v.y);
-    if (f == frames) out.y_late = x.y;
+    if (f == 5) out = {x.y, v.y, 0, 0};
+    if (f % 5 == 0) {
+      int inside = 0;
+      for (const sph::GpuParticle& p : sim.water()->download_particles())
+        inside += glm::length(dvec3(p.x_m) - x) < 0.8 * r;
+      std::printf("  %s t = %.2f s: snow centre y = %.3f m, v_y = %.3f m/s, %d water particles inside 0.8 r\n",
+                  name.c_str(), sim.time(), x.y, v.y, inside);
+    }
+    if (f == frames) {
+      out.y_late = x.y;
+      out.vy_late = v.y;
+    }
   }
   return out;
 }
 
-TEST(SnowWaterCoupling, LightSnowballThrownIntoAPoolSlowsDownAndFloats) {
+TEST(SnowWaterCoupling, LightSnowballThrownIntoAPoolSlowsDownAndStaysAtTheSurface) {
   test::gl_context();
-  // 0.4 s: the ball has bobbed back up once (measured 0.14-0.16 m from 0.2 s on).
   const PoolRun light = throw_into_pool(400, 20, "pool-light");
   const double r = kPoolRadius;
   // Without water the centre falls from 0.29 m at 2 m/s + g t: y(0.1 s) = 0.04 m (the floor), v = -2.98 m/s.
   EXPECT_GT(light.y_early, kPoolSurface - r) << "the snowball slows down in the water";
-  EXPECT_GT(light.vy_early, -1.5);
-  // Archimedes: snow of 400 kg/m^3 floats with 40 % of its volume under the surface, its centre 0.12 r above the
-  // water line (which the ball raises by about 0.4 cm); half a radius below the still surface is sinking.
-  EXPECT_GT(light.y_late, kPoolSurface - 0.5 * r) << "the snowball floats";
+  EXPECT_GT(light.vy_early, -1.0);
+  // Archimedes: snow of 400 kg/m^3 floats with 40 % of its volume under the water line, its centre 0.12 r above
+  // it, which the ball raises by 0.4 cm: centre at 0.170 m. At 0.4 s the ball bobs about 1.5-2.5 cm below that
+  // (measured 0.143-0.155 m from 0.2 s); half a radius below the still surface would be sinking. It does not stay:
+  // from about 0.4 s water seeps into the ball and it sinks at 5-7 cm/s (docs/coupling.md, "Snow and water").
+  EXPECT_GT(light.y_late, kPoolSurface - 0.5 * r) << "the snowball is held at the surface";
 }
 
 TEST(SnowWaterCoupling, DenseSnowballThrownIntoAPoolSinksToTheFloor) {
