@@ -15,7 +15,7 @@ namespace firn::app {
 
 /// Default snow-water coupling interval [s]: 0.25 ms. The water meets the snow only through the exchange, so it
 /// pushes into the snow for a whole interval; with 1 ms (and 0.5 ms) a 400 kg/m^3 snowball sank in the pool test,
-/// with 0.25 ms it floats (docs/coupling.md, "Snow and water").
+/// with 0.25 ms it is held at the surface until water seeps into it (docs/coupling.md, "Snow and water").
 inline constexpr double kSnowWaterInterval = 2.5e-4;
 
 /// The coupled snow and water of a scene, advanced interval by interval. Both solvers stay owned by the caller and

@@ -1,7 +1,8 @@
 // Snow and water, two-way (issue 14.4, app/snow_water_exchange.h, docs/coupling.md "Snow and water"): the GPU
 // exchange against an independent CPU double-precision reference on random particles; in zero gravity a snowball
 // hitting a block of water conserves the momentum of snow + water to 1e-2; a snowball thrown into a pool slows
-// down, and light snow (400 kg/m^3) floats while dense snow (1500 kg/m^3) sinks.
+// down, light snow (400 kg/m^3) is held at the surface (for 0.4 s: later water seeps in, docs/coupling.md) while
+// dense snow (1500 kg/m^3) sinks to the floor.
 #include <gtest/gtest.h>
 
 #include <cmath>
