@@ -125,6 +125,24 @@
 #define SPH_BIND_BODY_IMPULSES 38  /* uint[12 n]: impulse and angular impulse of the water on each body (fixed point) */
 #define SPH_BIND_BODY_STATES 39    /* RigidState[]: pose and velocity in double, advanced by shaders/sph/bodies.comp */
 
+/* Snow-water coupling (src/app/snow_water_exchange.h, shaders/coupling): a grid with the snow grid's spacing and
+   origin, filled by both materials' particles at a coupling interval's end (Bardenhagen et al. 2000 contact). */
+#define COUPLING_LOCAL_SIZE 64
+#define COUPLING_BIND_PARAMS 40  /* CouplingParams: grid geometry, fixed-point scales, contact constants, counts */
+#define COUPLING_BIND_NODES 41   /* uint[COUPLING_NODE_WORDS n]: per-node 64-bit fixed-point sums and touched flag */
+#define COUPLING_BIND_LIST 42    /* uint[]: [0] touched-node count, then the touched nodes' indices */
+#define COUPLING_BIND_DELTAS 43  /* vec4[2 n]: per node, snow and water velocity change of the contact [m/s] */
+/* Per-node words: channel c (0..12) is the int64 at words 2c, 2c + 1 (low first); word 26 the touched flag. */
+#define COUPLING_NODE_WORDS 28
+#define COUPLING_SNOW_MASS 0      /* sum w m [kg] */
+#define COUPLING_SNOW_MOMENTUM 1  /* 1..3: sum w m v [kg m/s] */
+#define COUPLING_SNOW_VOLUME 4    /* sum w V [m^3] */
+#define COUPLING_SNOW_GRADIENT 5  /* 5..7: sum m grad_xp w [kg/m]: minus the mass field's gradient */
+#define COUPLING_WATER_MASS 8
+#define COUPLING_WATER_MOMENTUM 9 /* 9..11 */
+#define COUPLING_WATER_VOLUME 12
+#define COUPLING_TOUCHED_WORD 26
+
 /* SPH uniform buffer (std140). */
 #define SPH_BIND_PARAMS 1
 

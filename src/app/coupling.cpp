@@ -33,6 +33,7 @@ double default_coupling_interval(const GrainSimulation* grains) {
 Coupling::Coupling(std::vector<Solver*> continua, GrainSimulation* grains, double interval,
                    std::vector<std::unique_ptr<Exchange>> exchanges)
     : continua_(std::move(continua)), grains_(grains), interval_(interval), exchanges_(std::move(exchanges)) {
+  for (const auto& e : exchanges_) interval_ = std::min(interval_, e->max_interval());
   clock_ = grains_ ? grains_->time() : 0.0;
   for (const Solver* s : continua_) {
     clock_ = std::max(clock_, s->time());

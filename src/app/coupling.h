@@ -7,7 +7,9 @@
 ///    gave each body, read back once per interval);
 /// 4. the grains take the summed impulses as constant external loads over their steps in [t0, t1] and advance to
 ///    t1, so the momentum the continua lost is exactly what the bodies gain.
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,8 @@ class Exchange {
   /// the impulse [N s] and angular impulse about the grain's centre of mass [N m s] each grain received over the
   /// interval.
   virtual void end_interval(std::vector<RigidImpulse>& impulses) = 0;
+  /// The longest coupling interval the exchange stays accurate with [s] (infinity: no bound of its own).
+  virtual double max_interval() const { return std::numeric_limits<double>::infinity(); }
 };
 
 /// Wall-clock cost of the coupled advance [ms], summed since construction (`firn bench`, docs/coupling.md).
@@ -49,7 +53,8 @@ double default_coupling_interval(const GrainSimulation* grains);
 class Coupling {
  public:
   /// `continua`: the GPU solvers advanced to each interval's end (snow, water); `grains` may be null;
-  /// `interval` [s] > 0; `exchanges` are called in order.
+  /// `interval` [s] > 0, shortened to the smallest max_interval() of the exchanges; `exchanges` are called in
+  /// order.
   Coupling(std::vector<Solver*> continua, GrainSimulation* grains, double interval,
            std::vector<std::unique_ptr<Exchange>> exchanges);
 

@@ -4,10 +4,12 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "app/snow_body_exchange.h"
 #include "app/water_body_exchange.h"
 #include "app/snow_solver.h"
+#include "app/snow_water_exchange.h"
 #include "app/water_solver.h"
 #include "core/advance.h"
 #include "core/error.h"
@@ -39,6 +41,13 @@ std::vector<sph::GpuParticle> seed_water(const scene::Scene& scene) {
   return all;
 }
 
+/// The water's walled domain overlaps the snow grid: only then can the two meet.
+bool snow_meets_water(const mpm::MpmSettings& snow, const sph::SphSettings& water) {
+  for (int a = 0; a < 3; ++a)
+    if (water.domain_max[a] <= snow.grid.min[a] || snow.grid.max[a] <= water.domain_min[a]) return false;
+  return true;
+}
+
 }  // namespace
 
 Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
@@ -65,6 +74,17 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
   std::vector<Solver*> continua;
   if (snow_ && grains_) exchanges.push_back(std::make_unique<SnowBodyExchange>(*snow_, *grains_));
   if (water_ && grains_) exchanges.push_back(std::make_unique<WaterBodyExchange>(*water_, *grains_));
+  if (snow_ && water_ && snow_meets_water(*scene_.mpm, *scene_.sph)) {
+    const glm::ivec3 n = snow_->grid_dims();
+    const size_t nodes = size_t(n.x) * size_t(n.y) * size_t(n.z);
+    if (nodes > SnowWaterExchange::max_nodes())
+      throw InputError(scene_.file.string() + ": mpm.grid: " + std::to_string(nodes) +
+                       " nodes, coupled with the water; allowed: at most " +
+                       std::to_string(SnowWaterExchange::max_nodes()) + " (a larger spacing or a smaller grid)");
+    exchanges.push_back(std::make_unique<SnowWaterExchange>(*snow_, *water_));
+    snow_->set_coupled();  // each does work on the other: their energy watchdogs stand aside
+    water_->set_coupled();
+  }
   if (!exchanges.empty()) {  // every GPU solver that meets another advances with the coupling
     if (snow_) continua.push_back(solver("snow"));
     if (water_) continua.push_back(solver("water"));

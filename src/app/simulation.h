@@ -31,7 +31,8 @@ struct SliceReport {
 /// output frame k ends at k / fps, and every solver is advanced to that same end time. The scene owns the
 /// colliders; their pose at time t is Collider::point + t velocity (core/collider.h), the same for every solver.
 /// Solvers that meet are coupled two-way (app/coupling.h, docs/coupling.md): snow and grains
-/// (app/snow_body_exchange.h), water and grains (app/water_body_exchange.h) advance together, interval by interval.
+/// (app/snow_body_exchange.h), water and grains (app/water_body_exchange.h), snow and water when the water's domain
+/// overlaps the snow grid (app/snow_water_exchange.h) advance together, interval by interval.
 /// Needs a current OpenGL 4.3 context. Construction seeds the particles and builds the GPU programs; throws
 /// firn::InputError for scene content the solvers reject, std::runtime_error for GL failures.
 class Simulation {

@@ -13,6 +13,8 @@ thread_local uint64_t t_blocking_reads = 0;
 uint64_t blocking_reads() { return t_blocking_reads; }
 void count_blocking_read() { ++t_blocking_reads; }
 
+void storage_barrier() { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT); }
+
 Fence Fence::insert() {
   Fence f;
   f.sync_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);

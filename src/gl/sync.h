@@ -13,6 +13,10 @@ uint64_t blocking_reads();
 /// Adds one to blocking_reads() (called by the gl/ helpers that wait).
 void count_blocking_read();
 
+/// Makes shader storage writes of the commands issued so far visible to later shader reads and writes and to
+/// buffer reads (glMemoryBarrier): between compute passes that hand buffers to each other.
+void storage_barrier();
+
 /// A GL sync object marking the commands issued before it (glFenceSync). Move-only; an empty Fence is signalled.
 class Fence {
  public:

@@ -111,6 +111,9 @@ class Solver {
   /// int64 range is reported as a NumericalError by the advance (or check_status) that overflowed it.
   std::vector<RigidImpulse> take_rigid_impulses();
   size_t rigid_count() const { return rigid_.size(); }
+  /// Another solver exchanges momentum with the snow (app/snow_water_exchange.h): it does work on the snow, so the
+  /// energy watchdog stands aside from now on.
+  void set_coupled() { coupled_ = true; }
 
   const gl::Buffer& particles() const { return particles_; }
   uint32_t particle_count() const { return count_; }
@@ -215,6 +218,7 @@ class Solver {
   uint64_t checked_substep_ = 0;  ///< substep_ at the last status read
   uint64_t inversions_ = 0;       ///< see inversions()
   StepLimits limits_;
+  bool coupled_ = false;  ///< see set_coupled()
   bool closed_ = false;  ///< no collider moves: nothing does work on the snow (the energy watchdog is on)
   double energy_ = std::numeric_limits<double>::quiet_NaN();
   double energy_reference_ = std::numeric_limits<double>::quiet_NaN();

@@ -76,7 +76,8 @@ void Solver::check_status() {
 }
 
 void Solver::check_energy() {
-  if (!closed_ || !rigid_.empty()) return;  // moving colliders and rigid bodies (a coupling) do work on the snow
+  // Moving colliders, rigid bodies and a coupled solver do work on the snow.
+  if (!closed_ || !rigid_.empty() || coupled_) return;
   energy_ = mechanical_energy(download_particles(), gravity_, lowest_corner(settings_.grid, gravity_));
   if (std::isnan(energy_reference_)) energy_reference_ = energy_;  // first check after an edit
   if (const auto growth =

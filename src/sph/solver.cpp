@@ -97,7 +97,7 @@ void Solver::set_time_step(double dt) {
 bool Solver::is_closed_tank() const {
   bool closed = true;  // only boundary slabs as regions and no moving collider: nothing does work on the water
   for (const Region& r : settings_.regions) closed &= r.action == RegionAction::kBoundary;
-  return closed && !any_moving(colliders_.colliders()) && bodies_.empty();
+  return closed && !coupled_ && !any_moving(colliders_.colliders()) && bodies_.empty();
 }
 
 void Solver::set_colliders(std::vector<Collider> at_zero) {

@@ -111,6 +111,12 @@ class Solver {
   std::vector<RigidImpulse> take_rigid_impulses();
   size_t rigid_body_count() const { return bodies_.size(); }
 
+  /// Another solver exchanges momentum with the water (app/snow_water_exchange.h): it does work on the water, so
+  /// the closed-tank energy check stands aside from now on.
+  void set_coupled() {
+    coupled_ = true;
+    closed_tank_ = false;
+  }
   /// Chooses the sorting algorithm of the next steps (both give the same order).
   void set_sort_method(SortMethod m) { settings_.sort = m; }
 
@@ -161,6 +167,7 @@ class Solver {
   uint64_t step_ = 0;
   uint64_t checked_step_ = 0;  ///< step_ at the last status read
   StepLimits limits_;
+  bool coupled_ = false;      ///< see set_coupled()
   bool closed_tank_ = false;  ///< no region moves water and no collider moves: the energy can only fall
   double energy_ = std::numeric_limits<double>::quiet_NaN(), energy_start_ = std::numeric_limits<double>::quiet_NaN();
   gl::Buffer particles_[2];

@@ -26,13 +26,18 @@ json read(const char* name) {
   return json::parse(in);
 }
 
-/// The tiny snow-and-water scene with the tiny grains' section added (three solvers, no coupling), and a moving
-/// sphere collider that both snow and water read.
+/// The tiny snow-and-water scene with the tiny grains' section added (three solvers, all coupled: app/coupling.h),
+/// the grains moved 0.25 m along x, out of the water column they would otherwise be seeded in, and a moving sphere
+/// collider that both snow and water read.
 json three_solvers() {
   json scene = read("tiny-snow-and-water.json");
   scene["fps"] = 37;  // frame ends k / 37 are not binary fractions
   scene["dem"] = read("tiny-grains.json")["dem"];
   scene["dem"].erase("measure");
+  json& grains = scene["dem"]["grains"][0]["region"];
+  grains["min"][0] = grains["min"][0].get<double>() + 0.25;
+  grains["max"][0] = grains["max"][0].get<double>() + 0.25;
+  for (json& wall : scene["dem"]["walls"]) wall["point"][0] = wall["point"][0].get<double>() + 0.25;
   scene["colliders"] = json::array({json{{"type", "sphere"}, {"center", {0.5, 0.15, 0.05}}, {"radius", 0.03},
                                           {"velocity", {-0.7, 0.1, 0.0}}, {"boundary", "slip"}}});
   return scene;

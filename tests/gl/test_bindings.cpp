@@ -21,4 +21,11 @@ TEST(Bindings, SnowAndWaterStoragePointsAreDisjoint) {
   EXPECT_EQ(snow.size(), 16u) << "two snow buffers share a point";
   EXPECT_EQ(water.size(), 20u) << "two water buffers share a point";
   for (int b : water) EXPECT_EQ(snow.count(b), 0u) << "binding " << b << " is both a snow and a water buffer";
+  // The snow-water coupling binds both solvers' particles beside its own buffers.
+  const std::set<int> coupling = {COUPLING_BIND_PARAMS, COUPLING_BIND_NODES, COUPLING_BIND_LIST, COUPLING_BIND_DELTAS};
+  EXPECT_EQ(coupling.size(), 4u) << "two coupling buffers share a point";
+  for (int b : coupling) {
+    EXPECT_EQ(snow.count(b), 0u) << "binding " << b << " is both a snow and a coupling buffer";
+    EXPECT_EQ(water.count(b), 0u) << "binding " << b << " is both a water and a coupling buffer";
+  }
 }

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/coupling_layout.h"
 #include "common/bindings.h"
 #include "core/paths.h"
 #include "gl/program.h"
@@ -215,6 +216,26 @@ std::vector<Mirror> sph_mirrors() {
   return m;
 }
 
+/// The snow-water coupling's blocks (shaders/coupling/layout.glsl), plus the blocks named `blocks` of one solver's
+/// mirrors `solver` (those that the solver's layout includes declare in a pass over its particles).
+std::vector<Mirror> coupling_mirrors(const std::vector<Mirror>& solver, const std::set<std::string>& blocks) {
+  using app::GpuCouplingParams;
+  std::vector<Mirror> m = {
+      struct_block<GpuCouplingParams>("app::GpuCouplingParams", "CouplingParams", COUPLING_BIND_PARAMS, true, "",
+                                      {FIRN_ROW(GpuCouplingParams, origin_h, "cpl_origin_h"),
+                                       FIRN_ROW(GpuCouplingParams, dims, "cpl_dims"),
+                                       FIRN_ROW(GpuCouplingParams, scales, "cpl_scales"),
+                                       FIRN_ROW(GpuCouplingParams, contact, "cpl_contact"),
+                                       FIRN_ROW(GpuCouplingParams, counts, "cpl_counts")}),
+      array_of<uint32_t>("uint32_t", "CouplingNodes", COUPLING_BIND_NODES, "cpl_nodes"),
+      array_of<uint32_t>("uint32_t", "CouplingList", COUPLING_BIND_LIST, "cpl_list"),
+      array_of<glm::vec4>("glm::vec4", "CouplingDeltas", COUPLING_BIND_DELTAS, "cpl_deltas"),
+  };
+  for (const Mirror& b : solver)
+    if (blocks.count(b.block)) m.push_back(b);
+  return m;
+}
+
 std::vector<Mirror> render_mirrors() {
   // The sphere impostors read any solver's particle records as floats at offsets that render/particle_renderer.cpp
   // takes from offsetof of mpm::GpuParticle and sph::GpuParticle.
@@ -324,6 +345,16 @@ TEST(StructLayouts, SnowProgramsMatchTheirCppMirrors) {
 
 TEST(StructLayouts, WaterProgramsMatchTheirCppMirrors) {
   check_programs(compute_programs("sph", {}), sph_mirrors());
+}
+
+TEST(StructLayouts, CouplingProgramsMatchTheirCppMirrors) {
+  // Each pass reads one solver's particles (the snow's and the water's blocks share the name ParticleBuffer).
+  check_programs({{{"coupling/p2g_snow.comp"}, {}}, {{"coupling/g2p_snow.comp"}, {}}},
+                 coupling_mirrors(mpm_mirrors(),
+                                  {"ParticleBuffer", "MpmParams", "MpmStep", "AffineBuffer", "MaterialBuffer"}));
+  check_programs({{{"coupling/p2g_water.comp"}, {}}, {{"coupling/g2p_water.comp"}, {}}},
+                 coupling_mirrors(sph_mirrors(), {"ParticleBuffer", "SphParams"}));
+  check_programs({{{"coupling/contact.comp"}, {}}}, coupling_mirrors({}, {}));
 }
 
 TEST(StructLayouts, RenderProgramsMatchTheirCppMirrors) {

@@ -1,0 +1,54 @@
+#version 430
+// Contact at every touched node of the coupling grid (Bardenhagen, Brackbill & Sulsky 2000, Sec. 3, "The contact
+// algorithm"; src/app/snow_water_exchange.h): where both materials have mass, their combined volume fraction is at
+// least phi_c and the snow approaches the water along the normal n = -grad m_snow / |grad m_snow| out of the snow
+// (the channel holds sum_p m_p grad_p w_ip, the particle-position gradient: minus the mass field's), both take the
+// centre-of-mass normal velocity; Coulomb friction mu limits the tangential slip change to mu times the normal one.
+// Writes each material's velocity change (zero without contact) and zeroes the node's sums for the next exchange.
+#include "coupling/layout.glsl"
+#include "common/dispatch.glsl"
+
+layout(local_size_x = COUPLING_LOCAL_SIZE) in;
+
+double channel(uint w, int c) {
+  uint lo = cpl_nodes[w + uint(2 * c)], hi = cpl_nodes[w + uint(2 * c + 1)];
+  return double(int(hi)) * 4294967296.0 + double(lo);
+}
+
+void main() {
+  uint k = linear_index();
+  if (k >= cpl_list[0]) return;
+  uint i = cpl_list[1u + k];
+  uint w = i * uint(COUPLING_NODE_WORDS);
+  double sm = double(cpl_scales.x), sp = double(cpl_scales.y), sv = double(cpl_scales.z), sg = double(cpl_scales.w);
+  float ms = float(channel(w, COUPLING_SNOW_MASS) / sm), mw = float(channel(w, COUPLING_WATER_MASS) / sm);
+  vec3 ps, pw, grad;
+  for (int a = 0; a < 3; ++a) {
+    ps[a] = float(channel(w, COUPLING_SNOW_MOMENTUM + a) / sp);
+    pw[a] = float(channel(w, COUPLING_WATER_MOMENTUM + a) / sp);
+    grad[a] = float(channel(w, COUPLING_SNOW_GRADIENT + a) / sg);
+  }
+  float fraction = float((channel(w, COUPLING_SNOW_VOLUME) + channel(w, COUPLING_WATER_VOLUME)) / sv) /
+                   (cpl_origin_h.w * cpl_origin_h.w * cpl_origin_h.w);
+  for (int c = 0; c < COUPLING_NODE_WORDS; ++c) cpl_nodes[w + uint(c)] = 0u;
+
+  vec3 dvs = vec3(0.0), dvw = vec3(0.0);
+  float g = length(grad);
+  // A material takes part with at least 2^20 units, 2^-20 of the largest particle's mass: below that its fixed-point
+  // sums (and the normal from them) carry no usable direction.
+  float present = 1048576.0 / cpl_scales.x;
+  if (ms >= present && mw >= present && g > 0.0 && fraction >= cpl_contact.y) {
+    vec3 n = grad / g;  // out of the snow
+    vec3 d = ps / ms - (ps + pw) / (ms + mw);  // snow velocity relative to the centre of mass
+    float dn = dot(d, n);
+    if (dn > 0.0) {  // approaching
+      vec3 t = d - dn * n;
+      float slip = length(t);
+      dvs = -dn * n;
+      if (slip > 0.0) dvs -= min(cpl_contact.x * dn, slip) / slip * t;
+      dvw = -(ms / mw) * dvs;
+    }
+  }
+  cpl_deltas[2u * i] = vec4(dvs, 0.0);
+  cpl_deltas[2u * i + 1u] = vec4(dvw, 0.0);
+}

@@ -1,0 +1,73 @@
+#pragma once
+/// Momentum exchange between the snow (MPM) and the water (SPH) on the GPU, issue 14.4: multi-material contact on
+/// a grid with the snow grid's spacing and origin after Bardenhagen, Brackbill & Sulsky 2000 ("The material-point
+/// method for granular materials", CMAME 187, Sec. 3, the contact algorithm). The model, its sources, the sync
+/// points and what it conserves are in docs/coupling.md ("Snow and water").
+/// 1. Particle-to-grid (quadratic B-spline weights w_ip): per node the snow's mass, momentum, volume and mass
+///    gradient, the water's mass, momentum and volume, as 64-bit fixed-point sums (deterministic).
+/// 2. Per node with both materials whose volume fraction (V_snow + V_water) / h^3 is at least phi_c: when the snow
+///    approaches the water along n = -grad m_snow / |grad m_snow|, both take the centre-of-mass normal velocity
+///    (Coulomb friction mu on the tangential part); dv_water = -(m_snow / m_water) dv_snow.
+/// 3. Grid-to-particle: v_p += sum_i w_ip dv_i for both materials, so each gains sum_i m_i dv_i and the momentum
+///    one loses the other gains, up to the fixed point's 2^-40 of the largest particle's mass and float rounding.
+/// Work is proportional to the particles plus the nodes they touch (a list of touched nodes); no read-back.
+#include "app/coupling.h"
+#include "app/coupling_layout.h"
+#include "gl/buffer.h"
+#include "gl/program.h"
+#include "mpm/solver.h"
+#include "sph/solver.h"
+
+namespace firn::app {
+
+/// Contact constants of the snow-water exchange.
+struct SnowWaterContact {
+  double friction = 0.0;  ///< Coulomb friction mu between snow and water (>= 0); 0 = free slip
+  /// Combined volume fraction (V_snow + V_water) / h^3 a node needs for contact, in [0, 2]. 0 is Bardenhagen's
+  /// rule (any node with both masses), which lets the materials stop up to the two kernels' width (about 2.5 h)
+  /// apart; 1 needs them to fill the node's volume, so they touch within a fraction of h (docs/coupling.md).
+  double volume_fraction = 1.0;
+};
+
+/// Default snow-water coupling interval [s]: 0.25 ms. The water meets the snow only through the exchange, so it
+/// pushes into the snow for a whole interval; with 1 ms (and 0.5 ms) a 400 kg/m^3 snowball sank in the pool test,
+/// with 0.25 ms it stays at the surface (docs/coupling.md, "Snow and water").
+inline constexpr double kSnowWaterInterval = 2.5e-4;
+
+/// The GPU buffers and passes of the exchange between one snow and one water solver (which must outlive it), an
+/// Exchange of app::Coupling: at every interval's end, with both solvers there, exchange(). Needs a current
+/// OpenGL 4.3 context.
+class SnowWaterExchange final : public Exchange {
+ public:
+  /// Sizes the coupling grid from the snow grid and the fixed-point scales from the largest particle mass and
+  /// volume (one read-back of both particle sets, here only). Throws std::invalid_argument for contact constants
+  /// out of range or a snow grid of more than max_nodes() nodes, std::runtime_error when the shaders fail to build.
+  SnowWaterExchange(mpm::Solver& snow, sph::Solver& water, const SnowWaterContact& contact = {});
+
+  /// Exchanges momentum between the snow and the water particles now (both solvers at the same time; throws
+  /// std::logic_error otherwise). Issues GPU passes only: no read-back. Water outside the snow grid takes no part.
+  void exchange();
+  const char* name() const override { return "snow-water"; }
+  /// Nothing to hand over before the solvers advance.
+  void begin_interval(double, double) override {}
+  /// exchange(); the snow and the water give the bodies nothing here.
+  void end_interval(std::vector<RigidImpulse>&) override { exchange(); }
+  /// kSnowWaterInterval.
+  double max_interval() const override { return kSnowWaterInterval; }
+  const GpuCouplingParams& params() const { return params_; }
+  /// The most grid nodes the coupling grid may have: its per-node sums (COUPLING_NODE_WORDS words) in one storage
+  /// binding (gl::max_storage_block_bytes). Needs a current context.
+  static size_t max_nodes();
+
+ private:
+  /// Runs a pass over the snow particles chunk by chunk, as mpm::Solver does (one binding may not hold them all).
+  void for_each_snow_chunk(gl::Program& program);
+
+  mpm::Solver& snow_;
+  sph::Solver& water_;
+  GpuCouplingParams params_{};
+  gl::Buffer params_buffer_, nodes_, list_, deltas_;
+  gl::Program p2g_snow_, p2g_water_, contact_, g2p_snow_, g2p_water_;
+};
+
+}  // namespace firn::app
