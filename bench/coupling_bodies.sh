@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Cost of the snow-bodies coupling against the number of bodies (issue 14 point 5): bench/scenes/grains-onto-snow.json
-# with its grain count replaced, timed by `firn bench --solver world` (one warm-up frame, then whole frames until
-# STEPS steps of all solvers). Usage: bench/coupling_bodies.sh [FIRN] [STEPS] [COUNTS...]
+# Cost of the coupling against the number of bodies (issue 14 point 5): SCENE (default
+# bench/scenes/grains-onto-snow.json; bench/scenes/grains-into-water.json for the water) with its grain count
+# replaced (0: the scene without its "dem" section), timed by `firn bench --solver world` (one warm-up frame, then
+# whole frames until STEPS steps of all solvers). Usage: [SCENE=...] bench/coupling_bodies.sh [FIRN] [STEPS] [COUNTS...]
 set -euo pipefail
 firn=${1:-build/firn}
 steps=${2:-400}
@@ -12,7 +13,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 here=$(cd "$(dirname "$0")" && pwd)
 for n in "${counts[@]}"; do
-  python3 - "$here/scenes/grains-onto-snow.json" "$dir/scene-$n.json" "$n" <<'PY'
+  python3 - "${SCENE:-$here/scenes/grains-onto-snow.json}" "$dir/scene-$n.json" "$n" <<'PY'
 import json, sys
 scene = json.load(open(sys.argv[1]))
 n = int(sys.argv[3])
