@@ -106,7 +106,8 @@ class Solver {
   /// The bodies with the poses the bodies pass has moved them to (one blocking read).
   std::vector<RigidCollider> rigid_bodies() const;
   /// Impulse [N s] and angular impulse about the centre of mass [N m s] the water gave each body since the last
-  /// call (RIGID_IMPULSE_SCALE: 2^-32 N s, deterministic), and resets the sums. One blocking read. A sum that left
+  /// call (RIGID_IMPULSE_SCALE: 2^-32 N s, deterministic), and resets the sums. Right after a status read (the end
+  /// of every advance) the sums came back with it: no read of their own; otherwise one blocking read. A sum that left
   /// the int64 range was reported by the status as SPH_ERROR_BODY_IMPULSE_OVERFLOW.
   std::vector<RigidImpulse> take_rigid_impulses();
   size_t rigid_body_count() const { return bodies_.size(); }
@@ -179,6 +180,10 @@ class Solver {
   std::vector<RigidCollider> bodies_;  ///< shapes and responses as set (poses and velocities as of the set)
   std::vector<double> body_radii_;     ///< bounding radius of each body about its centre of mass [m]
   gl::Buffer bodies_gpu_, body_planes_, body_impulses_, body_states_;
+  gl::Buffer status_staging_;  ///< status and impulse sums behind one fence (check_status with bodies)
+  static constexpr uint64_t kNever = ~uint64_t{0};  ///< impulses_read_at_ when nothing is staged
+  std::vector<uint32_t> impulse_words_;  ///< the impulse sums read with the last status
+  uint64_t impulses_read_at_ = kNever;   ///< step_ when impulse_words_ was read (kNever: none)
   gl::PassTimer timer_;
 };
 

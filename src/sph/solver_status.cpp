@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/bindings.h"
+#include "gl/sync.h"
 #include "core/energy_watch.h"
 #include "core/error.h"
 #include "core/numerical_failure.h"
@@ -40,7 +41,23 @@ double Solver::choose_time_step(double max_speed, double max_accel) {
 
 void Solver::check_status() {
   GpuStatus s{};
-  status_.download(0, sizeof s, &s);
+  if (bodies_.empty()) {
+    status_.download(0, sizeof s, &s);
+  } else {
+    // The bodies' impulse sums come back with the status behind one fence (one blocking read), so that the coupling
+    // interval's take_rigid_impulses after the last step needs no read of its own.
+    const size_t impulse_bytes = 12 * sizeof(uint32_t) * bodies_.size();
+    const size_t offset = (sizeof s + 15) / 16 * 16;
+    if (status_staging_.size() < offset + impulse_bytes) status_staging_ = gl::Buffer(offset + impulse_bytes);
+    status_staging_.copy_from(status_, 0, 0, sizeof s);
+    status_staging_.copy_from(body_impulses_, 0, offset, impulse_bytes);
+    const gl::Fence fence = gl::Fence::insert();
+    fence.wait();
+    status_staging_.download_fenced(fence, 0, sizeof s, &s);
+    impulse_words_.resize(12 * bodies_.size());
+    status_staging_.download_fenced(fence, offset, impulse_bytes, impulse_words_.data());
+    impulses_read_at_ = step_;
+  }
   if (s.error.flags)
     throw NumericalError(failure_message(
         s.error, {.at = "in the water (SPH) at step",

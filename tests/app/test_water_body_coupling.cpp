@@ -12,6 +12,7 @@
 #include "app/cli_util.h"
 #include "app/resume_util.h"
 #include "app/simulation.h"
+#include "gl/sync.h"
 #include "scene/load.h"
 #include "support/gl_context.h"
 
@@ -136,6 +137,22 @@ TEST(WaterBodyCoupling, BoxHittingWaterConservesMomentumInZeroGravity) {
               before.y, before.z, after.x, after.y, after.z);
   EXPECT_GT(box - box0, 0.1) << "the water slowed the box";
   EXPECT_LT(glm::length(after - before), 1e-3 * glm::length(before));
+}
+
+// Issue 14.7: the bodies add no blocking read. The water reads its status after every step (its adaptive step needs
+// it, issue 11); with bodies the impulse sums come back behind the same fence (sph::Solver::check_status), so a
+// coupled frame costs one read per water step and none per coupling interval, and the impulses still arrive.
+TEST(WaterBodyCoupling, TheBodiesAddNoBlockingRead) {
+  test::gl_context();
+  Simulation sim(load(tank_with_box(700.0, kDepth + 0.5 * kSpacing, {0, -9.81, 0}), "water-reads"));
+  const uint64_t steps0 = sim.water()->steps();
+  const uint64_t reads0 = gl::blocking_reads();
+  sim.advance_frame();
+  const uint64_t reads = gl::blocking_reads() - reads0, steps = sim.water()->steps() - steps0;
+  const auto intervals = static_cast<uint64_t>(std::llround(sim.time() / sim.coupling()->interval()));
+  EXPECT_EQ(reads, steps) << intervals << " coupling intervals";
+  EXPECT_GT(intervals, 1u);
+  EXPECT_GT(glm::length(sim.coupling()->last_impulses().at(0).linear), 0.0) << "impulses still arrive";
 }
 
 TEST(WaterBodyCoupling, RestoredCoupledRunContinuesBitForBit) {
