@@ -80,10 +80,13 @@ void add_bench(CLI::App& app, Commands& c) {
 /// Throws InputError when `firn bench` got an option that the chosen benchmark would silently ignore.
 void check_bench_options(const Commands& c) {
   const bool render = c.bench_solver == "render";
+  if (c.bench_solver == "world" && !c.bench_sort.empty())
+    throw InputError("firn bench: --sort is only read with --solver sph or auto (got --solver world: the scene's "
+                     "sort is used)");
   for (const CLI::Option* o : render ? c.solver_only : c.render_only)
     if (o->count() > 0)
       throw InputError("firn bench: " + o->get_name() + " is only read with --solver " +
-                       (render ? "mpm, sph or auto" : "render") + " (got --solver " + c.bench_solver + ")");
+                       (render ? "mpm, sph, auto or world" : "render") + " (got --solver " + c.bench_solver + ")");
 }
 
 int dispatch(Commands& c, const std::vector<Command>& extra) {
