@@ -69,31 +69,34 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     grains_ = grains.get();
     solvers_.push_back(std::move(grains));
   }
-  // The exchanges between the solvers that meet; the coupled ones advance together (app/coupling.h).
+  // The exchanges between the solvers that meet (as the scene's "coupling" section allows); the solvers of any
+  // exchange advance together (app/coupling.h), the others alone.
   std::vector<std::unique_ptr<Exchange>> exchanges;
-  std::vector<Solver*> continua;
-  if (snow_ && grains_) exchanges.push_back(std::make_unique<SnowBodyExchange>(*snow_, *grains_));
-  if (water_ && grains_) exchanges.push_back(std::make_unique<WaterBodyExchange>(*water_, *grains_));
-  if (snow_ && water_ && snow_meets_water(*scene_.mpm, *scene_.sph)) {
+  const scene::Couplings& on = scene_.couplings;
+  const bool snow_bodies = snow_ && grains_ && on.snow_bodies, water_bodies = water_ && grains_ && on.water_bodies;
+  const bool snow_water = snow_ && water_ && on.snow_water && snow_meets_water(*scene_.mpm, *scene_.sph);
+  if (snow_bodies) exchanges.push_back(std::make_unique<SnowBodyExchange>(*snow_, *grains_));
+  if (water_bodies) exchanges.push_back(std::make_unique<WaterBodyExchange>(*water_, *grains_));
+  if (snow_water) {
     const glm::ivec3 n = snow_->grid_dims();
     const size_t nodes = size_t(n.x) * size_t(n.y) * size_t(n.z);
     if (nodes > SnowWaterExchange::max_nodes())
       throw InputError(scene_.file.string() + ": mpm.grid: " + std::to_string(nodes) +
                        " nodes, coupled with the water; allowed: at most " +
-                       std::to_string(SnowWaterExchange::max_nodes()) + " (a larger spacing or a smaller grid)");
+                       std::to_string(SnowWaterExchange::max_nodes()) +
+                       " (a larger spacing or a smaller grid, or \"coupling\": { \"snow_water\": false })");
     exchanges.push_back(std::make_unique<SnowWaterExchange>(*snow_, *water_));
     snow_->set_coupled();  // each does work on the other: their energy watchdogs stand aside
     water_->set_coupled();
   }
-  if (!exchanges.empty()) {  // every GPU solver that meets another advances with the coupling
-    if (snow_) continua.push_back(solver("snow"));
-    if (water_) continua.push_back(solver("water"));
-  }
-  if (!exchanges.empty()) {
-    coupling_ = std::make_unique<Coupling>(std::move(continua), grains_, default_coupling_interval(grains_),
-                                           std::move(exchanges));
-    if (grains_) grains_->set_coupled();
-  }
+  if (exchanges.empty()) return;
+  std::vector<Solver*> continua;
+  if (snow_bodies || snow_water) continua.push_back(solver("snow"));
+  if (water_bodies || snow_water) continua.push_back(solver("water"));
+  GrainSimulation* bodies = snow_bodies || water_bodies ? grains_ : nullptr;
+  coupling_ = std::make_unique<Coupling>(std::move(continua), bodies, default_coupling_interval(bodies),
+                                         std::move(exchanges));
+  if (bodies) bodies->set_coupled();
 }
 
 FrameReport Simulation::advance_frame() {

@@ -62,7 +62,7 @@ std::optional<nlohmann::json> raw_section(const Node& root, std::string_view key
 Scene parse_scene(const nlohmann::json& document, const std::filesystem::path& file_for_messages) {
   const Node root(document, file_for_messages.string());
   root.expect_object({"name", "description", "duration", "fps", "gravity", "camera", "mpm", "sph", "dem",
-                      "colliders"});
+                      "colliders", "coupling"});
   Scene scene;
   scene.file = file_for_messages;
   scene.name = root.string("name", "a non-empty name");
@@ -78,6 +78,12 @@ Scene parse_scene(const nlohmann::json& document, const std::filesystem::path& f
   }
   scene.camera = parse_camera(root.find("camera"), scene);
   if (auto colliders = root.find("colliders")) scene.colliders = parse_colliders(*colliders);
+  if (auto coupling = root.find("coupling")) {
+    coupling->expect_object({"snow_bodies", "water_bodies", "snow_water"});
+    if (auto n = coupling->find("snow_bodies")) scene.couplings.snow_bodies = n->boolean();
+    if (auto n = coupling->find("water_bodies")) scene.couplings.water_bodies = n->boolean();
+    if (auto n = coupling->find("snow_water")) scene.couplings.snow_water = n->boolean();
+  }
   return scene;
 }
 

@@ -24,6 +24,14 @@ struct Camera {
 
 /// Everything one scene file describes. `file` is where it came from (used to resolve relative paths and in
 /// messages). Each solver section is optional; `load_scene` guarantees at least one is present.
+/// Which pairs of the scene's materials are coupled two-way (docs/coupling.md): each applies only when the scene
+/// has both materials (and, for snow and water, when the water's domain overlaps the snow grid).
+struct Couplings {
+  bool snow_bodies = true;   ///< snow and the grains / rigid bodies
+  bool water_bodies = true;  ///< water and the grains / rigid bodies
+  bool snow_water = true;    ///< snow and water
+};
+
 struct Scene {
   std::string name;                  ///< short identifier, non-empty (used for output file names)
   std::string description;           ///< free text, may be empty
@@ -37,6 +45,7 @@ struct Scene {
   std::optional<firn::sph::SphSettings> sph;  ///< water (SPH) section, if the scene has one
   /// Reserved "dem" section, kept as raw JSON until the DEM solver parses it itself (not validated here).
   std::optional<nlohmann::json> dem;
+  Couplings couplings;  ///< the "coupling" section: every pair on by default
 
   /// Number of output frames: round(duration * fps). `load_scene` guarantees 1 <= frame_count() <= 10^7.
   int frame_count() const { return static_cast<int>(std::lround(duration * fps)); }

@@ -38,6 +38,8 @@ TEST(FirnRun, BrokenScenesGiveExit2NamingTheField) {
        nullptr, "mpm.bodies[0]"},
       {"unknown-material", [](json& j) { j["mpm"]["bodies"][0]["material"] = "ice"; }, nullptr, "ice"},
       {"bad-boundary", [](json& j) { j["colliders"][0]["boundary"] = "glue"; }, nullptr, "colliders[0].boundary"},
+      {"coupling-not-bool", [](json& j) { j["coupling"] = {{"snow_water", "no"}}; }, nullptr, "coupling.snow_water"},
+      {"coupling-typo", [](json& j) { j["coupling"] = {{"snow_watr", false}}; }, nullptr, "snow_watr"},
       {"malformed-json", nullptr, "{ \"name\": \"x\", \"duration\": 1,, }", "malformed-json.json"},
       // Issue 12: each was a crash, exit 1 or accepted before.
       {"count-1e8", [](json& j) { j["mpm"]["bodies"][0]["count"] = 100000000; }, nullptr, "mpm.bodies[0].count"},

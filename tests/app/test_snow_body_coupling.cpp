@@ -167,6 +167,20 @@ TEST(SnowBodyCoupling, WorldBenchReportsTheCouplingPerInterval) {
     EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
 }
 
+// The scene's "coupling" section turns a pair off: the snow then advances alone and never sees the box, which falls
+// through the slab to the grains' floor (the grains' own walls still hold it).
+TEST(SnowBodyCoupling, TheSceneCanTurnTheCouplingOff) {
+  test::gl_context();
+  json scene = slab_with_box(2600.0, 1.5);
+  scene["coupling"] = {{"snow_bodies", false}};
+  Simulation sim(load(scene, "coupling-off"));
+  EXPECT_EQ(sim.coupling(), nullptr);
+  for (int k = 0; k < 2; ++k) sim.advance_frame();
+  EXPECT_EQ(sim.snow()->rigid_count(), 0u);
+  const double bottom = sim.grains()->world().grains[0].body.position.y - kHalf;
+  EXPECT_LT(bottom, kFloor + 0.5 * kSpacing) << "uncoupled, the rock falls through the snow to the floor";
+}
+
 // A coupled run saved mid-way and restored into a fresh simulation continues bit for bit: the snow (with its bodies
 // and unread impulse sums), the grains (with their external loads) and the coupling's clock and pending impulses.
 TEST(SnowBodyCoupling, RestoredCoupledRunContinuesBitForBit) {
