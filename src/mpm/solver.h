@@ -7,6 +7,7 @@
 #include "core/advance.h"
 #include "core/binary_io.h"
 #include "core/collider.h"
+#include "core/staged_read.h"
 #include "gl/buffer.h"
 #include "gl/collider_buffer.h"
 #include "gl/program.h"
@@ -187,7 +188,7 @@ class Solver {
   /// Copies the status, the step state and the collider points into staging slot `slot` behind a fence.
   InFlight record(size_t slot);
   Readback read(const InFlight& f) const;
-  /// Copies the impulse sums staged with `f` into impulse_words_ (after f's fence has been waited for).
+  /// Keeps the impulse sums staged with `f` in staged_impulses_ (after f's fence has been waited for).
   void read_impulses(const InFlight& f);
   /// Takes over a read-back's time, substep count and CFL inputs, poses the colliders at that time; throws
   /// NumericalError on an error.
@@ -232,9 +233,7 @@ class Solver {
   mutable std::vector<GpuRigidState> rigid_states_;
   mutable bool rigid_on_gpu_ = false;
   gl::Buffer rigid_bodies_, rigid_planes_, rigid_impulses_, rigid_state_;
-  static constexpr uint64_t kNever = ~uint64_t{0};  ///< impulses_read_at_ when nothing is staged
-  std::vector<uint32_t> impulse_words_;  ///< the impulse sums read with the last advance's final status
-  uint64_t impulses_read_at_ = kNever;   ///< substep_ when impulse_words_ was read (kNever: none)
+  StagedRead staged_impulses_;  ///< the impulse sums read with the last advance's final status
   gl::Program grid_update_rigid_;  ///< grid_update.comp with MPM_RIGID; built at the first non-empty set
   gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_, step_pass_;
   gl::PassTimer timer_;

@@ -91,11 +91,10 @@ Solver::Readback Solver::read(const InFlight& f) const {
 }
 
 void Solver::read_impulses(const InFlight& f) {
-  impulse_words_.resize(12 * rigid_.size());
-  if (!impulse_words_.empty())
-    staging_.download_fenced(f.fence, f.slot * slot_bytes(rigid_.size()) + kImpulseOffset,
-                             impulse_words_.size() * sizeof(uint32_t), impulse_words_.data());
-  impulses_read_at_ = substep_;
+  std::vector<uint32_t> words(12 * rigid_.size());
+  staging_.download_fenced(f.fence, f.slot * slot_bytes(rigid_.size()) + kImpulseOffset, words.size() * sizeof(uint32_t),
+                           words.data());
+  staged_impulses_.keep(std::move(words), substep_);
 }
 
 void Solver::apply(const Readback& r) {

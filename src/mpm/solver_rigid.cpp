@@ -32,7 +32,7 @@ void Solver::set_rigid_colliders(std::vector<RigidCollider> bodies) {
     grown.copy_from(rigid_impulses_, 0, 0, std::min(grown.size(), rigid_impulses_.size()));
     rigid_impulses_ = std::move(grown);
   }
-  if (bodies.size() != rigid_.size()) impulses_read_at_ = kNever;  // the staged sums have another layout
+  if (bodies.size() != rigid_.size()) staged_impulses_.forget();  // the staged sums have another layout
   rigid_ = std::move(bodies);
   rigid_radii_ = std::move(radii);
   rigid_states_.clear();
@@ -68,15 +68,12 @@ std::vector<RigidCollider> Solver::rigid_colliders() const {
 
 std::vector<RigidImpulse> Solver::take_rigid_impulses() {
   if (rigid_.empty()) return {};
-  std::vector<uint32_t> words;
-  if (impulses_read_at_ == substep_ && impulse_words_.size() == 12 * rigid_.size()) {
-    words = std::move(impulse_words_);  // read with the last advance's final status: no substep ran since
-  } else {
+  // Read with the last advance's final status when no substep ran since; otherwise one read of their own.
+  std::vector<uint32_t> words = staged_impulses_.take(substep_, 12 * rigid_.size()).value_or(std::vector<uint32_t>{});
+  if (words.empty()) {
     words.resize(12 * rigid_.size());
     rigid_impulses_.download(0, words.size() * sizeof(uint32_t), words.data());
   }
-  impulse_words_.clear();
-  impulses_read_at_ = kNever;
   rigid_impulses_.clear();  // on the GPU, after the substeps the sums came from: no wait
   return decode_rigid_impulses(words);
 }

@@ -89,7 +89,7 @@ void restore_state(Solver& s, BinaryReader& in) {
   s.time_ = time;
   s.substep_ = substep;
   s.checked_substep_ = checked;
-  s.impulses_read_at_ = Solver::kNever;  // staged impulse sums belong to the state before the restore
+  s.staged_impulses_.forget();  // staged impulse sums belong to the state before the restore
   s.inversions_ = inversions;
   s.limits_ = l;
   s.set_time_step(dt);  // uploads the uniform block with the restored dt, substep index and collider count

@@ -8,6 +8,7 @@
 #include "core/advance.h"
 #include "core/binary_io.h"
 #include "core/collider.h"
+#include "core/staged_read.h"
 #include "core/rigid_collider.h"
 #include "gl/buffer.h"
 #include "gl/collider_buffer.h"
@@ -181,9 +182,7 @@ class Solver {
   std::vector<double> body_radii_;     ///< bounding radius of each body about its centre of mass [m]
   gl::Buffer bodies_gpu_, body_planes_, body_impulses_, body_states_;
   gl::Buffer status_staging_;  ///< status and impulse sums behind one fence (check_status with bodies)
-  static constexpr uint64_t kNever = ~uint64_t{0};  ///< impulses_read_at_ when nothing is staged
-  std::vector<uint32_t> impulse_words_;  ///< the impulse sums read with the last status
-  uint64_t impulses_read_at_ = kNever;   ///< step_ when impulse_words_ was read (kNever: none)
+  StagedRead staged_impulses_;  ///< the impulse sums read with the last status
   gl::PassTimer timer_;
 };
 

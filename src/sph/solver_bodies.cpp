@@ -19,7 +19,7 @@ void ensure(gl::Buffer& buffer, size_t bytes) {
 
 void Solver::set_rigid_bodies(std::vector<RigidCollider> bodies) {
   std::vector<double> radii = checked_radii(bodies, bodies_, body_radii_);
-  if (bodies.size() != bodies_.size()) impulses_read_at_ = kNever;  // the staged sums have another layout
+  if (bodies.size() != bodies_.size()) staged_impulses_.forget();  // the staged sums have another layout
   std::vector<GpuRigidState> states;
   for (const RigidCollider& b : bodies) states.push_back(to_gpu_state(b));
   const std::vector<glm::vec4> planes = plane_floats(bodies);
@@ -57,15 +57,12 @@ std::vector<RigidCollider> Solver::rigid_bodies() const {
 
 std::vector<RigidImpulse> Solver::take_rigid_impulses() {
   if (bodies_.empty()) return {};
-  std::vector<uint32_t> words;
-  if (impulses_read_at_ == step_ && impulse_words_.size() == 12 * bodies_.size()) {
-    words = std::move(impulse_words_);  // read with the last status: no step ran since
-  } else {
+  // Read with the last status when no step ran since; otherwise one read of their own.
+  std::vector<uint32_t> words = staged_impulses_.take(step_, 12 * bodies_.size()).value_or(std::vector<uint32_t>{});
+  if (words.empty()) {
     words.resize(12 * bodies_.size());
     body_impulses_.download(0, words.size() * sizeof(uint32_t), words.data());
   }
-  impulse_words_.clear();
-  impulses_read_at_ = kNever;
   body_impulses_.clear();  // on the GPU, after the steps the sums came from: no wait
   return decode_rigid_impulses(words);
 }

@@ -54,9 +54,9 @@ void Solver::check_status() {
     const gl::Fence fence = gl::Fence::insert();
     fence.wait();
     status_staging_.download_fenced(fence, 0, sizeof s, &s);
-    impulse_words_.resize(12 * bodies_.size());
-    status_staging_.download_fenced(fence, offset, impulse_bytes, impulse_words_.data());
-    impulses_read_at_ = step_;
+    std::vector<uint32_t> words(12 * bodies_.size());
+    status_staging_.download_fenced(fence, offset, impulse_bytes, words.data());
+    staged_impulses_.keep(std::move(words), step_);
   }
   if (s.error.flags)
     throw NumericalError(failure_message(

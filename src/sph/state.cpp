@@ -69,7 +69,7 @@ void restore_state(Solver& s, BinaryReader& in) {
   s.time_ = time;
   s.step_ = step;
   s.checked_step_ = checked;
-  s.impulses_read_at_ = Solver::kNever;  // staged impulse sums belong to the state before the restore
+  s.staged_impulses_.forget();  // staged impulse sums belong to the state before the restore
   s.limits_ = l;
   s.energy_ = energy;
   s.energy_start_ = energy_start;
