@@ -124,6 +124,10 @@
 #define SPH_BIND_BODY_PLANES 37    /* vec4[]: face planes of every body, body frame: xyz unit normal, w offset [m] */
 #define SPH_BIND_BODY_IMPULSES 38  /* uint[12 n]: impulse and angular impulse of the water on each body (fixed point) */
 #define SPH_BIND_BODY_STATES 39    /* RigidState[]: pose and velocity in double, advanced by shaders/sph/bodies.comp */
+/* A solid given as a volume fraction on a grid (src/sph/solid_field.h, shaders/sph/solid_field.glsl: the snow as
+   the water sees it); after the coupling's 40-43. */
+#define SPH_BIND_FIELD_FRACTION 44  /* float[n]: solid volume fraction per grid node [1] */
+#define SPH_BIND_FIELD_REACTION 45  /* uint[6 n]: the water's impulse on each node's solid, 64-bit fixed point */
 
 /* Snow-water coupling (src/app/snow_water_exchange.h, shaders/coupling): a grid with the snow grid's spacing and
    origin, filled by both materials' particles at a coupling interval's end (Bardenhagen et al. 2000 contact). */
@@ -132,6 +136,7 @@
 #define COUPLING_BIND_NODES 41   /* uint[COUPLING_NODE_WORDS n]: per-node 64-bit fixed-point sums and touched flag */
 #define COUPLING_BIND_LIST 42    /* uint[]: [0] touched-node count, then the touched nodes' indices */
 #define COUPLING_BIND_DELTAS 43  /* vec4[2 n]: per node, snow and water velocity change of the contact [m/s] */
+#define COUPLING_BIND_FIELD_LIST 46 /* uint[]: [0] count, then the nodes whose snow volume fraction the water sees */
 /* Per-node words: channel c (0..12) is the int64 at words 2c, 2c + 1 (low first); word 26 the touched flag. */
 #define COUPLING_NODE_WORDS 28
 #define COUPLING_SNOW_MASS 0      /* sum w m [kg] */
@@ -156,11 +161,13 @@
 #define SPH_ERROR_CFL 2u
 #define SPH_ERROR_DENSITY 4u  /* compression rho / rho0 - 1 above SphSettings::max_compression */
 #define SPH_ERROR_BODY_IMPULSE_OVERFLOW 8u /* a rigid body's impulse sum left the int64 range (index: the particle) */
+#define SPH_ERROR_FIELD_REACTION_OVERFLOW 16u /* a solid field node's impulse sum left the int64 range */
 
 /* SphParams.flags bits. */
 #define SPH_FLAG_LINEAR_EOS 1u   /* Mueller 2003 p = k (rho - rho0) instead of Tait */
 #define SPH_FLAG_WALLS 2u        /* the domain box is walled */
 #define SPH_FLAG_NO_SLIP_X 4u    /* both x faces are no-slip; axis a uses SPH_FLAG_NO_SLIP_X << a */
+#define SPH_FLAG_SOLID_FIELD 32u /* a solid volume-fraction field is set (src/sph/solid_field.h) */
 
 /* Region.min_action.w action codes (control regions of the SPH thesis, sph-water.md A.4). */
 #define SPH_REGION_BOUNDARY 0

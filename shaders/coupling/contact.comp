@@ -4,11 +4,16 @@
 // least phi_c and the snow approaches the water along the normal n = -grad m_snow / |grad m_snow| out of the snow
 // (the channel holds sum_p m_p grad_p w_ip, the particle-position gradient: minus the mass field's), both take the
 // centre-of-mass normal velocity; Coulomb friction mu limits the tangential slip change to mu times the normal one.
-// Writes each material's velocity change (zero without contact) and zeroes the node's sums for the next exchange.
+// Before the contact, the snow at the node takes the water's pressure impulse summed there over the interval
+// (the water sees the snow as a solid field, shaders/sph/solid_field.glsl): dv_snow = J / m_snow, so the snow
+// gains what the water lost (dropped where no snow is left at the node: see docs/coupling.md).
+// Writes each material's velocity change (zero without contact) and zeroes the node's sums, and the impulse, for
+// the next exchange.
 #include "coupling/layout.glsl"
 #include "common/dispatch.glsl"
 
 layout(local_size_x = COUPLING_LOCAL_SIZE) in;
+layout(std430, binding = SPH_BIND_FIELD_REACTION) buffer FieldReactionBuffer { uint field_reaction[]; };
 
 double channel(uint w, int c) {
   uint lo = cpl_nodes[w + uint(2 * c)], hi = cpl_nodes[w + uint(2 * c + 1)];
@@ -31,12 +36,24 @@ void main() {
   float fraction = float((channel(w, COUPLING_SNOW_VOLUME) + channel(w, COUPLING_WATER_VOLUME)) / sv) /
                    (cpl_origin_h.w * cpl_origin_h.w * cpl_origin_h.w);
   for (int c = 0; c < COUPLING_NODE_WORDS; ++c) cpl_nodes[w + uint(c)] = 0u;
+  vec3 reaction;  // [N s], in the momentum units
+  for (uint a = 0u; a < 3u; ++a) {
+    uint r = 6u * i + 2u * a;
+    reaction[a] = float((double(int(field_reaction[r + 1u])) * 4294967296.0 + double(field_reaction[r])) / sp);
+    field_reaction[r] = 0u;
+    field_reaction[r + 1u] = 0u;
+  }
 
   vec3 dvs = vec3(0.0), dvw = vec3(0.0);
   float g = length(grad);
   // A material takes part with at least 2^20 units, 2^-20 of the largest particle's mass: below that its fixed-point
   // sums (and the normal from them) carry no usable direction.
   float present = 1048576.0 / cpl_scales.x;
+  vec3 dv_reaction = vec3(0.0);
+  if (ms >= present) {
+    dv_reaction = reaction / ms;
+    ps += reaction;
+  }
   if (ms >= present && mw >= present && g > 0.0 && fraction >= cpl_contact.y) {
     vec3 n = grad / g;  // out of the snow
     vec3 d = ps / ms - (ps + pw) / (ms + mw);  // snow velocity relative to the centre of mass
@@ -49,6 +66,6 @@ void main() {
       dvw = -(ms / mw) * dvs;
     }
   }
-  cpl_deltas[2u * i] = vec4(dvs, 0.0);
+  cpl_deltas[2u * i] = vec4(dvs + dv_reaction, 0.0);
   cpl_deltas[2u * i + 1u] = vec4(dvw, 0.0);
 }

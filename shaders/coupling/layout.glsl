@@ -3,6 +3,7 @@
 // solver's layout (mpm/ or sph/), so every name here starts with cpl_.
 #include "common/bindings.h"
 #include "common/fixed64.glsl"
+#include "common/quadratic_bspline.glsl"
 
 layout(std430, binding = COUPLING_BIND_PARAMS) readonly buffer CouplingParams {
   vec4 cpl_origin_h;  // grid origin (the snow grid's) [m]; w = spacing h [m]
@@ -15,46 +16,9 @@ layout(std430, binding = COUPLING_BIND_NODES) coherent buffer CouplingNodes { ui
 layout(std430, binding = COUPLING_BIND_LIST) coherent buffer CouplingList { uint cpl_list[]; };
 layout(std430, binding = COUPLING_BIND_DELTAS) buffer CouplingDeltas { vec4 cpl_deltas[]; };
 
-// 1-D quadratic B-spline N(x), support |x| < 1.5 (as in Jiang et al. 2016, "The Material Point Method for
-// Simulating Continuum Materials", SIGGRAPH course notes): a 3x3x3 stencil.
-float cpl_bspline(float x) {
-  float a = abs(x);
-  if (a < 0.5) return 0.75 - a * a;
-  if (a < 1.5) return 0.5 * (1.5 - a) * (1.5 - a);
-  return 0.0;
-}
-// N'(x).
-float cpl_bspline_slope(float x) {
-  float a = abs(x);
-  if (a < 0.5) return -2.0 * x;
-  if (a < 1.5) return -sign(x) * (1.5 - a);
-  return 0.0;
-}
+// The quadratic B-spline stencil of a point on the coupling grid (common/quadratic_bspline.glsl).
+QuadraticStencil cpl_stencil(vec3 x) { return quadratic_stencil(x, cpl_origin_h.xyz, cpl_origin_h.w); }
 
-// Per-axis weights and slopes (times 1/h) of a particle at x for the nodes base + 0..2, base = round(g) - 1.
-struct CplStencil {
-  ivec3 base;
-  vec3 w[3];
-  vec3 dw[3];  // [1/m]
-};
-
-CplStencil cpl_stencil(vec3 x) {
-  CplStencil s;
-  vec3 g = (x - cpl_origin_h.xyz) / cpl_origin_h.w;
-  s.base = ivec3(floor(g + 0.5)) - 1;
-  for (int k = 0; k < 3; ++k) {
-    vec3 d = g - vec3(s.base + k);
-    s.w[k] = vec3(cpl_bspline(d.x), cpl_bspline(d.y), cpl_bspline(d.z));
-    s.dw[k] = vec3(cpl_bspline_slope(d.x), cpl_bspline_slope(d.y), cpl_bspline_slope(d.z)) / cpl_origin_h.w;
-  }
-  return s;
-}
-
-float cpl_weight(CplStencil s, ivec3 o) { return s.w[o.x].x * s.w[o.y].y * s.w[o.z].z; }
-vec3 cpl_gradient(CplStencil s, ivec3 o) {
-  return vec3(s.dw[o.x].x * s.w[o.y].y * s.w[o.z].z, s.w[o.x].x * s.dw[o.y].y * s.w[o.z].z,
-              s.w[o.x].x * s.w[o.y].y * s.dw[o.z].z);
-}
 bool cpl_in_grid(ivec3 n) { return all(greaterThanEqual(n, ivec3(0))) && all(lessThan(n, cpl_dims.xyz)); }
 int cpl_node(ivec3 n) { return n.x + cpl_dims.x * (n.y + cpl_dims.y * n.z); }
 

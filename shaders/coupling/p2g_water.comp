@@ -14,14 +14,14 @@ void main() {
   Particle q = particles[p];
   float m = q.x_m.w;
   float volume = m / (q.v_rho.w > 0.0 ? q.v_rho.w : cpl_contact.z);
-  CplStencil s = cpl_stencil(q.x_m.xyz);
+  QuadraticStencil s = cpl_stencil(q.x_m.xyz);
   for (int c = 0; c < 3; ++c)
     for (int b = 0; b < 3; ++b)
       for (int a = 0; a < 3; ++a) {
         ivec3 o = ivec3(a, b, c);
         if (!cpl_in_grid(s.base + o)) continue;
         int i = cpl_node(s.base + o);
-        float w = cpl_weight(s, o);
+        float w = quadratic_weight(s, o);
         cpl_touch(i);
         cpl_add(i, COUPLING_WATER_MASS, w * m, cpl_scales.x);
         for (int k = 0; k < 3; ++k) cpl_add(i, COUPLING_WATER_MOMENTUM + k, w * m * q.v_rho[k], cpl_scales.y);

@@ -2,10 +2,12 @@
 // Density and pressure (Mueller et al. 2003 Eq. 3 with W_poly6, self term included):
 //   rho_i = sum_j m_j W_poly6(x_i - x_j, h)   over the neighbours and their mirror images across the domain faces
 //           + rho0 V_i,                       V_i = int_S W_poly6 over the colliders and slabs (boundary.glsl),
+//           + rho0 phi(x_i),                  the volume fraction of a solid field (solid_field.glsl),
 //   p_i = EOS(rho_i) (eos.glsl).
 // Also stores the solids' terms of the force pass (boundary_terms), which depend on x_i and v_i only, and adds the
 // reaction to the rigid bodies' terms, times dt, to the bodies' impulse sums (body_impulses.glsl): the force pass
-// applies exactly those terms to the particle in this step, so the water loses the momentum the bodies gain.
+// applies exactly those terms to the particle in this step, so the water loses the momentum the bodies gain. The
+// solid field's pressure term goes the same way: into the stored terms, its reaction into the field's node sums.
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/neighbours.glsl"
@@ -14,6 +16,7 @@
 #include "sph/eos.glsl"
 #include "sph/status.glsl"
 #include "sph/body_impulses.glsl"
+#include "sph/solid_field.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_BOUNDARY) writeonly buffer BoundaryBuffer { BoundaryTerms boundary[]; };
@@ -42,11 +45,15 @@ void main() {
   Near near = near_solids(xi);
   Share share[BOUNDARY_MAX_NEAR];
   BoundaryTerms b = boundary_terms(xi, vi, near, share);
+  vec4 field = solid_field_at(xi);
+  b.pressure_volume += vec4(-rest_density() * field.xyz, field.w);
   boundary[s] = b;
   float rho = coef.x * g_sum + rest_density() * b.pressure_volume.w;
   float p = pressure_of(rho);
   particles[s].v_rho.w = rho;
   particles[s].a_p.w = p;
+  add_solid_field_reaction(xi, time_step() * particles[s].x_m.w * rest_density() * p / (rho * rho),
+                           particles[s].id.x);
   for (uint k = 0u; k < near.count; ++k) {
     if (near.index[k] < first_body()) continue;
     vec3 f = solid_force(near, k, share[k], xi, vi, particles[s].x_m.w, rho, p);

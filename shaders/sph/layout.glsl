@@ -27,6 +27,8 @@ layout(std140, binding = SPH_BIND_PARAMS) uniform SphParams {
   vec4 domain_max;   // w = CFL error speed h / dt
   uvec4 counts;      // particles, table size, colliders, regions
   uvec4 step;        // step index, flags, floatBitsToUint(max compression), rigid bodies
+  vec4 field_origin_h;  // solid field (SPH_FLAG_SOLID_FIELD): node 0 [m]; w = node spacing [m]
+  uvec4 field_dims;     // solid field node counts; w = floatBitsToUint(fixed-point units per N s of its reaction)
 };
 
 float kernel_radius() { return kernel.x; }

@@ -38,7 +38,8 @@ GpuCouplingParams make_params(const mpm::Solver& snow, const sph::Solver& water,
   p.scales = glm::vec4(float(kUnits / m_max), float(kUnits / (m_max * kSpeedRef)), float(kUnits / v_max),
                        float(kUnits * g.spacing / m_max));
   p.contact = glm::vec4(float(contact.friction), float(contact.volume_fraction), float(rho0), 0.0f);
-  const uint64_t touched = 27ull * (uint64_t(snow.particle_count()) + water.particle_count());
+  // An exchange's list holds the nodes its particles touch (27 each) and the last field list's (at most as many).
+  const uint64_t touched = 2 * 27ull * (uint64_t(snow.particle_count()) + water.particle_count());
   p.counts = glm::uvec4(snow.particle_count(), water.particle_count(),
                         uint32_t(std::min<uint64_t>(touched, uint64_t(p.dims.w))), 0u);
   return p;
@@ -71,12 +72,43 @@ SnowWaterExchange::SnowWaterExchange(mpm::Solver& snow, sph::Solver& water, cons
   params_buffer_ = gl::Buffer(sizeof params_, &params_);
   nodes_ = gl::Buffer(size_t(params_.dims.w) * COUPLING_NODE_WORDS * sizeof(uint32_t));  // zero: no node touched
   list_ = gl::Buffer((1 + size_t(params_.counts.z)) * sizeof(uint32_t));
+  field_list_ = gl::Buffer((1 + size_t(params_.counts.z)) * sizeof(uint32_t));  // zero: no field node yet
   deltas_ = gl::Buffer(size_t(params_.dims.w) * 2 * sizeof(glm::vec4));
   p2g_snow_ = gl::Program::compute("coupling/p2g_snow.comp");
   p2g_water_ = gl::Program::compute("coupling/p2g_water.comp");
   contact_ = gl::Program::compute("coupling/contact.comp");
   g2p_snow_ = gl::Program::compute("coupling/g2p_snow.comp");
   g2p_water_ = gl::Program::compute("coupling/g2p_water.comp");
+  p2g_volume_ = gl::Program::compute("coupling/p2g_snow.comp", {"#define COUPLING_VOLUME_ONLY"});
+  field_nodes_ = gl::Program::compute("coupling/field_nodes.comp");
+  field_set_ = gl::Program::compute("coupling/field_set.comp");
+  const mpm::Grid& g = snow.settings().grid;
+  water.set_solid_field({g.min, g.spacing, dims, double(params_.scales.y)});
+}
+
+void SnowWaterExchange::bind() {
+  params_buffer_.bind_storage(COUPLING_BIND_PARAMS);
+  nodes_.bind_storage(COUPLING_BIND_NODES);
+  list_.bind_storage(COUPLING_BIND_LIST);
+  deltas_.bind_storage(COUPLING_BIND_DELTAS);
+  field_list_.bind_storage(COUPLING_BIND_FIELD_LIST);
+  water_.solid_field_fraction().bind_storage(SPH_BIND_FIELD_FRACTION);
+  water_.solid_field_reaction().bind_storage(SPH_BIND_FIELD_REACTION);
+  water_.particles().bind_storage(SPH_BIND_PARTICLES);
+}
+
+void SnowWaterExchange::begin_interval(double, double) {
+  const uint32_t zero = 0;
+  bind();
+  gl::storage_barrier();  // the solvers' last passes wrote the particles
+  field_nodes_.set("u_mode", 0u);
+  field_nodes_.dispatch_linear(params_.counts.z, COUPLING_LOCAL_SIZE);  // the last interval's fractions to zero
+  gl::storage_barrier();
+  list_.upload(0, sizeof zero, &zero);
+  for_each_snow_chunk(p2g_volume_);
+  gl::storage_barrier();
+  field_set_.dispatch_linear(params_.counts.z, COUPLING_LOCAL_SIZE);
+  gl::storage_barrier();
 }
 
 void SnowWaterExchange::exchange() {
@@ -84,13 +116,11 @@ void SnowWaterExchange::exchange() {
     throw std::logic_error("SnowWaterExchange::exchange: snow at t = " + std::to_string(snow_.time()) +
                            " s, water at " + std::to_string(water_.time()) + " s");
   const uint32_t zero = 0;
-  list_.upload(0, sizeof zero, &zero);  // the contact pass left every node's sums at zero
-  params_buffer_.bind_storage(COUPLING_BIND_PARAMS);
-  nodes_.bind_storage(COUPLING_BIND_NODES);
-  list_.bind_storage(COUPLING_BIND_LIST);
-  deltas_.bind_storage(COUPLING_BIND_DELTAS);
-  water_.particles().bind_storage(SPH_BIND_PARTICLES);
+  list_.upload(0, sizeof zero, &zero);  // the contact and field passes left every node's sums at zero
+  bind();
   gl::storage_barrier();  // the solvers' last passes wrote the particles
+  field_nodes_.set("u_mode", 1u);  // the nodes where the water's impulses on the snow were summed
+  field_nodes_.dispatch_linear(params_.counts.z, COUPLING_LOCAL_SIZE);
   for_each_snow_chunk(p2g_snow_);
   p2g_water_.dispatch_linear(params_.counts.y, COUPLING_LOCAL_SIZE);
   gl::storage_barrier();

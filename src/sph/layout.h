@@ -60,7 +60,7 @@ static_assert(sizeof(GpuStatus) == 48);
 static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
 static_assert(offsetof(GpuStatus, nonfinite) == 28);
 
-/// Uniform block shared by every SPH pass (std140, 144 bytes).
+/// Uniform block shared by every SPH pass (std140, 176 bytes).
 struct GpuParams {
   glm::vec4 origin_cell;  ///< hash origin [m]; w = hash cell size [m]
   glm::vec4 kernel;       ///< x h [m], y h^2 [m^2], z rest density rho0 [kg/m^3], w lattice spacing s [m]
@@ -72,8 +72,10 @@ struct GpuParams {
   glm::vec4 domain_max;   ///< walled box max [m]; w = CFL error speed h / dt [m/s]
   glm::uvec4 counts;      ///< x particles, y hash table size T (power of two), z colliders, w regions
   glm::uvec4 step;        ///< x step index, y SPH_FLAG_* bits, z floatBitsToUint(max_compression), w rigid bodies
+  glm::vec4 field_origin_h;  ///< solid field (sph/solid_field.h): node 0 [m]; w = node spacing [m] (0: none)
+  glm::uvec4 field_dims;     ///< solid field node counts; w = floatBitsToUint(reaction units per N s)
 };
-static_assert(sizeof(GpuParams) == 144);
+static_assert(sizeof(GpuParams) == 176);
 static_assert(offsetof(GpuParams, counts) == 112);
 
 }  // namespace firn::sph

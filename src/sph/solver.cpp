@@ -1,6 +1,8 @@
 #include "sph/solver.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -59,7 +61,8 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
 size_t Solver::gpu_bytes() const {
   return particles_[0].size() + particles_[1].size() + positions_.size() + boundary_.size() + sort_.gpu_bytes() +
          colliders_.gpu_bytes() + regions_.size() + status_.size() + params_.size() + bodies_gpu_.size() +
-         body_planes_.size() + body_impulses_.size() + body_states_.size();
+         body_planes_.size() + body_impulses_.size() + body_states_.size() + field_fraction_.size() +
+         field_reaction_.size();
 }
 
 void Solver::bind() const {
@@ -76,6 +79,8 @@ void Solver::bind() const {
   body_planes_.bind_storage(SPH_BIND_BODY_PLANES);
   body_impulses_.bind_storage(SPH_BIND_BODY_IMPULSES);
   body_states_.bind_storage(SPH_BIND_BODY_STATES);
+  field_fraction_.bind_storage(SPH_BIND_FIELD_FRACTION);
+  field_reaction_.bind_storage(SPH_BIND_FIELD_REACTION);
   glBindBufferBase(GL_UNIFORM_BUFFER, SPH_BIND_PARAMS, params_.id());
 }
 
@@ -85,8 +90,29 @@ void Solver::upload_params() {
   GpuParams p = make_params(settings_, gravity_, dt_, count_, sort_.table_size(), colliders_.count(),
                             static_cast<uint32_t>(settings_.regions.size()), static_cast<uint32_t>(step_));
   p.step.w = static_cast<uint32_t>(bodies_.size());
+  if (field_) {
+    p.step.y |= SPH_FLAG_SOLID_FIELD;
+    p.field_origin_h = glm::vec4(glm::vec3(field_->origin), static_cast<float>(field_->spacing));
+    p.field_dims = glm::uvec4(glm::uvec3(field_->dims), std::bit_cast<uint32_t>(static_cast<float>(field_->reaction_scale)));
+  }
   glBindBuffer(GL_UNIFORM_BUFFER, params_.id());
   glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof p, &p);
+}
+
+void Solver::set_solid_field(const SolidFieldGrid& grid) {
+  if (!(grid.spacing > 0.0) || !(grid.reaction_scale > 0.0) || !std::isfinite(grid.spacing) ||
+      !std::isfinite(grid.reaction_scale) || glm::any(glm::lessThan(grid.dims, glm::ivec3(1))))
+    throw std::invalid_argument("sph::Solver::set_solid_field: spacing and reaction scale must be > 0, counts >= 1");
+  const size_t nodes = size_t(grid.dims.x) * size_t(grid.dims.y) * size_t(grid.dims.z);
+  if (6 * sizeof(uint32_t) * nodes > gl::max_storage_block_bytes())
+    throw std::invalid_argument("sph::Solver::set_solid_field: " + std::to_string(nodes) +
+                                " nodes; allowed: at most " +
+                                std::to_string(gl::max_storage_block_bytes() / (6 * sizeof(uint32_t))) +
+                                " (the reaction sums in one storage binding)");
+  field_ = grid;
+  field_fraction_ = gl::Buffer(nodes * sizeof(float));
+  field_reaction_ = gl::Buffer(nodes * 6 * sizeof(uint32_t));
+  upload_params();
 }
 
 void Solver::set_time_step(double dt) {

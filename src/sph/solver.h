@@ -3,6 +3,7 @@
 /// domain-size-independent hashed neighbour search of hash_sort.h.
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "core/advance.h"
@@ -17,6 +18,7 @@
 #include "sph/hash_sort.h"
 #include "sph/layout.h"
 #include "sph/settings.h"
+#include "sph/solid_field.h"
 
 namespace firn::sph {
 
@@ -119,6 +121,16 @@ class Solver {
     coupled_ = true;
     closed_tank_ = false;
   }
+  /// Makes the water see a solid given as a volume fraction on `grid` (sph/solid_field.h) from the next step on:
+  /// allocates the fraction (float per node, zero) and the reaction sums (6 uint per node, zero). Throws
+  /// std::invalid_argument for a spacing or scale <= 0, a count < 1, or reaction sums larger than one storage
+  /// binding.
+  void set_solid_field(const SolidFieldGrid& grid);
+  /// Volume fraction phi_n [1] of every node (float, x fastest): the owner of the solid writes it between steps.
+  const gl::Buffer& solid_field_fraction() const { return field_fraction_; }
+  /// The water's impulse on every node since the owner last zeroed it (6 uint per node: int64 x, y, z, low word
+  /// first, in units of 1 / reaction_scale N s), added by every density pass.
+  const gl::Buffer& solid_field_reaction() const { return field_reaction_; }
   /// Chooses the sorting algorithm of the next steps (both give the same order).
   void set_sort_method(SortMethod m) { settings_.sort = m; }
 
@@ -181,6 +193,8 @@ class Solver {
   std::vector<RigidCollider> bodies_;  ///< shapes and responses as set (poses and velocities as of the set)
   std::vector<double> body_radii_;     ///< bounding radius of each body about its centre of mass [m]
   gl::Buffer bodies_gpu_, body_planes_, body_impulses_, body_states_;
+  std::optional<SolidFieldGrid> field_;  ///< see set_solid_field
+  gl::Buffer field_fraction_, field_reaction_;
   gl::Buffer status_staging_;  ///< status and impulse sums behind one fence (check_status with bodies)
   StagedRead staged_impulses_;  ///< the impulse sums read with the last status
   gl::PassTimer timer_;

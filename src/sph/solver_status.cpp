@@ -21,6 +21,8 @@ std::string quantity_name(uint32_t bit) {
     case SPH_ERROR_NONFINITE: return "particle state (NaN or infinity)";
     case SPH_ERROR_CFL: return "particle speed (CFL violation: more than one kernel radius per step)";
     case SPH_ERROR_DENSITY: return "density (compression rho / rho0 - 1 above sph.max_compression)";
+    case SPH_ERROR_BODY_IMPULSE_OVERFLOW: return "a rigid body's impulse sum (outside the 64-bit fixed-point range)";
+    case SPH_ERROR_FIELD_REACTION_OVERFLOW: return "a solid field node's impulse sum (outside the 64-bit fixed-point range)";
   }
   return "unknown";
 }

@@ -187,12 +187,14 @@ std::vector<Mirror> sph_mirrors() {
            FIRN_ROW(GpuParams, coef, "coef"), FIRN_ROW(GpuParams, material, "material"),
            FIRN_ROW(GpuParams, gravity_dt, "gravity_dt"), FIRN_ROW(GpuParams, domain_min, "domain_min"),
            FIRN_ROW(GpuParams, domain_max, "domain_max"), FIRN_ROW(GpuParams, counts, "counts"),
-           FIRN_ROW(GpuParams, step, "step")}),
+           FIRN_ROW(GpuParams, step, "step"), FIRN_ROW(GpuParams, field_origin_h, "field_origin_h"),
+           FIRN_ROW(GpuParams, field_dims, "field_dims")}),
       // Rigid bodies (sph::Solver::set_rigid_bodies): float bodies, double states, planes as vec4s.
       array_of<GpuRigidBody>("GpuRigidBody", "BodyBuffer", SPH_BIND_BODIES, "bodies", rigid_body_rows()),
       array_of<GpuRigidState>("GpuRigidState", "BodyStateBuffer", SPH_BIND_BODY_STATES, "body_states",
                               rigid_state_rows()),
       array_of<glm::vec4>("glm::vec4", "BodyPlaneBuffer", SPH_BIND_BODY_PLANES, "body_planes"),
+      array_of<float>("float", "FieldFractionBuffer", SPH_BIND_FIELD_FRACTION, "field_fraction"),
   };
   const std::pair<const char*, std::pair<int, const char*>> words[] = {
       {"KeyBuffer", {SPH_BIND_KEYS, "keys"}},
@@ -210,6 +212,7 @@ std::vector<Mirror> sph_mirrors() {
       {"ListBuffer", {SPH_BIND_NEIGHBOURS, "lists"}},
       {"LoadBuffer", {SPH_BIND_LOADS, "loads"}},
       {"BodyImpulseBuffer", {SPH_BIND_BODY_IMPULSES, "body_impulses"}},
+      {"FieldReactionBuffer", {SPH_BIND_FIELD_REACTION, "field_reaction"}},
   };
   for (const auto& [block, where] : words)
     m.push_back(array_of<uint32_t>("uint32_t", block, where.first, where.second));
@@ -349,12 +352,18 @@ TEST(StructLayouts, WaterProgramsMatchTheirCppMirrors) {
 
 TEST(StructLayouts, CouplingProgramsMatchTheirCppMirrors) {
   // Each pass reads one solver's particles (the snow's and the water's blocks share the name ParticleBuffer).
-  check_programs({{{"coupling/p2g_snow.comp"}, {}}, {{"coupling/g2p_snow.comp"}, {}}},
+  check_programs({{{"coupling/p2g_snow.comp"}, {}},
+                  {{"coupling/p2g_snow.comp"}, {"#define COUPLING_VOLUME_ONLY"}},
+                  {{"coupling/g2p_snow.comp"}, {}}},
                  coupling_mirrors(mpm_mirrors(),
                                   {"ParticleBuffer", "MpmParams", "MpmStep", "AffineBuffer", "MaterialBuffer"}));
   check_programs({{{"coupling/p2g_water.comp"}, {}}, {{"coupling/g2p_water.comp"}, {}}},
                  coupling_mirrors(sph_mirrors(), {"ParticleBuffer", "SphParams"}));
-  check_programs({{{"coupling/contact.comp"}, {}}}, coupling_mirrors({}, {}));
+  // The contact and field passes also use the water's solid field (sph/solid_field.h).
+  check_programs({{{"coupling/contact.comp"}, {}}}, coupling_mirrors(sph_mirrors(), {"FieldReactionBuffer"}));
+  std::vector<Mirror> field = coupling_mirrors(sph_mirrors(), {"FieldFractionBuffer"});
+  field.push_back(array_of<uint32_t>("uint32_t", "CouplingFieldList", COUPLING_BIND_FIELD_LIST, "field_list"));
+  check_programs({{{"coupling/field_nodes.comp"}, {}}, {{"coupling/field_set.comp"}, {}}}, field);
 }
 
 TEST(StructLayouts, RenderProgramsMatchTheirCppMirrors) {
