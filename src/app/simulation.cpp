@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "app/grain_impulses.h"
 #include "app/snow_body_exchange.h"
 #include "app/water_body_exchange.h"
 #include "app/snow_solver.h"
@@ -48,6 +49,37 @@ bool snow_meets_water(const mpm::MpmSettings& snow, const sph::SphSettings& wate
   return true;
 }
 
+/// Throws InputError when a grain of a water-bodies coupling starts with seeded water inside it: the water there
+/// would be pushed out at once and compressed far beyond the watchdog's bound (a numerical failure at step 0
+/// otherwise). "Inside" is deeper than a quarter of the particle spacing, so water seeded on a lattice against a
+/// face passes.
+void check_grains_clear_of_water(const scene::Scene& scene, const dem::World& world,
+                                 const std::vector<sph::GpuParticle>& water) {
+  const std::vector<RigidCollider> bodies = grain_colliders(world, Boundary::kSeparate);
+  const double margin = 0.25 * scene.sph->spacing;
+  for (size_t k = 0; k < bodies.size(); ++k) {
+    const RigidCollider& b = bodies[k];
+    const double radius = bounding_radius(b.planes, k);
+    const glm::dmat3 to_body = glm::transpose(glm::mat3_cast(b.orientation));
+    size_t inside = 0;
+    for (const sph::GpuParticle& p : water) {
+      const glm::dvec3 r = glm::dvec3(p.x_m) - b.position;
+      if (glm::dot(r, r) > radius * radius) continue;
+      const glm::dvec3 x = to_body * r;
+      double depth = -std::numeric_limits<double>::infinity();
+      for (const glm::dvec4& n : b.planes) depth = std::max(depth, glm::dot(glm::dvec3(n), x) - n.w);
+      inside += depth < -margin;
+    }
+    if (inside > 0)
+      throw InputError(scene.file.string() + ": dem: grain " + std::to_string(k) + " (world order: dem.bodies, then " +
+                       "the generated grains) at (" + std::to_string(b.position.x) + ", " +
+                       std::to_string(b.position.y) + ", " + std::to_string(b.position.z) + ") m starts with " +
+                       std::to_string(inside) + " seeded water particles (sph.bodies) inside it; allowed: bodies " +
+                       "clear of the water at the start (move the body or the water, or \"coupling\": { " +
+                       "\"water_bodies\": false })");
+  }
+}
+
 }  // namespace
 
 Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
@@ -57,9 +89,11 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     snow_ = &snow->mpm();
     solvers_.push_back(std::move(snow));
   }
+  std::vector<sph::GpuParticle> seeded_water;
   if (scene_.sph) {
+    seeded_water = seed_water(scene_);
     auto water = std::make_unique<WaterSolver>(
-        std::make_unique<sph::Solver>(*scene_.sph, scene_.colliders, scene_.gravity, seed_water(scene_)));
+        std::make_unique<sph::Solver>(*scene_.sph, scene_.colliders, scene_.gravity, seeded_water));
     water_ = &water->sph();
     solvers_.push_back(std::move(water));
   }
@@ -76,7 +110,10 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
   const bool snow_bodies = snow_ && grains_ && on.snow_bodies, water_bodies = water_ && grains_ && on.water_bodies;
   const bool snow_water = snow_ && water_ && on.snow_water && snow_meets_water(*scene_.mpm, *scene_.sph);
   if (snow_bodies) exchanges.push_back(std::make_unique<SnowBodyExchange>(*snow_, *grains_));
-  if (water_bodies) exchanges.push_back(std::make_unique<WaterBodyExchange>(*water_, *grains_));
+  if (water_bodies) {
+    check_grains_clear_of_water(scene_, grains_->world(), seeded_water);
+    exchanges.push_back(std::make_unique<WaterBodyExchange>(*water_, *grains_));
+  }
   if (snow_water) {
     const glm::ivec3 n = snow_->grid_dims();
     const size_t nodes = size_t(n.x) * size_t(n.y) * size_t(n.z);

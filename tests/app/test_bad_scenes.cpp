@@ -95,3 +95,29 @@ TEST(FirnRun, WaterDomainFarFromTheOriginNamesTheLimit) {
   EXPECT_NE(r.output.find("scene.json: sph.domain.max: float32 positions"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("allowed: every coordinate within +-256 m"), std::string::npos) << r.output;
 }
+
+TEST(FirnRun, GrainsSeededInsideTheWaterNameTheGrain) {
+  // The tiny snow-and-water scene with the tiny grains' box of grains, which lies inside the water column (the
+  // solver-interface tests move it 0.25 m aside). Before the check: a compression failure at step 0 (exit 3).
+  const fs::path dir = firn::test::fresh_dir("bad-grains-in-water");
+  std::ifstream water_in(std::string(FIRN_TEST_DIR) + "/data/tiny-snow-and-water.json");
+  std::ifstream grains_in(std::string(FIRN_TEST_DIR) + "/data/tiny-grains.json");
+  json j = json::parse(water_in);
+  j["dem"] = json::parse(grains_in)["dem"];
+  j["dem"].erase("measure");
+  std::ofstream(dir / "scene.json") << j.dump();
+  const auto r = firn::test::run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("scene.json: dem: grain "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("seeded water particles (sph.bodies) inside it"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  // Moved clear of the water (as in tests/app/test_solver_interface.cpp), the same grains are accepted.
+  json& region = j["dem"]["grains"][0]["region"];
+  region["min"][0] = region["min"][0].get<double>() + 0.25;
+  region["max"][0] = region["max"][0].get<double>() + 0.25;
+  for (json& wall : j["dem"]["walls"]) wall["point"][0] = wall["point"][0].get<double>() + 0.25;
+  std::ofstream(dir / "clear.json") << j.dump();
+  const auto ok = firn::test::run_firn("run " + (dir / "clear.json").string() + " --out " +
+                                       (dir / "out-clear").string() + " --no-render --frames 1");
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+}
