@@ -23,7 +23,7 @@ namespace {
 
 constexpr char kMagic[8] = {'F', 'I', 'R', 'N', 'C', 'K', 'P', 'T'};
 constexpr std::uint32_t kFormatVersion = 1;
-constexpr std::uint32_t kRunVersion = 2;  // 2: warnings are the solvers' own state
+constexpr std::uint32_t kRunVersion = 3;  // 2: warnings are the solvers' own state; 3: --export mesh
 constexpr std::size_t kHeaderBytes = sizeof kMagic + 4 + 3 * 8;
 
 namespace fs = std::filesystem;
@@ -48,12 +48,13 @@ struct OutputOption {
 };
 
 /// Image size and water look matter only when frames are rendered.
-std::array<OutputOption, 6> output_options(const RunOptions& o) {
+std::array<OutputOption, 7> output_options(const RunOptions& o) {
   return {{{"--no-render", o.render ? 0 : 1},
            {"--width", o.render ? o.width : 0},
            {"--height", o.render ? o.height : 0},
            {"--water", o.render ? static_cast<std::int32_t>(o.water) : 0},
            {"--export ply", o.export_ply ? 1 : 0},
+           {"--export mesh", o.export_mesh ? 1 : 0},
            {"--stats", o.stats ? 1 : 0}}};
 }
 

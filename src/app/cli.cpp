@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 
@@ -21,7 +22,7 @@ struct Commands {
   CLI::App* info = nullptr;
   CLI::App* bench = nullptr;
   RunOptions run_options;
-  std::string export_format;
+  std::vector<std::string> export_formats;
   std::string water = water_mode_name(WaterMode::kSurface);
   std::string egl = "auto";
   std::filesystem::path bench_scene;
@@ -45,7 +46,9 @@ void add_run(CLI::App& app, Commands& c) {
   c.run->add_option("--width", o.width, "image width [pixels]")->check(CLI::Range(16, 16384));
   c.run->add_option("--height", o.height, "image height [pixels]")->check(CLI::Range(16, 16384));
   c.run->add_flag("--no-render", [&o](int64_t) { o.render = false; }, "do not write PNG frames");
-  c.run->add_option("--export", c.export_format, "also write particles per frame")->check(CLI::IsMember({"ply"}));
+  c.run->add_option("--export", c.export_formats,
+                    "also write per frame: ply = the particles, mesh = the water's surface as a triangle mesh (PLY)")
+      ->check(CLI::IsMember({"ply", "mesh"}));
   c.run->add_flag("--stats", o.stats, "write stats.jsonl (one JSON object per frame)");
   c.run->add_option("--video", o.video, "also write the frames as an MP4 video (H.264, the scene's fps)");
   c.run->add_option("--water", c.water, "draw water as a surface (screen-space fluid rendering, the default) or as "
@@ -97,7 +100,11 @@ int dispatch(Commands& c, const std::vector<Command>& extra) {
   if (*c.bench && c.bench_solver == "render") return run_render_bench(c.bench_scene, c.render_bench, c.egl);
   if (*c.bench && c.bench_solver == "world") return run_world_bench(c.bench_scene, c.bench_substeps, c.egl);
   if (*c.bench) return run_bench(c.bench_scene, c.bench_substeps, c.egl, c.bench_solver, c.bench_sort);
-  c.run_options.export_ply = c.export_format == "ply";
+  auto exported = [&](const char* f) {
+    return std::find(c.export_formats.begin(), c.export_formats.end(), f) != c.export_formats.end();
+  };
+  c.run_options.export_ply = exported("ply");
+  c.run_options.export_mesh = exported("mesh");
   c.run_options.water = parse_water_mode(c.water, "--water");
   c.run_options.egl = c.egl;
   return run_scene(c.run_options);

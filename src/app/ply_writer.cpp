@@ -48,4 +48,30 @@ void write_ply(const std::filesystem::path& path, const std::vector<sph::GpuPart
   std::filesystem::rename(tmp, path);
 }
 
+void write_ply(const std::filesystem::path& path, const sph::SurfaceMesh& mesh) {
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+    out << "ply\nformat binary_little_endian 1.0\ncomment firn water surface, SI units\nelement vertex "
+        << mesh.positions.size()
+        << "\nproperty float x\nproperty float y\nproperty float z\nproperty float nx\nproperty float ny\n"
+           "property float nz\nelement face "
+        << mesh.triangles.size() << "\nproperty list uchar int vertex_indices\nend_header\n";
+    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+      const glm::vec3 &x = mesh.positions[v], &n = mesh.normals[v];
+      const float row[6] = {x.x, x.y, x.z, n.x, n.y, n.z};
+      out.write(reinterpret_cast<const char*>(row), sizeof row);
+    }
+    for (const auto& t : mesh.triangles) {
+      const char three = 3;
+      const int32_t ids[3] = {int32_t(t[0]), int32_t(t[1]), int32_t(t[2])};
+      out.write(&three, 1);
+      out.write(reinterpret_cast<const char*>(ids), sizeof ids);
+    }
+    if (!out) throw std::runtime_error("write failed: " + tmp.string());
+  }
+  std::filesystem::rename(tmp, path);
+}
+
 }  // namespace firn::app

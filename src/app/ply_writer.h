@@ -5,6 +5,7 @@
 
 #include "mpm/layout.h"
 #include "sph/layout.h"
+#include "sph/surface_mesh.h"
 
 namespace firn::app {
 
@@ -16,5 +17,10 @@ void write_ply(const std::filesystem::path& path, const std::vector<mpm::GpuPart
 /// Writes water `particles` (in id order) as a binary little-endian PLY with vertex properties
 /// x y z vx vy vz mass density (float32; m, m/s, kg, kg/m^3), via "<path>.tmp" as above.
 void write_ply(const std::filesystem::path& path, const std::vector<sph::GpuParticle>& particles);
+
+/// Writes `mesh` as a binary little-endian PLY: vertices x y z nx ny nz (float32; m, unit normal), faces as lists
+/// of three int32 vertex indices (counter-clockwise seen from outside), via "<path>.tmp" as above. Blender,
+/// ParaView and Assimp read it.
+void write_ply(const std::filesystem::path& path, const sph::SurfaceMesh& mesh);
 
 }  // namespace firn::app

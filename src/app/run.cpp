@@ -110,6 +110,8 @@ int run_scene(const RunOptions& o) {
       render::write_png(o.out / frame_name("frame", k, ".png"), o.width, o.height, renderer->render(sim, look));
     if (o.export_ply)
       for (const auto& s : sim.solvers()) s->write_ply(o.out, k);
+    if (o.export_mesh)
+      for (const auto& s : sim.solvers()) s->write_mesh(o.out, k);
     if (stats) stats->append(stats_line(sim, r.substeps).dump());
     if (grain_recorder) grain_recorder->record(k, *sim.grains());
     run.frame = k;

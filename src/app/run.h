@@ -17,6 +17,7 @@ struct RunOptions {
   int width = 1280, height = 720; ///< image size [pixels]
   bool render = true;             ///< write frame_NNNNN.png
   bool export_ply = false;        ///< write particles_NNNNN.ply
+  bool export_mesh = false;       ///< write water_mesh_NNNNN.ply (the water's surface, sph/surface_mesh.h)
   bool stats = false;             ///< write stats.jsonl
   std::filesystem::path video;    ///< also write the frames as an H.264 MP4 here at the scene's fps (empty: none)
   WaterMode water = WaterMode::kSurface;  ///< how water particles are drawn (--water)

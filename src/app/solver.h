@@ -97,6 +97,12 @@ class Solver {
     (void)folder;
     (void)frame;
   }
+  /// Writes the surface of frame `frame` as a triangle mesh (binary PLY) into `folder` (`firn run --export mesh`);
+  /// nothing for solvers whose material has no free surface to mesh.
+  virtual void write_mesh(const std::filesystem::path& folder, int frame) const {
+    (void)folder;
+    (void)frame;
+  }
 
   /// The scene's kinematic colliders as functions of time (points are poses at t = 0, core/collider.h posed_at);
   /// the solver poses them at each step's time from the next step on. Solvers without colliders ignore them.

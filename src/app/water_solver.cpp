@@ -1,8 +1,11 @@
 #include "app/water_solver.h"
 
+#include <algorithm>
+
 #include "app/output_names.h"
 #include "app/ply_writer.h"
 #include "sph/diagnostics.h"
+#include "sph/surface_mesh.h"
 #include "sph/state.h"
 
 namespace firn::app {
@@ -64,6 +67,19 @@ std::optional<render::Bounds> WaterSolver::domain() const {
 
 void WaterSolver::write_ply(const std::filesystem::path& folder, int frame) const {
   app::write_ply(folder / frame_name("water", frame, ".ply"), solver_->download_particles());
+}
+
+void WaterSolver::write_mesh(const std::filesystem::path& folder, int frame) const {
+  const sph::SphSettings& s = solver_->settings();
+  std::vector<glm::vec4> particles;
+  for (const sph::GpuParticle& p : solver_->download_particles()) particles.push_back(p.x_m);
+  // Sorted slots change every step; the mesh is built in a fixed order (the sort below) so frames are reproducible.
+  std::sort(particles.begin(), particles.end(), [](const glm::vec4& a, const glm::vec4& b) {
+    return a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : a.z < b.z;
+  });
+  const sph::SurfaceMesh mesh =
+      sph::extract_surface(particles, {.lattice = 0.5 * s.spacing, .kernel_radius = s.h(), .rest_density = s.rest_density});
+  app::write_ply(folder / frame_name("water_mesh", frame, ".ply"), mesh);
 }
 
 std::vector<SolverParameter> WaterSolver::parameters() const {
