@@ -51,8 +51,8 @@ void add_run(CLI::App& app, Commands& c) {
       ->check(CLI::IsMember({"ply", "mesh"}));
   c.run->add_flag("--stats", o.stats, "write stats.jsonl (one JSON object per frame)");
   c.run->add_option("--video", o.video, "also write the frames as an MP4 video (H.264, the scene's fps)");
-  c.run->add_option("--water", c.water, "draw water as a surface (screen-space fluid rendering, the default) or as "
-                    "particles")->check(CLI::IsMember(water_mode_names()));
+  c.run->add_option("--water", c.water, "draw water as a surface (screen-space fluid rendering, the default), as "
+                    "particles, or as the surface mesh of --export mesh")->check(CLI::IsMember(water_mode_names()));
   c.run->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");
   c.run->add_option("--checkpoint-every", o.checkpoint_every, "write OUT/checkpoint/state.bin after every N-th frame "
                     "(docs/checkpoints.md)")->check(CLI::Range(1, 10000000));

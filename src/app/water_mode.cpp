@@ -4,7 +4,14 @@
 
 namespace firn::app {
 
-const char* water_mode_name(WaterMode mode) { return mode == WaterMode::kSurface ? "surface" : "particles"; }
+const char* water_mode_name(WaterMode mode) {
+  switch (mode) {
+    case WaterMode::kSurface: return "surface";
+    case WaterMode::kParticles: return "particles";
+    case WaterMode::kMesh: return "mesh";
+  }
+  return "?";
+}
 
 std::vector<std::string> water_mode_names() {
   std::vector<std::string> names;
@@ -22,7 +29,9 @@ WaterMode parse_water_mode(const std::string& name, const char* what) {
 }
 
 WaterMode toggled(WaterMode mode) {
-  return mode == WaterMode::kSurface ? WaterMode::kParticles : WaterMode::kSurface;
+  for (size_t k = 0; k < kWaterModes.size(); ++k)
+    if (kWaterModes[k] == mode) return kWaterModes[(k + 1) % kWaterModes.size()];
+  return kWaterModes[0];
 }
 
 }  // namespace firn::app

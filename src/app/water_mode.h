@@ -11,12 +11,13 @@ namespace firn::app {
 enum class WaterMode {
   kSurface,    ///< a water surface: screen-space fluid rendering (render::FluidSurfaceRenderer)
   kParticles,  ///< lit blue spheres, one per particle
+  kMesh,       ///< the surface mesh of `--export mesh` (sph::extract_surface), built on the CPU every frame drawn
 };
 
 /// Every mode, in the order the command line and the panel list them.
-inline constexpr std::array<WaterMode, 2> kWaterModes{WaterMode::kSurface, WaterMode::kParticles};
+inline constexpr std::array<WaterMode, 3> kWaterModes{WaterMode::kSurface, WaterMode::kParticles, WaterMode::kMesh};
 
-/// The name of `mode`: "surface" or "particles".
+/// The name of `mode`: "surface", "particles" or "mesh".
 const char* water_mode_name(WaterMode mode);
 
 /// The names of kWaterModes, in order (for CLI11's IsMember check).
@@ -25,7 +26,7 @@ std::vector<std::string> water_mode_names();
 /// The mode named `name`. Throws firn::InputError naming `what` (e.g. "--water") and the allowed names otherwise.
 WaterMode parse_water_mode(const std::string& name, const char* what);
 
-/// The other mode (the viewer's W key).
+/// The next mode in kWaterModes' order, after the last the first (the viewer's W key).
 WaterMode toggled(WaterMode mode);
 
 }  // namespace firn::app

@@ -47,6 +47,16 @@ void WaterSolver::draw(render::FrameContent& frame, const FrameLook& look) const
   set.count = solver_->particle_count();
   set.layout = render::sph_particle_layout();
   set.style.radius = 0.5f * static_cast<float>(solver_->settings().spacing);
+  if (look.water == WaterMode::kMesh) {
+    const sph::SurfaceMesh mesh = surface_mesh();
+    render::PolyhedronSet& drawn = frame.polyhedra.emplace_back();
+    drawn.triangles.reserve(3 * mesh.triangles.size());
+    for (const auto& t : mesh.triangles)
+      for (uint32_t v : t) drawn.triangles.push_back({mesh.positions[v], mesh.normals[v]});
+    drawn.instances.push_back({});  // in place: the mesh is in world coordinates
+    drawn.colour = glm::vec3(0.20f, 0.45f, 0.90f);  // water blue, as the particles
+    return;
+  }
   if (look.water == WaterMode::kSurface) {
     render::FluidSurfaceSet& surface = frame.fluid_surfaces.emplace_back();
     surface.particles = set;
@@ -69,7 +79,7 @@ void WaterSolver::write_ply(const std::filesystem::path& folder, int frame) cons
   app::write_ply(folder / frame_name("water", frame, ".ply"), solver_->download_particles());
 }
 
-void WaterSolver::write_mesh(const std::filesystem::path& folder, int frame) const {
+sph::SurfaceMesh WaterSolver::surface_mesh() const {
   const sph::SphSettings& s = solver_->settings();
   std::vector<glm::vec4> particles;
   for (const sph::GpuParticle& p : solver_->download_particles()) particles.push_back(p.x_m);
@@ -77,9 +87,12 @@ void WaterSolver::write_mesh(const std::filesystem::path& folder, int frame) con
   std::sort(particles.begin(), particles.end(), [](const glm::vec4& a, const glm::vec4& b) {
     return a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : a.z < b.z;
   });
-  const sph::SurfaceMesh mesh =
-      sph::extract_surface(particles, {.lattice = 0.5 * s.spacing, .kernel_radius = s.h(), .rest_density = s.rest_density});
-  app::write_ply(folder / frame_name("water_mesh", frame, ".ply"), mesh);
+  return sph::extract_surface(particles,
+                              {.lattice = 0.5 * s.spacing, .kernel_radius = s.h(), .rest_density = s.rest_density});
+}
+
+void WaterSolver::write_mesh(const std::filesystem::path& folder, int frame) const {
+  app::write_ply(folder / frame_name("water_mesh", frame, ".ply"), surface_mesh());
 }
 
 std::vector<SolverParameter> WaterSolver::parameters() const {

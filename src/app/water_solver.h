@@ -4,6 +4,7 @@
 
 #include "app/gpu_solver.h"
 #include "sph/solver.h"
+#include "sph/surface_mesh.h"
 
 namespace firn::app {
 
@@ -26,8 +27,11 @@ class WaterSolver final : public GpuSolver<sph::Solver> {
   std::optional<render::Bounds> domain() const override;
   /// water_<frame>.ply
   void write_ply(const std::filesystem::path& folder, int frame) const override;
-  /// water_mesh_<frame>.ply: the free surface (sph::extract_surface on a lattice of half the particle spacing).
+  /// water_mesh_<frame>.ply: surface_mesh().
   void write_mesh(const std::filesystem::path& folder, int frame) const override;
+  /// The free surface now (sph::extract_surface on a lattice of half the particle spacing, in a fixed particle
+  /// order); one download of the particles.
+  sph::SurfaceMesh surface_mesh() const;
   /// Viscosity mu [Pa s], surface tension sigma [N/m], speed of sound c [m/s] (sph::Solver::set_fluid).
   std::vector<SolverParameter> parameters() const override;
   std::string set_parameter(std::size_t index, double value) override;

@@ -34,7 +34,7 @@ app::Command add_view_command(CLI::App& app) {
       ->check(CLI::Range(1, 4096));
   v->add_option("--out", o->out, "folder of interactive screenshots (P) and recordings (V)");
   auto water = std::make_shared<std::string>(app::water_mode_name(app::WaterMode::kSurface));
-  v->add_option("--water", *water, "draw water as a surface (the default) or as particles; W toggles")
+  v->add_option("--water", *water, "draw water as a surface (the default), as particles or as its surface mesh; W cycles")
       ->check(CLI::IsMember(app::water_mode_names()));
   auto run = [o, v, water] {
     if (o->scene.empty()) o->scene = asset_dir() / "scenes" / "snowball-wall.json";

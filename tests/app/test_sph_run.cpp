@@ -168,3 +168,10 @@ TEST(FirnRunWater, ExportsTheSurfaceAsAClosedMeshThatAssimpReads) {
     EXPECT_LT(volume, 1.2 * 250 * 8e-6);
   }
 }
+
+TEST(FirnRunWater, MeshModeDrawsTheSurfaceMesh) {
+  const fs::path out = fresh_dir("run-water-mesh-mode") / "out";
+  const auto r = run_firn("run " + kTinyWater + " --out " + out.string() + " --frames 2 --width 160 --height 120 --water mesh");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_GT(water_fraction(out / "frame_00001.png"), 0.01);
+}

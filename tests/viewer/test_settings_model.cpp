@@ -59,13 +59,16 @@ TEST(ParamRanges, EveryPresetIsAllowed) {
   EXPECT_EQ(material_presets()[0].material.hardening, 10.0);
 }
 
-// W and the Render panel switch the water between a surface and particles; the viewer starts as `firn run` draws.
+// W and the Render panel cycle the water through a surface, particles and the mesh; the viewer starts as `firn run`
+// draws.
 TEST(RenderSettings, WaterModeToggles) {
   ViewerSettings s;
   EXPECT_EQ(s.look.water, app::FrameLook{}.water);
   EXPECT_EQ(s.look.water, app::WaterMode::kSurface);
   toggle_water_mode(s);
   EXPECT_EQ(s.look.water, app::WaterMode::kParticles);
+  toggle_water_mode(s);
+  EXPECT_EQ(s.look.water, app::WaterMode::kMesh);
   toggle_water_mode(s);
   EXPECT_EQ(s.look.water, app::WaterMode::kSurface);
   for (app::WaterMode m : app::kWaterModes) EXPECT_EQ(app::parse_water_mode(app::water_mode_name(m), "test"), m);
