@@ -33,7 +33,6 @@ double default_coupling_interval(const GrainSimulation* grains) {
 Coupling::Coupling(std::vector<Solver*> continua, GrainSimulation* grains, double interval,
                    std::vector<std::unique_ptr<Exchange>> exchanges)
     : continua_(std::move(continua)), grains_(grains), interval_(interval), exchanges_(std::move(exchanges)) {
-  for (const auto& e : exchanges_) interval_ = std::min(interval_, e->max_interval());
   clock_ = grains_ ? grains_->time() : 0.0;
   for (const Solver* s : continua_) {
     clock_ = std::max(clock_, s->time());
@@ -71,7 +70,9 @@ AdvanceResult Coupling::advance_until(double end, int max_steps) {
   while (r.steps < std::max(1, max_steps)) {
     if (!interval_end_) {
       if (!before_end(clock_, end)) break;
-      interval_end_ = std::min(end, clock_ + interval_);
+      double length = interval_;
+      for (const auto& e : exchanges_) length = std::min(length, e->max_interval());
+      interval_end_ = std::min(end, clock_ + length);
       for (std::size_t k = 0; k < exchanges_.size(); ++k)
         timed(cost_.ms[cost_.first_exchange + k], [&] { exchanges_[k]->begin_interval(clock_, *interval_end_); });
     }

@@ -33,7 +33,9 @@ class Exchange {
   /// the impulse [N s] and angular impulse about the grain's centre of mass [N m s] each grain received over the
   /// interval.
   virtual void end_interval(std::vector<RigidImpulse>& impulses) = 0;
-  /// The longest coupling interval the exchange stays accurate with [s] (infinity: no bound of its own).
+  /// The longest coupling interval the exchange stays accurate with from now on [s] (infinity: no bound of its
+  /// own); asked at every interval's start, so it may follow the solvers' state (a function of it: a restored run
+  /// takes the same intervals).
   virtual double max_interval() const { return std::numeric_limits<double>::infinity(); }
 };
 
@@ -53,7 +55,8 @@ double default_coupling_interval(const GrainSimulation* grains);
 class Coupling {
  public:
   /// `continua`: the GPU solvers advanced to each interval's end (snow, water); `grains` may be null;
-  /// `interval` [s] > 0, shortened to the smallest max_interval() of the exchanges; `exchanges` are called in
+  /// `interval` [s] > 0, each interval shortened to the smallest max_interval() of the exchanges at its start;
+  /// `exchanges` are called in
   /// order.
   Coupling(std::vector<Solver*> continua, GrainSimulation* grains, double interval,
            std::vector<std::unique_ptr<Exchange>> exchanges);
@@ -62,7 +65,7 @@ class Coupling {
   /// piece; never past `end`); `reached` once all are at `end`. Calling it until reached with the same `end` gives
   /// the same state as one call. Throws as the solvers do.
   AdvanceResult advance_until(double end, int max_steps);
-  /// Coupling interval [s].
+  /// The coupling interval [s] before the exchanges' max_interval() shortens it.
   double interval() const { return interval_; }
   /// True when `s` is advanced by this coupling (Simulation skips it).
   bool advances(const Solver* s) const;

@@ -131,6 +131,11 @@ void SnowWaterExchange::exchange() {
   gl::storage_barrier();
 }
 
+double SnowWaterExchange::max_interval() const {
+  const double v = snow_.step_limits().max_speed, h = snow_.settings().grid.spacing;
+  return v > 0 ? std::min(kSnowWaterMaxInterval, kFieldJump * h / v) : kSnowWaterMaxInterval;
+}
+
 void SnowWaterExchange::for_each_snow_chunk(gl::Program& program) {
   const uint32_t count = snow_.particle_count(), chunk = snow_.chunk_particles();
   for (uint32_t first = 0; first < count; first += std::min(chunk, count - first)) {
