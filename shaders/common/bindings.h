@@ -128,6 +128,7 @@
    the water sees it); after the coupling's 40-43. */
 #define SPH_BIND_FIELD_FRACTION 44  /* float[n]: solid volume fraction per grid node [1] */
 #define SPH_BIND_FIELD_REACTION 45  /* uint[6 n]: the water's impulse on each node's solid, 64-bit fixed point */
+#define SPH_BIND_NEIGHBOUR_LISTS 47 /* uint[stride n]: per sorted slot the density pass's neighbours (count, entries) */
 
 /* Snow-water coupling (src/app/snow_water_exchange.h, shaders/coupling): a grid with the snow grid's spacing and
    origin, filled by both materials' particles at a coupling interval's end (Bardenhagen et al. 2000 contact). */

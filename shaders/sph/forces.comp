@@ -9,7 +9,8 @@
 //   surface    a_i += -sigma lap(c) n / |n| / rho_i where |n| = |grad c| > l, c = sum_j m_j / rho_j W_poly6
 //   solids     a_i += -rho0 p_i / rho_i^2 grad V_i + 2 mu / rho_i L_i (v_solid - v_i) for the colliders and slabs,
 //              from the terms the density pass stored (boundary.glsl);  gravity.
-// The sums run over the neighbours and their mirror images across the domain faces (mirror.glsl); an image has
+// The sums run over the neighbours and their mirror images across the domain faces (mirror.glsl), read from the
+// list the density pass wrote (a particle whose list overflowed searches again); an image has
 // the pressure and density of its particle and the reflected velocity: its normal component reversed across a
 // free-slip face, all of it reversed across a no-slip face (SPH_FLAG_NO_SLIP_X << axis; Morris et al. 1997 use
 // the same idea with fixed boundary particles), so the viscous term drags the fluid to rest at a no-slip wall.
@@ -20,6 +21,8 @@
 #include "sph/mirror.glsl"
 
 layout(std430, binding = SPH_BIND_BOUNDARY) readonly buffer BoundaryBuffer { BoundaryTerms boundary[]; };
+layout(std430, binding = SPH_BIND_NEIGHBOUR_LISTS) readonly buffer NeighbourListBuffer { uint neighbour_lists[]; };
+uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 
@@ -52,16 +55,33 @@ void main() {
   g_rho_i = pi.v_rho.w;
   g_pi = pi.a_p.w;
   g_p_over_rho2 = g_pi / (g_rho_i * g_rho_i);
-  FOR_EACH_NEIGHBOUR(xi, j, r, r2) { add(j, r, r2, particles[j].v_rho.xyz, j == s); }
-  END_FOR_EACH_NEIGHBOUR
   ivec3 faces = near_faces(xi);
-  for (uint mask = 1u; mask < 8u; ++mask) {
-    if (!image_usable(mask, faces)) continue;
-    vec3 y = reflect_point(xi, mask, faces);
-    vec3 f = flip_signs(mask);
-    vec3 fv = image_velocity_signs(mask);
-    FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(j, f * r, r2, fv * particles[j].v_rho.xyz, false); }
+  uint listed = u_list_stride > 0u ? neighbour_lists[s * u_list_stride] : 0xffffffffu;
+  if (listed < u_list_stride) {
+    // The density pass's neighbours in its order (the search below in the same order): r = y - x_j with y the
+    // particle or its image point, as the search computes it, so both give the same bits.
+    for (uint k = 0u; k < listed; ++k) {
+      uint e = neighbour_lists[s * u_list_stride + 1u + k];
+      uint j = e >> 3, mask = e & 7u;
+      if (mask == 0u) {
+        vec3 r = xi - positions[j].xyz;
+        add(j, r, dot(r, r), particles[j].v_rho.xyz, j == s);
+      } else {
+        vec3 r = reflect_point(xi, mask, faces) - positions[j].xyz;
+        add(j, flip_signs(mask) * r, dot(r, r), image_velocity_signs(mask) * particles[j].v_rho.xyz, false);
+      }
+    }
+  } else {
+    FOR_EACH_NEIGHBOUR(xi, j, r, r2) { add(j, r, r2, particles[j].v_rho.xyz, j == s); }
     END_FOR_EACH_NEIGHBOUR
+    for (uint mask = 1u; mask < 8u; ++mask) {
+      if (!image_usable(mask, faces)) continue;
+      vec3 y = reflect_point(xi, mask, faces);
+      vec3 f = flip_signs(mask);
+      vec3 fv = image_velocity_signs(mask);
+      FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(j, f * r, r2, fv * particles[j].v_rho.xyz, false); }
+      END_FOR_EACH_NEIGHBOUR
+    }
   }
   // Coefficients: grad W_spiky = coef.z (h - r)^2 r/|r| (coef.z < 0), lap W_visc = coef.w (h - r),
   // grad W_poly6 = coef.y (h^2 - r^2)^2 r, lap W_poly6 = coef.y (h^2 - r^2)(3h^2 - 7r^2).

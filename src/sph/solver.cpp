@@ -49,6 +49,9 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       body_planes_(sizeof(glm::vec4)),
       body_impulses_(12 * sizeof(uint32_t)),
       body_states_(sizeof(GpuRigidState)) {
+  const uint64_t list_bytes = uint64_t(count_) * settings_.neighbour_list_stride * sizeof(uint32_t);
+  if (list_bytes > gl::max_storage_block_bytes()) settings_.neighbour_list_stride = 0;  // searched in both passes
+  if (settings_.neighbour_list_stride > 0) neighbour_lists_ = gl::Buffer(size_t(list_bytes));
   closed_tank_ = is_closed_tank();
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
@@ -62,7 +65,7 @@ size_t Solver::gpu_bytes() const {
   return particles_[0].size() + particles_[1].size() + positions_.size() + boundary_.size() + sort_.gpu_bytes() +
          colliders_.gpu_bytes() + regions_.size() + status_.size() + params_.size() + bodies_gpu_.size() +
          body_planes_.size() + body_impulses_.size() + body_states_.size() + field_fraction_.size() +
-         field_reaction_.size();
+         field_reaction_.size() + neighbour_lists_.size();
 }
 
 void Solver::bind() const {
@@ -81,6 +84,7 @@ void Solver::bind() const {
   body_states_.bind_storage(SPH_BIND_BODY_STATES);
   field_fraction_.bind_storage(SPH_BIND_FIELD_FRACTION);
   field_reaction_.bind_storage(SPH_BIND_FIELD_REACTION);
+  neighbour_lists_.bind_storage(SPH_BIND_NEIGHBOUR_LISTS);
   glBindBufferBase(GL_UNIFORM_BUFFER, SPH_BIND_PARAMS, params_.id());
 }
 
@@ -156,6 +160,7 @@ void Solver::sort() {
 void Solver::density() {
   bind();
   gl::ScopedPass t(timer_, "density");
+  density_.set("u_list_stride", settings_.neighbour_list_stride);
   density_.dispatch_1d(count_, SPH_LOCAL_SIZE);
   barrier();
 }
@@ -163,6 +168,7 @@ void Solver::density() {
 void Solver::forces() {
   bind();
   gl::ScopedPass t(timer_, "forces");
+  forces_.set("u_list_stride", settings_.neighbour_list_stride);
   forces_.dispatch_1d(count_, SPH_LOCAL_SIZE);
   barrier();
 }

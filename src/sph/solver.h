@@ -138,6 +138,9 @@ class Solver {
   /// the current (sorted) buffer; call after sort(). `max_per_particle` bounds each list; a longer list throws
   /// std::runtime_error.
   std::vector<std::vector<uint32_t>> neighbour_ids(uint32_t max_per_particle = 256);
+  /// The neighbour lists the last density pass wrote (SphSettings::neighbour_list_stride words per sorted slot:
+  /// the count, then sorted slot << 3 | image mask); empty without lists.
+  std::vector<uint32_t> download_neighbour_lists() const { return neighbour_lists_.read<uint32_t>(); }
   /// The order of the last sort: slot s held the particle now at sorted slot s at index order()[s] before it.
   std::vector<uint32_t> download_order() const { return sort_.order().read<uint32_t>(); }
   /// The hash table of the last sort (T + 1 entries).
@@ -195,6 +198,7 @@ class Solver {
   gl::Buffer bodies_gpu_, body_planes_, body_impulses_, body_states_;
   std::optional<SolidFieldGrid> field_;  ///< see set_solid_field
   gl::Buffer field_fraction_, field_reaction_;
+  gl::Buffer neighbour_lists_;  ///< see SphSettings::neighbour_list_stride (empty when 0)
   gl::Buffer status_staging_;  ///< status and impulse sums behind one fence (check_status with bodies)
   StagedRead staged_impulses_;  ///< the impulse sums read with the last status
   gl::PassTimer timer_;

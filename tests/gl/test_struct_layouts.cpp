@@ -213,6 +213,7 @@ std::vector<Mirror> sph_mirrors() {
       {"LoadBuffer", {SPH_BIND_LOADS, "loads"}},
       {"BodyImpulseBuffer", {SPH_BIND_BODY_IMPULSES, "body_impulses"}},
       {"FieldReactionBuffer", {SPH_BIND_FIELD_REACTION, "field_reaction"}},
+      {"NeighbourListBuffer", {SPH_BIND_NEIGHBOUR_LISTS, "neighbour_lists"}},
   };
   for (const auto& [block, where] : words)
     m.push_back(array_of<uint32_t>("uint32_t", block, where.first, where.second));

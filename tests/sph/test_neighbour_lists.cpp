@@ -1,0 +1,128 @@
+// The neighbour lists the density pass writes for the force pass (SphSettings::neighbour_list_stride,
+// docs/water.md "Neighbour lists"): each list holds exactly the particles and wall images closer than h (against a
+// double-precision brute force over the particles and their reflections), and a dam break run with lists, with
+// lists too short for most particles (the force pass searches again for those) and without lists gives the same
+// bits.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <utility>
+
+#include "sph/seeding.h"
+#include "sph/solver.h"
+#include "sph_test_util.h"
+#include "support/gl_context.h"
+
+using namespace firn;
+using namespace firn::sph;
+
+namespace {
+
+/// A dam-break column against the walls of the domain's corner (so particles have images across one, two and three
+/// faces), free-slip walls but for a no-slip floor.
+SphSettings dam(uint32_t stride) {
+  SphSettings s;
+  s.spacing = 0.02;
+  s.rest_density = 1000;
+  s.sound_speed = 20;
+  s.domain_min = glm::dvec3(0.0);
+  s.domain_max = glm::dvec3(0.5, 0.25, 0.08);
+  s.no_slip = {false, true, false};
+  s.viscosity = default_viscosity(s);
+  Body column;
+  column.min = glm::dvec3(0.0);
+  column.max = glm::dvec3(0.1, 0.2, 0.08);
+  column.hydrostatic = true;
+  s.bodies = {column};
+  s.neighbour_list_stride = stride;
+  return s;
+}
+
+const glm::dvec3 kGravity(0.0, -9.81, 0.0);
+
+TEST(SphNeighbourLists, ListsHoldEveryNeighbourAndWallImageCloserThanH) {
+  firn::test::gl_context();
+  const SphSettings s = dam(64);
+  Solver solver(s, {}, kGravity, seed_bodies(s, kGravity));
+  solver.advance(0.05);  // moved off the lattice
+  solver.sort();
+  solver.density();
+  const auto sorted = solver.download_particles();
+  const auto lists = solver.download_neighbour_lists();
+  ASSERT_EQ(lists.size(), sorted.size() * 64);
+  const double h = s.h(), h2 = double(float(h * h));
+  size_t entries = 0, images = 0, ambiguous = 0, wrong = 0, longest = 0;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    const glm::dvec3 xi(glm::vec3(sorted[i].x_m));
+    // Brute force: every particle j and its reflections across the faces within h of x_i (mask bit a: axis a).
+    std::set<std::pair<uint32_t, uint32_t>> want, maybe;
+    glm::ivec3 near(0);
+    for (int a = 0; a < 3; ++a) near[a] = xi[a] - s.domain_min[a] < h ? -1 : s.domain_max[a] - xi[a] < h ? 1 : 0;
+    for (uint32_t mask = 0; mask < 8; ++mask) {
+      bool usable = true;
+      glm::dvec3 y = xi;
+      for (int a = 0; a < 3; ++a)
+        if (mask & (1u << a)) {
+          usable = usable && near[a] != 0;
+          y[a] = 2.0 * (near[a] < 0 ? s.domain_min[a] : s.domain_max[a]) - y[a];
+        }
+      if (!usable) continue;
+      for (uint32_t j = 0; j < sorted.size(); ++j) {
+        const glm::dvec3 d = y - glm::dvec3(glm::vec3(sorted[j].x_m));
+        const double r2 = glm::dot(d, d);
+        if (std::abs(r2 - h2) <= 1e-5 * h2) maybe.emplace(j, mask);
+        else if (r2 < h2) want.emplace(j, mask);
+      }
+    }
+    const uint32_t n = lists[i * 64];
+    ASSERT_LT(n, 64u) << "slot " << i << " overflowed its list";
+    longest = std::max<size_t>(longest, n);
+    std::set<std::pair<uint32_t, uint32_t>> got;
+    for (uint32_t k = 0; k < n; ++k) {
+      const uint32_t e = lists[i * 64 + 1 + k];
+      got.emplace(e >> 3, e & 7u);
+      images += (e & 7u) != 0;
+    }
+    entries += n;
+    wrong += got.size() != n;  // duplicates
+    for (const auto& p : want) wrong += !got.count(p);
+    for (const auto& p : got) {
+      ambiguous += maybe.count(p);
+      wrong += !want.count(p) && !maybe.count(p);
+    }
+  }
+  std::printf("  %zu particles, %zu list entries (%zu wall images), longest list %zu, %zu undecidable pairs\n",
+              sorted.size(), entries, images, longest, ambiguous);
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_GT(images, sorted.size());
+}
+
+TEST(SphNeighbourLists, ListedSearchedAndOverflowingRunsAreBitIdentical) {
+  firn::test::gl_context();
+  // 64: every list fits; 12: most particles overflow theirs (about 30 neighbours) and the force pass searches; 0: no
+  // list at all.
+  std::vector<std::vector<GpuParticle>> results;
+  size_t overflowing = 0;
+  for (uint32_t stride : {64u, 12u, 0u}) {
+    const SphSettings s = dam(stride);
+    Solver solver(s, {}, kGravity, seed_bodies(s, kGravity));
+    solver.advance(0.1);
+    if (stride == 12) {
+      const auto lists = solver.download_neighbour_lists();
+      for (size_t i = 0; i < lists.size(); i += 12) overflowing += lists[i] >= 12;
+    }
+    results.push_back(sphtest::by_id(solver.download_particles()));
+    std::printf("  stride %u: %llu steps, %.1f bytes of lists per particle\n", stride,
+                static_cast<unsigned long long>(solver.steps()), 4.0 * stride);
+  }
+  EXPECT_GT(overflowing, results[0].size() / 2) << "the short lists must overflow for most particles";
+  for (size_t k = 1; k < results.size(); ++k) {
+    ASSERT_EQ(results[k].size(), results[0].size());
+    EXPECT_EQ(0, std::memcmp(results[k].data(), results[0].data(), results[0].size() * sizeof(GpuParticle)))
+        << "run " << k << " differs from the listed run";
+  }
+}
+
+}  // namespace
