@@ -93,8 +93,11 @@ std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dve
   for (const Body& b : settings.bodies) {
     const size_t first = out.size();
     const auto [lo, hi] = bounds(b);
-    const glm::dvec3 k_lo = glm::ceil((lo - settings.domain_min) / s - 0.5);
-    const glm::dvec3 k_hi = glm::floor((hi - settings.domain_min) / s - 0.5);
+    // Within the body, and with the lattice cube inside the domain (1e-9: a domain of a whole number of spacings
+    // keeps its last cube despite rounding).
+    const glm::dvec3 k_lo = glm::max(glm::ceil((lo - settings.domain_min) / s - 0.5), glm::dvec3(0.0));
+    const glm::dvec3 k_hi = glm::min(glm::floor((hi - settings.domain_min) / s - 0.5),
+                                     glm::floor((settings.domain_max - settings.domain_min) / s - 1.0 + 1e-9));
     for (long kz = long(k_lo.z); kz <= long(k_hi.z); ++kz)
       for (long ky = long(k_lo.y); ky <= long(k_hi.y); ++ky)
         for (long kx = long(k_lo.x); kx <= long(k_hi.x); ++kx) {

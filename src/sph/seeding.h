@@ -19,6 +19,8 @@ double pressure_gradient_correction(const SphSettings& settings);
 
 /// Lattice points x = s (k + 1/2) (k integer, origin at the domain minimum) inside each body, in body order, with
 /// the body's velocity and lattice_particle_mass(); a point covered by two bodies is seeded once. `id` = index.
+/// Only points whose lattice cube [s k, s (k + 1)] lies in the domain are seeded: a point closer than s / 2 to a
+/// face (a domain not a whole number of spacings long) would overlap its own mirror image and start compressed.
 /// Hydrostatic bodies are then compressed along `gravity` [m/s^2] (see Body::hydrostatic).
 std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity = glm::dvec3(0.0));
 

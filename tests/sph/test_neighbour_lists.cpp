@@ -126,3 +126,24 @@ TEST(SphNeighbourLists, ListedSearchedAndOverflowingRunsAreBitIdentical) {
 }
 
 }  // namespace
+
+namespace {
+
+// Not about lists: found while writing the tests above. A column reaching a domain face that is not a whole number
+// of spacings from the lattice origin seeded a particle on the face, where it overlapped its own mirror image and
+// the run stopped at step 0 with a compression error (exit 3).
+TEST(SphSeeding, BodyReachingAFaceOffTheLatticeKeepsItsParticlesHalfASpacingInside) {
+  firn::test::gl_context();
+  SphSettings s = dam(64);
+  s.domain_max = glm::dvec3(0.37, 0.3, 0.13);  // 18.5, 15 and 6.5 spacings
+  s.bodies[0].max = glm::dvec3(0.11, 0.19, 0.13);
+  double nearest = 1e9;  // on the lattice, before the hydrostatic compression moves the points along gravity
+  for (const GpuParticle& p : seed_bodies(s))
+    for (int a = 0; a < 3; ++a)
+      nearest = std::min({nearest, double(p.x_m[a]) - s.domain_min[a], s.domain_max[a] - double(p.x_m[a])});
+  EXPECT_GE(nearest, 0.5 * s.spacing - 1e-6) << "a particle closer than s / 2 to a face";
+  Solver solver(s, {}, kGravity, seed_bodies(s, kGravity));
+  EXPECT_NO_THROW(solver.advance(0.05));
+}
+
+}  // namespace
