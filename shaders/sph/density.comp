@@ -23,33 +23,35 @@ layout(local_size_x = SPH_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_BOUNDARY) writeonly buffer BoundaryBuffer { BoundaryTerms boundary[]; };
 layout(std430, binding = SPH_BIND_NEIGHBOUR_LISTS) writeonly buffer NeighbourListBuffer { uint neighbour_lists[]; };
 uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
+uniform uint u_first;        // first sorted slot of this dispatch; neighbour_lists[] starts at its list
 
 float g_sum = 0.0;
 uint g_listed = 0u;
 
 // Adds neighbour j (sorted slot; of the image set `mask`, 0 for the particle's own position) at squared distance
 // r2, and lists it for the force pass (sph/forces.comp) while the list has room; the count goes on past it.
-void add(uint s, uint j, uint mask, float r2) {
+void add(uint list, uint j, uint mask, float r2) {
   float q = kernel.y - r2;
   g_sum += positions[j].w * q * q * q;
-  if (g_listed + 1u < u_list_stride) neighbour_lists[s * u_list_stride + 1u + g_listed] = (j << 3) | mask;
+  if (g_listed + 1u < u_list_stride) neighbour_lists[list + 1u + g_listed] = (j << 3) | mask;
   ++g_listed;
 }
 
 void main() {
-  uint s = gl_GlobalInvocationID.x;
+  uint s = u_first + gl_GlobalInvocationID.x;
+  uint list = (s - u_first) * u_list_stride;  // this particle's list within the bound range
   if (s >= particle_count()) return;
   vec3 xi = particles[s].x_m.xyz;
-  FOR_EACH_NEIGHBOUR(xi, j, r, r2) { add(s, j, 0u, r2); }
+  FOR_EACH_NEIGHBOUR(xi, j, r, r2) { add(list, j, 0u, r2); }
   END_FOR_EACH_NEIGHBOUR
   ivec3 faces = near_faces(xi);
   for (uint mask = 1u; mask < 8u; ++mask) {
     if (!image_usable(mask, faces)) continue;
     vec3 y = reflect_point(xi, mask, faces);
-    FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(s, j, mask, r2); }
+    FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(list, j, mask, r2); }
     END_FOR_EACH_NEIGHBOUR
   }
-  if (u_list_stride > 0u) neighbour_lists[s * u_list_stride] = g_listed;
+  if (u_list_stride > 0u) neighbour_lists[list] = g_listed;
   vec3 vi = particles[s].v_rho.xyz;
   Near near = near_solids(xi);
   Share share[BOUNDARY_MAX_NEAR];

@@ -23,6 +23,7 @@
 layout(std430, binding = SPH_BIND_BOUNDARY) readonly buffer BoundaryBuffer { BoundaryTerms boundary[]; };
 layout(std430, binding = SPH_BIND_NEIGHBOUR_LISTS) readonly buffer NeighbourListBuffer { uint neighbour_lists[]; };
 uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
+uniform uint u_first;        // first sorted slot of this dispatch; neighbour_lists[] starts at its list
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 
@@ -47,7 +48,8 @@ void add(uint j, vec3 r, float r2, vec3 v_j, bool self) {
 }
 
 void main() {
-  uint s = gl_GlobalInvocationID.x;
+  uint s = u_first + gl_GlobalInvocationID.x;
+  uint list = (s - u_first) * u_list_stride;  // this particle's list within the bound range
   if (s >= particle_count()) return;
   Particle pi = particles[s];
   vec3 xi = pi.x_m.xyz;
@@ -56,12 +58,12 @@ void main() {
   g_pi = pi.a_p.w;
   g_p_over_rho2 = g_pi / (g_rho_i * g_rho_i);
   ivec3 faces = near_faces(xi);
-  uint listed = u_list_stride > 0u ? neighbour_lists[s * u_list_stride] : 0xffffffffu;
+  uint listed = u_list_stride > 0u ? neighbour_lists[list] : 0xffffffffu;
   if (listed < u_list_stride) {
     // The density pass's neighbours in its order (the search below in the same order): r = y - x_j with y the
     // particle or its image point, as the search computes it, so both give the same bits.
     for (uint k = 0u; k < listed; ++k) {
-      uint e = neighbour_lists[s * u_list_stride + 1u + k];
+      uint e = neighbour_lists[list + 1u + k];
       uint j = e >> 3, mask = e & 7u;
       if (mask == 0u) {
         vec3 r = xi - positions[j].xyz;

@@ -83,7 +83,7 @@ struct SphSettings {
   /// in the density loop's order, so both passes sum in the same order as a search would. A particle with more
   /// neighbours than fit is searched again by the force pass, so no size is wrong, only slower. 64: about 1.7 times
   /// the 37 neighbours of a particle at the watchdog's 10 % compression (4/3 pi (h / s)^3 1.1, h = 2 s). 0: no
-  /// list. Not a scene key; the list is also left out when it would not fit one storage binding (docs/water.md).
+  /// list. Not a scene key. Lists larger than one storage binding are used in chunks (docs/water.md).
   uint32_t neighbour_list_stride = 64;
   glm::dvec3 domain_min{0.0}, domain_max{1.0};  ///< walled box [m]; the hash origin is its centre
   /// Per axis: both domain faces of that axis are no-slip (the viscous term sees a mirror image moving with -v,

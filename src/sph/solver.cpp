@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <numeric>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -49,9 +50,18 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       body_planes_(sizeof(glm::vec4)),
       body_impulses_(12 * sizeof(uint32_t)),
       body_states_(sizeof(GpuRigidState)) {
-  const uint64_t list_bytes = uint64_t(count_) * settings_.neighbour_list_stride * sizeof(uint32_t);
-  if (list_bytes > gl::max_storage_block_bytes()) settings_.neighbour_list_stride = 0;  // searched in both passes
-  if (settings_.neighbour_list_stride > 0) neighbour_lists_ = gl::Buffer(size_t(list_bytes));
+  // The lists may be larger than one storage binding: the two passes then run in chunks of particles whose lists fit
+  // (list_chunk_), each binding its range.
+  const size_t per_particle = size_t(settings_.neighbour_list_stride) * sizeof(uint32_t);
+  if (per_particle > 0) {
+    neighbour_lists_ = gl::Buffer(size_t(count_) * per_particle);
+    const size_t fit = gl::max_storage_block_bytes() / per_particle;
+    // Chunks start at an aligned offset and hold whole work groups, so that no invocation of one chunk reaches a
+    // particle of the next (it would sum that particle's body and field reactions twice).
+    const size_t offset_align = gl::storage_offset_alignment() / std::gcd(per_particle, gl::storage_offset_alignment());
+    const size_t align = std::lcm(std::max<size_t>(1, offset_align), size_t{SPH_LOCAL_SIZE});
+    list_chunk_ = uint32_t(std::min<size_t>(count_, fit / align * align));
+  }
   closed_tank_ = is_closed_tank();
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
@@ -84,7 +94,6 @@ void Solver::bind() const {
   body_states_.bind_storage(SPH_BIND_BODY_STATES);
   field_fraction_.bind_storage(SPH_BIND_FIELD_FRACTION);
   field_reaction_.bind_storage(SPH_BIND_FIELD_REACTION);
-  neighbour_lists_.bind_storage(SPH_BIND_NEIGHBOUR_LISTS);
   glBindBufferBase(GL_UNIFORM_BUFFER, SPH_BIND_PARAMS, params_.id());
 }
 
@@ -157,19 +166,41 @@ void Solver::sort() {
   current_ = 1 - current_;
 }
 
+void Solver::dispatch_with_lists(gl::Program& program) {
+  const uint32_t stride = settings_.neighbour_list_stride;
+  program.set("u_list_stride", stride);
+  const uint32_t chunk = stride > 0 ? list_chunk_ : count_;
+  for (uint32_t first = 0; first < count_; first += chunk) {
+    const uint32_t n = std::min(chunk, count_ - first);
+    if (stride > 0)
+      neighbour_lists_.bind_storage_range(SPH_BIND_NEIGHBOUR_LISTS, size_t(first) * stride * sizeof(uint32_t),
+                                          size_t(n) * stride * sizeof(uint32_t));
+    program.set("u_first", first);
+    program.dispatch_1d(n, SPH_LOCAL_SIZE);
+  }
+}
+
+void Solver::set_list_chunk(uint32_t particles) {
+  const size_t bytes = size_t(particles) * settings_.neighbour_list_stride * sizeof(uint32_t);
+  if (particles == 0 || particles % SPH_LOCAL_SIZE != 0 || bytes % gl::storage_offset_alignment() != 0 ||
+      particles > list_chunk_)
+    throw std::invalid_argument("sph::Solver::set_list_chunk: " + std::to_string(particles) +
+                                " particles; allowed: a multiple of " + std::to_string(SPH_LOCAL_SIZE) +
+                                " with aligned list offsets, at most " + std::to_string(list_chunk_));
+  list_chunk_ = particles;
+}
+
 void Solver::density() {
   bind();
   gl::ScopedPass t(timer_, "density");
-  density_.set("u_list_stride", settings_.neighbour_list_stride);
-  density_.dispatch_1d(count_, SPH_LOCAL_SIZE);
+  dispatch_with_lists(density_);
   barrier();
 }
 
 void Solver::forces() {
   bind();
   gl::ScopedPass t(timer_, "forces");
-  forces_.set("u_list_stride", settings_.neighbour_list_stride);
-  forces_.dispatch_1d(count_, SPH_LOCAL_SIZE);
+  dispatch_with_lists(forces_);
   barrier();
 }
 

@@ -131,6 +131,11 @@ class Solver {
   /// The water's impulse on every node since the owner last zeroed it (6 uint per node: int64 x, y, z, low word
   /// first, in units of 1 / reaction_scale N s), added by every density pass.
   const gl::Buffer& solid_field_reaction() const { return field_reaction_; }
+  /// Runs the density and force passes in chunks of `particles` (tests: chunk boundaries on a small set; the solver
+  /// chooses the largest chunk whose lists fit one binding). Throws std::invalid_argument unless `particles` is a
+  /// positive multiple of SPH_LOCAL_SIZE whose list offsets meet the storage offset alignment, and no larger than
+  /// the chosen chunk.
+  void set_list_chunk(uint32_t particles);
   /// Chooses the sorting algorithm of the next steps (both give the same order).
   void set_sort_method(SortMethod m) { settings_.sort = m; }
 
@@ -170,6 +175,8 @@ class Solver {
   friend void restore_state(Solver& solver, BinaryReader& in);
 
   void bind() const;
+  /// Dispatches the density or force pass over every particle, in chunks whose neighbour lists fit one binding.
+  void dispatch_with_lists(gl::Program& program);
   void upload_params();
   void barrier() const;
   double choose_time_step(double max_speed, double max_accel);
@@ -199,6 +206,7 @@ class Solver {
   std::optional<SolidFieldGrid> field_;  ///< see set_solid_field
   gl::Buffer field_fraction_, field_reaction_;
   gl::Buffer neighbour_lists_;  ///< see SphSettings::neighbour_list_stride (empty when 0)
+  uint32_t list_chunk_ = 0;     ///< particles whose lists fit one storage binding (a multiple of the offset alignment)
   gl::Buffer status_staging_;  ///< status and impulse sums behind one fence (check_status with bodies)
   StagedRead staged_impulses_;  ///< the impulse sums read with the last status
   gl::PassTimer timer_;

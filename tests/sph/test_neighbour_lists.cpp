@@ -101,20 +101,22 @@ TEST(SphNeighbourLists, ListsHoldEveryNeighbourAndWallImageCloserThanH) {
 
 TEST(SphNeighbourLists, ListedSearchedAndOverflowingRunsAreBitIdentical) {
   firn::test::gl_context();
-  // 64: every list fits; 12: most particles overflow theirs (about 30 neighbours) and the force pass searches; 0: no
-  // list at all.
+  // 64: every list fits; 64 in chunks of 64 particles (200 = 64 + 64 + 64 + 8: the passes bind each chunk's lists,
+  // as sets whose lists exceed one storage binding run); 12: most particles overflow theirs (about 30 neighbours)
+  // and the force pass searches; 0: no list at all.
   std::vector<std::vector<GpuParticle>> results;
   size_t overflowing = 0;
-  for (uint32_t stride : {64u, 12u, 0u}) {
+  for (const auto& [stride, chunk] : {std::pair{64u, 0u}, std::pair{64u, 64u}, std::pair{12u, 0u}, std::pair{0u, 0u}}) {
     const SphSettings s = dam(stride);
     Solver solver(s, {}, kGravity, seed_bodies(s, kGravity));
+    if (chunk) solver.set_list_chunk(chunk);
     solver.advance(0.1);
     if (stride == 12) {
       const auto lists = solver.download_neighbour_lists();
       for (size_t i = 0; i < lists.size(); i += 12) overflowing += lists[i] >= 12;
     }
     results.push_back(sphtest::by_id(solver.download_particles()));
-    std::printf("  stride %u: %llu steps, %.1f bytes of lists per particle\n", stride,
+    std::printf("  stride %u%s: %llu steps, %.1f bytes of lists per particle\n", stride, chunk ? ", chunks of 64" : "",
                 static_cast<unsigned long long>(solver.steps()), 4.0 * stride);
   }
   EXPECT_GT(overflowing, results[0].size() / 2) << "the short lists must overflow for most particles";
