@@ -2,7 +2,8 @@
 // Grid-to-particle: PIC/FLIP blend v_p = (1 - alpha) v_PIC + alpha v_FLIP and the velocity gradient
 // grad v_p = sum_i v_i^{n+1} (grad w_ip)^T (Stomakhin et al. 2013 Sec. 4 steps 7-8; Meyer 2015 Sec. 3.4).
 // With APIC (Jiang et al. 2015 Eqs. 8-10): v_p = v_PIC and C_p = B_p D_p^-1 = 3 / h^2 sum_i w_ip v_i (x_i - x_p)^T.
-// A gather: one thread per particle, no atomics.
+// With MLS-MPM (Hu et al. 2018): the quadratic B-spline, C_p = 4 / h^2 sum_i w_ip v_i (x_i - x_p)^T, and C_p is
+// also the velocity gradient of the F update. A gather: one thread per particle, no atomics.
 #include "mpm/layout.glsl"
 #include "mpm/kernel.glsl"
 #include "mpm/particles.glsl"
@@ -21,9 +22,9 @@ void main() {
   mat3 B = mat3(0.0);
   vec3 xp = particles[i].x_m.xyz;
 #endif
-  for (int c = 0; c < 4; ++c)
-    for (int b = 0; b < 4; ++b)
-      for (int a = 0; a < 4; ++a) {
+  for (int c = 0; c < MPM_STENCIL; ++c)
+    for (int b = 0; b < MPM_STENCIL; ++b)
+      for (int a = 0; a < MPM_STENCIL; ++a) {
         ivec3 o = ivec3(a, b, c);
         ivec3 n = s.base + o;
         if (!node_in_grid(n)) continue;
@@ -38,7 +39,10 @@ void main() {
       }
 #ifdef MPM_APIC
   float h = spacing();
-  mat3 C = (3.0 / (h * h)) * B;
+  mat3 C = (MPM_AFFINE_INVERSE / (h * h)) * B;
+#ifdef MPM_MLS
+  grad = C;
+#endif
   affine[i] = mat3x4(vec4(C[0], 0.0), vec4(C[1], 0.0), vec4(C[2], 0.0));
   particles[i].v_vol.xyz = v_pic;
 #else

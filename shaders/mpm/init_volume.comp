@@ -13,9 +13,9 @@ void main() {
   if (i >= chunk_count) return;
   Stencil s = make_stencil(particles[i].x_m.xyz);
   float mass_sum = 0.0;
-  for (int c = 0; c < 4; ++c)
-    for (int b = 0; b < 4; ++b)
-      for (int a = 0; a < 4; ++a) {
+  for (int c = 0; c < MPM_STENCIL; ++c)
+    for (int b = 0; b < MPM_STENCIL; ++b)
+      for (int a = 0; a < MPM_STENCIL; ++a) {
         ivec3 o = ivec3(a, b, c);
         ivec3 n = s.base + o;
         if (!node_in_grid(n)) continue;

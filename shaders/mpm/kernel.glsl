@@ -18,8 +18,20 @@ float bspline_slope(float x) {
   return 0.0;
 }
 
+#ifdef MPM_MLS
+// MLS-MPM (Hu et al. 2018) uses the quadratic B-spline: 3 nodes per axis (common/quadratic_bspline.glsl).
+#include "common/quadratic_bspline.glsl"
+#define MPM_STENCIL 3
+// D_p^-1 h^2 of the quadratic B-spline: D_p = sum_i w_ip (x_i - x_p)(x_i - x_p)^T = h^2/4 I.
+#define MPM_AFFINE_INVERSE 4.0
+#else
+#define MPM_STENCIL 4
+// D_p^-1 h^2 of the cubic B-spline (D_p = h^2/3 I, Jiang et al. 2015 Sec. 5.3).
+#define MPM_AFFINE_INVERSE 3.0
+#endif
+
 // Per-axis weights and slopes of a particle at grid coordinate g = (x - grid_min) / h for the 4 nodes
-// base + 0..3, base = floor(g) - 1.
+// base + 0..3, base = floor(g) - 1 (MLS: the 3 nodes base + 0..2 of the quadratic B-spline, base = round(g) - 1).
 struct Stencil {
   ivec3 base;
   vec3 w[4];   // N(g - node) per axis
@@ -28,6 +40,17 @@ struct Stencil {
 
 Stencil make_stencil(vec3 x) {
   Stencil s;
+#ifdef MPM_MLS
+  QuadraticStencil q = quadratic_stencil(x, grid_min_h.xyz, spacing());
+  s.base = q.base;
+  for (int k = 0; k < 3; ++k) {
+    s.w[k] = q.w[k];
+    s.dw[k] = q.dw[k];
+  }
+  s.w[3] = vec3(0.0);
+  s.dw[3] = vec3(0.0);
+  return s;
+#endif
   vec3 g = (x - grid_min_h.xyz) / spacing();
   s.base = ivec3(floor(g)) - 1;
   float inv_h = (counts.w & MPM_FLAG_THESIS_GRADIENT) != 0u ? 1.0 : 1.0 / spacing();
@@ -39,7 +62,7 @@ Stencil make_stencil(vec3 x) {
   return s;
 }
 
-// Weight w_ip and gradient grad w_ip (Eqs. 17, 19 with 1/h) of stencil node (a, b, c) in 0..3.
+// Weight w_ip and gradient grad w_ip (Eqs. 17, 19 with 1/h) of stencil node (a, b, c) in 0..MPM_STENCIL-1.
 float stencil_weight(Stencil s, ivec3 o) { return s.w[o.x].x * s.w[o.y].y * s.w[o.z].z; }
 vec3 stencil_gradient(Stencil s, ivec3 o) {
   return vec3(s.dw[o.x].x * s.w[o.y].y * s.w[o.z].z,

@@ -4,7 +4,9 @@
 // Sec. 4.3. One thread per particle; the polar decomposition of F_E is computed once per particle, not per node.
 // With P2G_MASS_ONLY defined only the mass is scattered (first step, for the volume estimate). With APIC the
 // momentum carries the particle's affine velocity: m_i v_i = sum_p w_ip m_p (v_p + C_p (x_i - x_p)) (Jiang et al.
-// 2015 Eq. 11).
+// 2015 Eq. 11). With MPM_MLS (Hu et al. 2018, MLS-MPM, Sec. 5 and its Eq. 29): the quadratic B-spline and the
+// elastic force folded into the affine momentum, m_i v_i = sum_p w_ip (m_p v_p + (m_p C_p - dt (4 / h^2) V_p sigma_p)
+// (x_i - x_p)), since grad w_ip is approximated by w_ip D_p^-1 (x_i - x_p); the impulse channel stays zero.
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
 #include "mpm/kernel.glsl"
@@ -34,15 +36,20 @@ void main() {
   Stencil s = make_stencil(p.x_m.xyz);
   float m = p.x_m.w;
 #ifndef P2G_MASS_ONLY
-  mat3 impulse = -time_step() * volume_stress(p);  // dt f_i = -dt sum_p V sigma grad w_ip
   vec3 mv = m * p.v_vol.xyz;
+#ifdef MPM_MLS
+  float h = spacing();
+  mat3 mC = m * mat3(affine[i]) - (time_step() * MPM_AFFINE_INVERSE / (h * h)) * volume_stress(p);
+#else
+  mat3 impulse = -time_step() * volume_stress(p);  // dt f_i = -dt sum_p V sigma grad w_ip
 #ifdef MPM_APIC
   mat3 mC = m * mat3(affine[i]);
 #endif
 #endif
-  for (int c = 0; c < 4; ++c)
-    for (int b = 0; b < 4; ++b)
-      for (int a = 0; a < 4; ++a) {
+#endif
+  for (int c = 0; c < MPM_STENCIL; ++c)
+    for (int b = 0; b < MPM_STENCIL; ++b)
+      for (int a = 0; a < MPM_STENCIL; ++a) {
         ivec3 o = ivec3(a, b, c);
         ivec3 n = s.base + o;
         if (!node_in_grid(n)) continue;
@@ -56,14 +63,16 @@ void main() {
 #else
         vec3 dp = w * mv;
 #endif
-        vec3 df = impulse * stencil_gradient(s, o);
-        for (int d = 0; d < 3; ++d) {
+        for (int d = 0; d < 3; ++d)
           ATOMIC_ADD_CHECKED(nodes[k].mass_momentum[d + 1],
                              to_fixed(dp[d], scales.y, MPM_ERROR_MOMENTUM_OVERFLOW, pid), MPM_ERROR_MOMENTUM_OVERFLOW,
                              pid);
+#ifndef MPM_MLS
+        vec3 df = impulse * stencil_gradient(s, o);
+        for (int d = 0; d < 3; ++d)
           ATOMIC_ADD_CHECKED(nodes[k].impulse[d], to_fixed(df[d], scales.y, MPM_ERROR_IMPULSE_OVERFLOW, pid),
                              MPM_ERROR_IMPULSE_OVERFLOW, pid);
-        }
+#endif
 #endif
       }
 }

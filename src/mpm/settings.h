@@ -62,7 +62,13 @@ enum class Transfer {
   kFlip,  ///< PIC/FLIP blend (Stomakhin 2013 Sec. 4 step 8), MpmSettings::flip
   kApic,  ///< affine particle-in-cell (Jiang et al. 2015, "The Affine Particle-In-Cell Method", Eqs. 8-12):
           ///< each particle carries C_p = B_p D_p^-1, D_p = h^2/3 I for the cubic B-spline; conserves angular momentum
+  kMls,   ///< MLS-MPM (Hu et al. 2018, "A Moving Least Squares Material Point Method", Sec. 5): APIC transfers with
+          ///< the quadratic B-spline (27 nodes, D_p = h^2/4 I), the stress folded into the affine momentum and
+          ///< C_p as the velocity gradient of the F update
 };
+
+/// True for the transfers whose particles carry an affine velocity C_p (APIC, MLS).
+inline bool has_affine(Transfer t) { return t == Transfer::kApic || t == Transfer::kMls; }
 
 /// Everything the MPM solver needs besides colliders and gravity.
 struct MpmSettings {

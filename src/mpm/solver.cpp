@@ -21,6 +21,7 @@ gl::Program build(const char* file, std::vector<std::string> defines = {}) {
 /// The defines that select the transfer in particle-to-grid and grid-to-particle.
 std::vector<std::string> transfer_defines(const MpmSettings& s) {
   if (s.transfer == Transfer::kApic) return {"#define MPM_APIC"};
+  if (s.transfer == Transfer::kMls) return {"#define MPM_APIC", "#define MPM_MLS"};
   return {};
 }
 

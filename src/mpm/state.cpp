@@ -55,7 +55,7 @@ void save_state(const Solver& s, BinaryWriter& out) {
   put_collider_points(out, s.colliders_.at_zero());
   out.put_array(s.download_particles());
   // APIC carries C_p from one substep's grid-to-particle to the next particle-to-grid.
-  if (s.settings_.transfer == Transfer::kApic) out.put_array(s.download_affine());
+  if (has_affine(s.settings_.transfer)) out.put_array(s.download_affine());
   put_rigid(s, s.rigid_colliders(), out);
 }
 
@@ -72,7 +72,7 @@ void restore_state(Solver& s, BinaryReader& in) {
   if (particles.size() != s.count_)
     in.fail(std::to_string(particles.size()) + " snow particles, the scene seeds " + std::to_string(s.count_));
   std::vector<GpuVelocityGradient> affine;
-  if (s.settings_.transfer == Transfer::kApic) {
+  if (has_affine(s.settings_.transfer)) {
     affine = in.get_array<GpuVelocityGradient>();
     if (affine.size() != s.count_) in.fail("the APIC affine velocities do not match the particles");
   }

@@ -216,11 +216,13 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
   s.dt_max = node.number("dt_max", {.text = "dt_max > 0 [s]", .lo = 0, .lo_open = true}, s.dt_max);
   s.flip = node.number("flip", {.text = "0 <= flip <= 1", .lo = 0, .hi = 1}, s.flip);
   if (auto transfer = node.find("transfer")) {
-    const std::string t = transfer->string("flip, apic");
+    const std::string t = transfer->string("flip, apic, mls");
     if (t == "apic")
       s.transfer = mpm::Transfer::kApic;
+    else if (t == "mls")
+      s.transfer = mpm::Transfer::kMls;
     else if (t != "flip")
-      transfer->fail("unknown transfer \"" + t + "\"", "flip, apic");
+      transfer->fail("unknown transfer \"" + t + "\"", "flip, apic, mls");
   }
   s.max_speed = node.number("max_speed", {.text = "max_speed >= 0 [m/s] (0 = derive from the scene)", .lo = 0},
                             s.max_speed);

@@ -342,6 +342,8 @@ TEST(StructLayouts, SnowProgramsMatchTheirCppMirrors) {
   // with rigid bodies).
   check_programs(compute_programs("mpm", {{{"mpm/p2g.comp"}, {"#define MPM_APIC"}},
                                           {{"mpm/g2p.comp"}, {"#define MPM_APIC"}},
+                                          {{"mpm/p2g.comp"}, {"#define MPM_APIC", "#define MPM_MLS"}},
+                                          {{"mpm/g2p.comp"}, {"#define MPM_APIC", "#define MPM_MLS"}},
                                           {{"mpm/p2g.comp"}, {"#define P2G_MASS_ONLY"}},
                                           {{"mpm/grid_update.comp"}, {"#define MPM_RIGID"}}}),
                  mpm_mirrors());

@@ -341,6 +341,8 @@ dvec3 collide(const std::vector<Collider>& colliders, const dvec3& x, dvec3 v, d
 
 // ---- passes -----------------------------------------------------------------------------------------------------
 
+double volume_stress_bound(const Material& mat, const Particle& p) { return volume_stress_error(mat, p); }
+
 GridSums particle_to_grid(const Setup& s, const std::vector<Particle>& particles) {
   const int n = s.node_count();
   GridSums g;

@@ -142,6 +142,8 @@ std::vector<NodeWeight> support(const Setup& s, const dvec3& x);
 /// V_p^n sigma_p = V_p^0 dPsi/dF_E F_E^T = V_p^0 [2 mu (F_E - R_E) F_E^T + lambda (J_E - 1) J_E I], mu and lambda
 /// hardened by exp(xi (1 - J_P)) (Eqs. 27-32) [N m].
 dmat3 volume_stress(const Material& mat, const Particle& p);
+/// Bound of the per-element error of the GPU's float V sigma against volume_stress [N m].
+double volume_stress_bound(const Material& mat, const Particle& p);
 
 // ---- collisions -------------------------------------------------------------------------------------------------
 

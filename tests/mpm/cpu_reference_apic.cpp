@@ -68,7 +68,8 @@ AffineVelocity apic_affine_velocity(const Setup& s, const std::vector<Particle>&
   return out;
 }
 
-dvec3 angular_momentum(const std::vector<Particle>& particles, const std::vector<dmat3>& affine, double h) {
+dvec3 angular_momentum(const std::vector<Particle>& particles, const std::vector<dmat3>& affine, double h,
+                       double d_over_h2) {
   dvec3 l(0.0);
   for (size_t p = 0; p < particles.size(); ++p) {
     const Particle& q = particles[p];
@@ -76,7 +77,7 @@ dvec3 angular_momentum(const std::vector<Particle>& particles, const std::vector
     if (!affine.empty()) {
       const dmat3& c = affine[p];  // glm: c[column][row]
       const dvec3 spin(c[1][2] - c[2][1], c[2][0] - c[0][2], c[0][1] - c[1][0]);
-      l += q.m * (h * h / 3.0) * spin;
+      l += q.m * (h * h * d_over_h2) * spin;
     }
   }
   return l;

@@ -31,7 +31,8 @@ AffineVelocity apic_affine_velocity(const Setup& s, const std::vector<Particle>&
 /// Angular momentum about the origin of particles moved by APIC [kg m^2/s]: sum_p m_p (x_p x v_p) plus the affine
 /// spin m_p (h^2/3) (C_32 - C_23, C_13 - C_31, C_21 - C_12) (Jiang et al. 2015 Sec. 5.3: the grid's angular
 /// momentum after particle-to-grid, by sum_i w_ip (x_i - x_p) = 0 and D_p = h^2/3 I). Without `affine` (PIC/FLIP),
-/// the first sum alone.
-dvec3 angular_momentum(const std::vector<Particle>& particles, const std::vector<dmat3>& affine, double h);
+/// the first sum alone. `d_over_h2`: D_p / h^2, 1/3 for the cubic B-spline, 1/4 for MLS-MPM's quadratic.
+dvec3 angular_momentum(const std::vector<Particle>& particles, const std::vector<dmat3>& affine, double h,
+                       double d_over_h2 = 1.0 / 3.0);
 
 }  // namespace firn::mpm::ref

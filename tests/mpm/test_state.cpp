@@ -68,6 +68,7 @@ TEST(MpmState, RestoredSolverContinuesBitForBit) { expect_restored_solver_contin
 
 // APIC's affine velocities C_p carry over from one substep to the next, so they are part of the state.
 TEST(MpmState, RestoredApicSolverContinuesBitForBit) { expect_restored_solver_continues_bit_for_bit(Transfer::kApic); }
+TEST(MpmState, RestoredMlsSolverContinuesBitForBit) { expect_restored_solver_continues_bit_for_bit(Transfer::kMls); }
 
 TEST(MpmState, AnotherSceneOrADamagedCheckpointIsRefused) {
   std::mt19937_64 rng(mpmtest::test_seed());
