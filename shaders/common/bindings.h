@@ -24,6 +24,12 @@
 #define MPM_BIND_RIGID_PLANES 33    /* vec4[]: face planes of every body, body frame: xyz unit normal, w offset [m] */
 #define MPM_BIND_RIGID_IMPULSES 34  /* uint[12 n]: impulse and angular impulse on each body, 64-bit fixed point */
 #define MPM_BIND_RIGID_STATE 35     /* RigidState[]: pose and velocity in double, advanced by the step pass */
+/* Active blocks of 4 x 4 x 4 grid nodes (shaders/mpm/blocks.glsl): the grid update visits only blocks that
+   particle-to-grid touched. After the SPH and coupling bindings (36-47). */
+#define MPM_BIND_BLOCK_FLAGS 48     /* uint per block: 1 once listed in this substep */
+#define MPM_BIND_BLOCK_LIST 49      /* uint[]: [0] active blocks, then their indices */
+#define MPM_BIND_BLOCK_ARGS 50      /* uvec3: indirect dispatch arguments of the grid update over the active blocks */
+#define MPM_BLOCK 4                 /* nodes per block edge: MPM_BLOCK^3 = MPM_LOCAL_SIZE, one work group per block */
 
 /* Width of the frictionless wall layer the grid update keeps inside every face of the MPM grid [grid spacings]
    (shaders/mpm/collide.glsl); the scene loader refuses bodies inside it (scene::kWallCells). */

@@ -7,6 +7,7 @@
 #include "mpm/status.glsl"
 #include "mpm/collide.glsl"
 #include "common/dispatch.glsl"
+#include "mpm/blocks.glsl"
 
 layout(local_size_x = MPM_LOCAL_SIZE) in;
 layout(std430, binding = MPM_BIND_GRID) buffer GridBuffer { GridNode nodes[]; };
@@ -26,13 +27,29 @@ bool load_node(int k, out float m, out vec3 v_old, out vec3 v_new, out vec3 x) {
   return true;
 }
 
+// The node of this invocation: one work group per active block (blocks.glsl), the block's nodes in x-fastest order;
+// false for a node past the grid's far faces (a partial block). The first invocation of the first group resets
+// the list's count, and each group its block's flag, for the next particle-to-grid (no invocation reads either
+// again in this dispatch).
+bool block_node(out int k) {
+  uint g = gl_WorkGroupID.x + gl_NumWorkGroups.x * gl_WorkGroupID.y;
+  int block = int(block_list[1u + g]);
+  uint l = gl_LocalInvocationIndex;
+  ivec3 n = block_coords(block) * MPM_BLOCK + ivec3(l % MPM_BLOCK, (l / MPM_BLOCK) % MPM_BLOCK, l / (MPM_BLOCK * MPM_BLOCK));
+  if (l == 0u) {
+    block_flags[block] = 0u;
+    if (g == 0u) block_list[0] = 0u;
+  }
+  k = node_index(n);
+  return all(lessThan(n, grid_dims.xyz));
+}
+
 // Built with MPM_RIGID only for a solver with rigid bodies (Solver::set_rigid_colliders): without bodies the pass is
 // the plain grid update, at its old cost.
 #ifndef MPM_RIGID
 void main() {
-  uint u = linear_index();
-  if (u >= uint(grid_dims.w)) return;
-  int k = int(u);
+  int k;
+  if (!block_node(k)) return;
   float m;
   vec3 v_old, v_new, x;
   if (!load_node(k, m, v_old, v_new, x)) {
@@ -44,9 +61,9 @@ void main() {
 #else
 #include "mpm/rigid.glsl"
 void main() {
-  uint u = linear_index();
-  bool in_grid = u < uint(grid_dims.w);
-  int k = int(u);
+  int k;
+  bool in_grid = block_node(k);
+  uint u = uint(k);
   float m = 0.0;
   vec3 v_old = vec3(0.0), v_new = vec3(0.0), x = vec3(0.0);
   bool has_mass = in_grid && load_node(k, m, v_old, v_new, x);

@@ -12,6 +12,9 @@
 #include "mpm/kernel.glsl"
 #include "mpm/svd.glsl"
 #include "mpm/particles.glsl"
+#ifndef P2G_MASS_ONLY
+#include "mpm/blocks.glsl"
+#endif
 
 layout(local_size_x = MPM_LOCAL_SIZE) in;
 layout(std430, binding = MPM_BIND_GRID) buffer GridBuffer { GridNode nodes[]; };
@@ -35,6 +38,9 @@ void main() {
   Particle p = particles[i];
   Stencil s = make_stencil(p.x_m.xyz);
   float m = p.x_m.w;
+#ifndef P2G_MASS_ONLY
+  list_blocks(s.base, s.base + (MPM_STENCIL - 1));  // the grid update visits these blocks only
+#endif
 #ifndef P2G_MASS_ONLY
   vec3 mv = m * p.v_vol.xyz;
 #ifdef MPM_MLS

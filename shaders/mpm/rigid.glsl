@@ -50,26 +50,19 @@ vec3 collide_rigid_body(uint b, vec3 x, float m, uint node, vec3 v) {
 }
 
 // Broad phase per work group: its invocations test the bodies' bounding balls against the box of the group's nodes
-// (consecutive node indices: part of a row, rows of a slice, or slices) in rounds of RIGID_ROUND bodies, marking the
+// (one active block of the grid) in rounds of RIGID_ROUND bodies, marking the
 // hits in a shared bit mask; every node then visits only the marked bodies, in body order. A body the group test
 // drops is one every node's own ball test would drop (float rounding is monotonic).
 const uint RIGID_MASK_WORDS = 64u;
 const uint RIGID_ROUND = 32u * RIGID_MASK_WORDS;
 shared uint rigid_mask[RIGID_MASK_WORDS];
 
+// The group's nodes are one active block (blocks.glsl, grid_update.comp): its box, clamped to the grid.
 void group_box(out vec3 lo, out vec3 hi) {
-  uint first = linear_index() - gl_LocalInvocationID.x;
-  uint last = min(first + gl_WorkGroupSize.x - 1u, uint(grid_dims.w) - 1u);
-  ivec3 a = node_coords(int(first)), b = node_coords(int(last));
-  if (a.z != b.z) {
-    a.xy = ivec2(0);
-    b.xy = grid_dims.xy - 1;
-  } else if (a.y != b.y) {
-    a.x = 0;
-    b.x = grid_dims.x - 1;
-  }
+  uint g = gl_WorkGroupID.x + gl_NumWorkGroups.x * gl_WorkGroupID.y;
+  ivec3 a = block_coords(int(block_list[1u + g])) * MPM_BLOCK;
   lo = node_position(a);
-  hi = node_position(b);
+  hi = node_position(min(a + (MPM_BLOCK - 1), grid_dims.xyz - 1));
 }
 
 // Applies every body that contains node `node` at x (mass m [kg]) to its velocity v, in body order, and adds each

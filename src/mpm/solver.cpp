@@ -79,7 +79,13 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       grid_update_(build("mpm/grid_update.comp")),
       g2p_(build("mpm/g2p.comp", transfer_defines(settings))),
       particle_update_(build("mpm/particle_update.comp")),
-      step_pass_(build("mpm/step.comp")) {
+      step_pass_(build("mpm/step.comp")),
+      block_args_pass_(build("mpm/block_args.comp")) {
+  const glm::ivec3 blocks = (dims_ + (MPM_BLOCK - 1)) / MPM_BLOCK;
+  const size_t block_count = size_t(blocks.x) * blocks.y * blocks.z;
+  block_flags_ = gl::Buffer(block_count * sizeof(uint32_t));        // zero: no block listed
+  block_list_ = gl::Buffer((1 + block_count) * sizeof(uint32_t));
+  block_args_ = gl::Buffer(sizeof(glm::uvec3));
   if (particles.empty()) throw std::invalid_argument("mpm::Solver: no particles");
   upload_materials();
   upload_params();
@@ -102,6 +108,9 @@ void Solver::bind() const {
   status_.bind_storage(MPM_BIND_STATUS);
   step_.bind_storage(MPM_BIND_STEP);
   glBindBufferBase(GL_UNIFORM_BUFFER, MPM_BIND_PARAMS, params_.id());
+  block_flags_.bind_storage(MPM_BIND_BLOCK_FLAGS);
+  block_list_.bind_storage(MPM_BIND_BLOCK_LIST);
+  block_args_.bind_storage(MPM_BIND_BLOCK_ARGS);
   bind_rigid();
 }
 
@@ -121,18 +130,16 @@ void Solver::for_each_chunk(gl::Program& program) {
     program.set("chunk_first", first);
     program.set("chunk_count", n);
     if (indirect_)
-      program.dispatch_indirect(dispatch_args_, sizeof(glm::uvec3) * (1 + first / chunk_));
+      program.dispatch_indirect(dispatch_args_, sizeof(glm::uvec3) * (first / chunk_));
     else
       program.dispatch_linear(n, MPM_LOCAL_SIZE);
   }
 }
 
 void Solver::build_dispatch_args() {
-  // Live arguments (the step pass writes them) then the template it copies: the grid update, then every chunk.
+  // Live arguments (the step pass writes them) then the template it copies: every chunk of the particle passes
+  // (the grid update's come from the active blocks, block_args.comp).
   std::vector<glm::uvec3> args;
-  args.push_back(glm::uvec3(gl::split_groups((uint64_t{uint32_t(dims_.x)} * dims_.y * dims_.z + MPM_LOCAL_SIZE - 1) /
-                                             MPM_LOCAL_SIZE),
-                            1u));
   for (uint32_t first = 0; first < count_; first += chunk_) {
     const uint32_t n = std::min(chunk_, count_ - first);
     args.push_back(glm::uvec3(gl::split_groups((n + MPM_LOCAL_SIZE - 1) / MPM_LOCAL_SIZE), 1u));
@@ -185,6 +192,8 @@ void Solver::set_time_step(double dt) {
 void Solver::clear_grid() {
   gl::ScopedPass t(timer_, "clear_grid");
   grid_.clear();
+  block_flags_.clear();  // and no block listed (a test's particle-to-grid without a grid update left some)
+  block_list_.clear();
   barrier();
 }
 
@@ -199,10 +208,11 @@ void Solver::grid_update() {
   bind();
   gl::ScopedPass t(timer_, "grid_update");
   gl::Program& program = rigid_.empty() ? grid_update_ : grid_update_rigid_;
-  if (indirect_)
-    program.dispatch_indirect(dispatch_args_, 0);
-  else
-    program.dispatch_linear(static_cast<uint64_t>(dims_.x) * dims_.y * dims_.z, MPM_LOCAL_SIZE);
+  // One work group per block that particle-to-grid listed (shaders/mpm/blocks.glsl): the arguments come from the
+  // list on the GPU (no read-back); with no substep to run (the step pass stopped it) the list is empty.
+  block_args_pass_.dispatch_linear(1, 1);
+  barrier();
+  program.dispatch_indirect(block_args_, 0);
   barrier();
 }
 

@@ -236,6 +236,10 @@ class Solver {
   StagedRead staged_impulses_;  ///< the impulse sums read with the last advance's final status
   gl::Program grid_update_rigid_;  ///< grid_update.comp with MPM_RIGID; built at the first non-empty set
   gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_, step_pass_;
+  gl::Program block_args_pass_;
+  /// Active blocks (shaders/mpm/blocks.glsl): a flag per block, the list particle-to-grid fills, the grid update's
+  /// dispatch arguments.
+  gl::Buffer block_flags_, block_list_, block_args_;
   gl::PassTimer timer_;
 };
 

@@ -140,6 +140,10 @@ std::vector<Mirror> mpm_mirrors() {
       // velocity per collider; Solver::build_dispatch_args: uvec3 group counts as words.
       array_of<glm::dvec2>("glm::dvec2", "WaveInputs", MPM_BIND_STEP_MATERIALS, "stiffness_density"),
       array_of<uint32_t>("uint32_t", "DispatchArgs", MPM_BIND_DISPATCH_ARGS, "args"),
+      // Active blocks (Solver's block buffers): uint flags, the uint list, the grid update's uvec3 as words.
+      array_of<uint32_t>("uint32_t", "BlockFlags", MPM_BIND_BLOCK_FLAGS, "block_flags"),
+      array_of<uint32_t>("uint32_t", "BlockList", MPM_BIND_BLOCK_LIST, "block_list"),
+      array_of<uint32_t>("uint32_t", "BlockArgs", MPM_BIND_BLOCK_ARGS, "block_args"),
       array_of<glm::dvec4>("glm::dvec4", "ColliderPoints", MPM_BIND_COLLIDER_POINTS, "collider_points"),
       array_of<GpuVelocityGradient>("mpm::GpuVelocityGradient", "AffineBuffer", MPM_BIND_AFFINE, "affine"),
       // Rigid bodies (src/mpm/rigid_colliders.h): float bodies, their planes as vec4s, the impulse words.

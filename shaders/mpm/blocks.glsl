@@ -1,0 +1,21 @@
+// Active blocks of the grid (docs/snow-pipeline.md, "Active blocks"): MPM_BLOCK^3 = MPM_LOCAL_SIZE nodes each,
+// block (bx, by, bz) holding nodes MPM_BLOCK (bx, by, bz) + 0..MPM_BLOCK-1 on every axis (partial at the grid's far
+// faces). Particle-to-grid lists every block its stencils touch; the grid update runs one work group per listed
+// block and clears the flags and the count again, so work follows the snow, not the grid box.
+layout(std430, binding = MPM_BIND_BLOCK_FLAGS) coherent buffer BlockFlags { uint block_flags[]; };
+layout(std430, binding = MPM_BIND_BLOCK_LIST) coherent buffer BlockList { uint block_list[]; };
+
+ivec3 block_dims() { return (grid_dims.xyz + MPM_BLOCK - 1) / MPM_BLOCK; }
+int block_index(ivec3 b) { ivec3 d = block_dims(); return b.x + d.x * (b.y + d.y * b.z); }
+ivec3 block_coords(int i) { ivec3 d = block_dims(); return ivec3(i % d.x, (i / d.x) % d.y, i / (d.x * d.y)); }
+
+// Lists every block that holds a node of the stencil [lo, hi] (node coordinates, clamped to the grid).
+void list_blocks(ivec3 lo, ivec3 hi) {
+  ivec3 a = max(lo, ivec3(0)) / MPM_BLOCK, b = min(hi, grid_dims.xyz - 1) / MPM_BLOCK;
+  for (int z = a.z; z <= b.z; ++z)
+    for (int y = a.y; y <= b.y; ++y)
+      for (int x = a.x; x <= b.x; ++x) {
+        int k = block_index(ivec3(x, y, z));
+        if (atomicExchange(block_flags[k], 1u) == 0u) block_list[1u + atomicAdd(block_list[0], 1u)] = uint(k);
+      }
+}
