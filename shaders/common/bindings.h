@@ -2,6 +2,13 @@
 #ifndef FIRN_BINDINGS_H
 #define FIRN_BINDINGS_H
 
+/* GPU exclusive prefix sum (src/gl/scan.h, shaders/common/scan_*.comp), used by the water's and the snow's
+   counting sorts. Its buffers are bound by every scan and read by no other pass, so both solvers share them. */
+#define SCAN_LOCAL_SIZE 256
+#define SCAN_ITEMS 16          /* a scan tile is 256 * 16 = 4096 entries, each invocation owning 16 consecutive */
+#define SCAN_BIND_DATA 17      /* uint[]: scanned in place */
+#define SCAN_BIND_PARTIALS 18  /* uint[]: per-tile sums of a scan */
+
 /* Work-group size of every 1-D MPM pass (particles or grid nodes per group). */
 #define MPM_LOCAL_SIZE 64
 
@@ -29,6 +36,12 @@
 #define MPM_BIND_BLOCK_FLAGS 48     /* uint per block: 1 once listed in this substep */
 #define MPM_BIND_BLOCK_LIST 49      /* uint[]: [0] active blocks, then their indices */
 #define MPM_BIND_BLOCK_ARGS 50      /* uvec3: indirect dispatch arguments of the grid update over the active blocks */
+/* Particles sorted by their stencil (shaders/mpm/cell_sort.comp) for the sorted particle-to-grid (p2g.comp with
+   MPM_P2G_SORTED); chunk-local particle indices, like every particle pass. */
+#define MPM_BIND_SORT_KEYS 51       /* uint per particle: hashed key of its stencil base node */
+#define MPM_BIND_SORT_RANKS 52      /* uint per particle: its rank among the particles of its key */
+#define MPM_BIND_SORT_STARTS 53     /* uint[table + 1]: particles per key, scanned in place to first slots */
+#define MPM_BIND_SORT_ORDER 54      /* uint per sorted slot: the particle (index in the chunk) */
 #define MPM_BLOCK 4                 /* nodes per block edge: MPM_BLOCK^3 = MPM_LOCAL_SIZE, one work group per block */
 
 /* Width of the frictionless wall layer the grid update keeps inside every face of the MPM grid [grid spacings]
@@ -89,10 +102,8 @@
 #define RENDER_FLUID_OUTPUT_NORMALS 1
 
 /* ---- SPH water (src/sph, shaders/sph) ---- */
-/* Work-group sizes: particle passes; scans and radix passes (SPH_*_ITEMS consecutive items per invocation). */
+/* Work-group sizes: particle passes; radix passes (SPH_RADIX_ITEMS consecutive items per invocation). */
 #define SPH_LOCAL_SIZE 64
-#define SPH_SCAN_LOCAL_SIZE 256
-#define SPH_SCAN_ITEMS 16   /* a scan tile is 256 * 16 = 4096 entries */
 #define SPH_RADIX_LOCAL_SIZE 256
 #define SPH_RADIX_ITEMS 8   /* a radix tile is 256 * 8 = 2048 keys */
 #define SPH_RADIX_BITS 4    /* bits per LSD radix pass */
@@ -114,8 +125,7 @@
 #define SPH_BIND_COLLIDERS 14      /* Collider[] */
 #define SPH_BIND_REGIONS 15        /* Region[] (control regions) */
 #define SPH_BIND_STATUS 16         /* SphStatus: error flags and reductions */
-#define SPH_BIND_SCAN_DATA 17      /* uint[]: scanned in place */
-#define SPH_BIND_SCAN_PARTIALS 18  /* uint[]: per-tile sums of a scan */
+/* 17, 18: the prefix sum's (SCAN_BIND_*, at the top) */
 #define SPH_BIND_RADIX_KEYS_IN 19
 #define SPH_BIND_RADIX_VALS_IN 20
 #define SPH_BIND_RADIX_KEYS_OUT 21

@@ -9,13 +9,23 @@ ivec3 block_dims() { return (grid_dims.xyz + MPM_BLOCK - 1) / MPM_BLOCK; }
 int block_index(ivec3 b) { ivec3 d = block_dims(); return b.x + d.x * (b.y + d.y * b.z); }
 ivec3 block_coords(int i) { ivec3 d = block_dims(); return ivec3(i % d.x, (i / d.x) % d.y, i / (d.x * d.y)); }
 
-// Lists every block that holds a node of the stencil [lo, hi] (node coordinates, clamped to the grid).
+// Lists block k for this substep's grid update (once, however many particles list it).
+void list_block(int k) {
+  if (atomicExchange(block_flags[k], 1u) == 0u) block_list[1u + atomicAdd(block_list[0], 1u)] = uint(k);
+}
+
+// The blocks holding a node of the stencil [lo, hi] (node coordinates), clamped to the grid: [first, last].
+void stencil_blocks(ivec3 lo, ivec3 hi, out ivec3 first, out ivec3 last) {
+  first = max(lo, ivec3(0)) / MPM_BLOCK;
+  last = min(hi, grid_dims.xyz - 1) / MPM_BLOCK;
+}
+
+// Lists every block that holds a node of the stencil [lo, hi].
 void list_blocks(ivec3 lo, ivec3 hi) {
-  ivec3 a = max(lo, ivec3(0)) / MPM_BLOCK, b = min(hi, grid_dims.xyz - 1) / MPM_BLOCK;
+  ivec3 a, b;
+  stencil_blocks(lo, hi, a, b);
   for (int z = a.z; z <= b.z; ++z)
     for (int y = a.y; y <= b.y; ++y)
-      for (int x = a.x; x <= b.x; ++x) {
-        int k = block_index(ivec3(x, y, z));
-        if (atomicExchange(block_flags[k], 1u) == 0u) block_list[1u + atomicAdd(block_list[0], 1u)] = uint(k);
-      }
+      for (int x = a.x; x <= b.x; ++x) list_block(block_index(ivec3(x, y, z)));
 }
+

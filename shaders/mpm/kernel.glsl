@@ -64,10 +64,12 @@ Stencil make_stencil(vec3 x) {
 
 // Weight w_ip and gradient grad w_ip (Eqs. 17, 19 with 1/h) of stencil node (a, b, c) in 0..MPM_STENCIL-1.
 float stencil_weight(Stencil s, ivec3 o) { return s.w[o.x].x * s.w[o.y].y * s.w[o.z].z; }
+// The gradient of the product weight from the per-axis weights (x of wa, y of wb, z of wc) and slopes of a node.
+vec3 product_gradient(vec3 wa, vec3 wb, vec3 wc, vec3 da, vec3 db, vec3 dc) {
+  return vec3(da.x * wb.y * wc.z, wa.x * db.y * wc.z, wa.x * wb.y * dc.z);
+}
 vec3 stencil_gradient(Stencil s, ivec3 o) {
-  return vec3(s.dw[o.x].x * s.w[o.y].y * s.w[o.z].z,
-              s.w[o.x].x * s.dw[o.y].y * s.w[o.z].z,
-              s.w[o.x].x * s.w[o.y].y * s.dw[o.z].z);
+  return product_gradient(s.w[o.x], s.w[o.y], s.w[o.z], s.dw[o.x], s.dw[o.y], s.dw[o.z]);
 }
 
 bool node_in_grid(ivec3 n) { return all(greaterThanEqual(n, ivec3(0))) && all(lessThan(n, grid_dims.xyz)); }

@@ -18,11 +18,20 @@ int to_fixed(float value, float scale, uint bit, uint index) {
   return int(round(y));
 }
 
+// True when a + b leaves the int32 range (-2^31 itself counts as out of range, so sums stay symmetric).
+bool add_overflows(int a, int b) { return (b > 0 && a > 2147483647 - b) || (b < 0 && a < -2147483647 - b); }
+
+// a + b, reporting `bit` instead of wrapping when the sum leaves the int32 range (then a).
+int checked_add(int a, int b, uint bit, uint index) {
+  if (!add_overflows(a, b)) return a + b;
+  report_error(bit, index);
+  return a;
+}
+
 // atomicAdd on a fixed-point slot that reports `bit` when the sum leaves the int32 range (instead of wrapping).
-#define ATOMIC_ADD_CHECKED(slot, value, bit, index)                                          \
-  {                                                                                          \
-    int add_ = (value);                                                                      \
-    int old_ = atomicAdd(slot, add_);                                                        \
-    if ((add_ > 0 && old_ > 2147483647 - add_) || (add_ < 0 && old_ < -2147483647 - add_)) \
-      report_error(bit, uint(index));                                                        \
+#define ATOMIC_ADD_CHECKED(slot, value, bit, index) \
+  {                                                 \
+    int add_ = (value);                             \
+    int old_ = atomicAdd(slot, add_);               \
+    if (add_overflows(old_, add_)) report_error(bit, uint(index)); \
   }

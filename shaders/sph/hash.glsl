@@ -8,17 +8,6 @@
 
 ivec3 cell_of(vec3 x) { return ivec3(floor((x - origin_cell.xyz) / origin_cell.w)); }
 
-// Murmur3's 32-bit finaliser: spreads the low-entropy product mix over all bits before masking to the table.
-uint fmix32(uint h) {
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-  return h;
-}
+#include "common/cell_hash.glsl"
 
-// Hash of the row (y, z): Teschner et al. 2003's prime mix of the (wrapping) coordinates, finalised.
-uint row_hash(int y, int z) { return fmix32((uint(y) * 19349663u) ^ (uint(z) * 83492791u)); }
-
-uint cell_key(ivec3 c) { return (row_hash(c.y, c.z) + uint(c.x)) & (table_size() - 1u); }
+uint cell_key(ivec3 c) { return hashed_cell_key(c, table_size()); }

@@ -1,6 +1,7 @@
 #include "mpm/solver.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 
 #include "common/bindings.h"
 #include "core/error.h"
+#include "gl/loader.h"
 #include "mpm/diagnostics.h"
 #include "mpm/gpu_upload.h"
 
@@ -39,6 +41,12 @@ glm::ivec3 checked_grid_dims(const Grid& grid) {
                      std::to_string(limit >> 20) + " MiB (" + std::to_string(limit / sizeof(GpuGridNode)) +
                      " nodes); use a larger spacing or a smaller box");
   return d;
+}
+
+/// Blocks of MPM_BLOCK^3 nodes covering a grid of `dims` nodes (partial blocks at the far faces).
+uint32_t block_count(const glm::ivec3& dims) {
+  const glm::ivec3 b = (dims + (MPM_BLOCK - 1)) / MPM_BLOCK;
+  return static_cast<uint32_t>(size_t(b.x) * b.y * b.z);
 }
 
 }  // namespace
@@ -80,12 +88,28 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       g2p_(build("mpm/g2p.comp", transfer_defines(settings))),
       particle_update_(build("mpm/particle_update.comp")),
       step_pass_(build("mpm/step.comp")),
-      block_args_pass_(build("mpm/block_args.comp")) {
-  const glm::ivec3 blocks = (dims_ + (MPM_BLOCK - 1)) / MPM_BLOCK;
-  const size_t block_count = size_t(blocks.x) * blocks.y * blocks.z;
-  block_flags_ = gl::Buffer(block_count * sizeof(uint32_t));        // zero: no block listed
-  block_list_ = gl::Buffer((1 + block_count) * sizeof(uint32_t));
+      block_args_pass_(build("mpm/block_args.comp")),
+      sort_table_(std::bit_ceil(std::max<uint32_t>(2, 2 * std::min(count_, chunk_)))),
+      sort_scan_(sort_table_ + 1) {
+  const size_t blocks = block_count(dims_);
+  block_flags_ = gl::Buffer(blocks * sizeof(uint32_t));        // zero: no block listed
+  block_list_ = gl::Buffer((1 + blocks) * sizeof(uint32_t));
   block_args_ = gl::Buffer(sizeof(glm::uvec3));
+  if (settings_.particle_to_grid == ParticleToGrid::kAuto)
+    settings_.particle_to_grid = gl::software_renderer() ? ParticleToGrid::kDirect : ParticleToGrid::kSorted;
+  if (settings_.particle_to_grid == ParticleToGrid::kSorted) {
+    const size_t sorted = std::min(count_, chunk_);  // set_chunk_particles only lowers chunk_
+    sort_keys_ = gl::Buffer(sorted * sizeof(uint32_t));
+    sort_ranks_ = gl::Buffer(sorted * sizeof(uint32_t));
+    sort_order_ = gl::Buffer(sorted * sizeof(uint32_t));
+    sort_starts_ = gl::Buffer((size_t{sort_table_} + 1) * sizeof(uint32_t));
+    std::vector<std::string> defines = transfer_defines(settings_);  // the stencil base depends on the kernel
+    sort_count_ = build("mpm/cell_sort.comp", defines);
+    sort_count_.set("sort_table", sort_table_);
+    sort_scatter_ = build("mpm/cell_sort.comp", {"#define MPM_SORT_SCATTER"});
+    defines.push_back("#define MPM_P2G_SORTED");
+    p2g_sorted_ = build("mpm/p2g.comp", defines);
+  }
   if (particles.empty()) throw std::invalid_argument("mpm::Solver: no particles");
   upload_materials();
   upload_params();
@@ -121,19 +145,27 @@ void Solver::barrier() const {
 void Solver::for_each_chunk(gl::Program& program) {
   for (uint32_t first = 0; first < count_; first += std::min(chunk_, count_ - first)) {
     const uint32_t n = std::min(chunk_, count_ - first);
-    particles_.bind_storage_range(MPM_BIND_PARTICLES, size_t{first} * sizeof(GpuParticle),
-                                  size_t{n} * sizeof(GpuParticle));
-    velgrad_.bind_storage_range(MPM_BIND_VELGRAD, size_t{first} * sizeof(GpuVelocityGradient),
-                                size_t{n} * sizeof(GpuVelocityGradient));
-    affine_.bind_storage_range(MPM_BIND_AFFINE, size_t{first} * sizeof(GpuVelocityGradient),
-                               size_t{n} * sizeof(GpuVelocityGradient));
-    program.set("chunk_first", first);
-    program.set("chunk_count", n);
-    if (indirect_)
-      program.dispatch_indirect(dispatch_args_, sizeof(glm::uvec3) * (first / chunk_));
-    else
-      program.dispatch_linear(n, MPM_LOCAL_SIZE);
+    bind_chunk(first, n);
+    dispatch_chunk(program, first, n);
   }
+}
+
+void Solver::bind_chunk(uint32_t first, uint32_t n) {
+  particles_.bind_storage_range(MPM_BIND_PARTICLES, size_t{first} * sizeof(GpuParticle),
+                                size_t{n} * sizeof(GpuParticle));
+  velgrad_.bind_storage_range(MPM_BIND_VELGRAD, size_t{first} * sizeof(GpuVelocityGradient),
+                              size_t{n} * sizeof(GpuVelocityGradient));
+  affine_.bind_storage_range(MPM_BIND_AFFINE, size_t{first} * sizeof(GpuVelocityGradient),
+                             size_t{n} * sizeof(GpuVelocityGradient));
+}
+
+void Solver::dispatch_chunk(gl::Program& program, uint32_t first, uint32_t n) {
+  program.set("chunk_first", first);
+  program.set("chunk_count", n);
+  if (indirect_)
+    program.dispatch_indirect(dispatch_args_, sizeof(glm::uvec3) * (first / chunk_));
+  else
+    program.dispatch_linear(n, MPM_LOCAL_SIZE);
 }
 
 void Solver::build_dispatch_args() {
@@ -199,8 +231,39 @@ void Solver::clear_grid() {
 
 void Solver::particle_to_grid() {
   bind();
+  if (settings_.particle_to_grid == ParticleToGrid::kDirect) {
+    gl::ScopedPass t(timer_, "particle_to_grid");
+    for_each_chunk(p2g_);
+    barrier();
+    return;
+  }
+  for (uint32_t first = 0; first < count_; first += std::min(chunk_, count_ - first)) {
+    const uint32_t n = std::min(chunk_, count_ - first);
+    bind_chunk(first, n);
+    sorted_particle_to_grid(first, n);
+  }
+}
+
+void Solver::sorted_particle_to_grid(uint32_t first, uint32_t n) {
+  sort_keys_.bind_storage(MPM_BIND_SORT_KEYS);
+  sort_ranks_.bind_storage(MPM_BIND_SORT_RANKS);
+  sort_starts_.bind_storage(MPM_BIND_SORT_STARTS);
+  sort_order_.bind_storage(MPM_BIND_SORT_ORDER);
+  {
+    // A counting sort by hashed stencil base (the water's hash sort has the same three steps,
+    // src/sph/hash_sort.cpp): histogram and ranks, exclusive scan of the histogram (its extra last entry becomes
+    // n), scatter to the sorted slots.
+    gl::ScopedPass t(timer_, "sort_particles");
+    sort_starts_.clear();
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    dispatch_chunk(sort_count_, first, n);
+    barrier();
+    sort_scan_.run(sort_starts_, sort_table_ + 1);
+    dispatch_chunk(sort_scatter_, first, n);
+    barrier();
+  }
   gl::ScopedPass t(timer_, "particle_to_grid");
-  for_each_chunk(p2g_);
+  dispatch_chunk(p2g_sorted_, first, n);
   barrier();
 }
 

@@ -11,6 +11,7 @@
 #include "gl/buffer.h"
 #include "gl/collider_buffer.h"
 #include "gl/program.h"
+#include "gl/scan.h"
 #include "gl/sync.h"
 #include "gl/timer.h"
 #include "mpm/fixed_point.h"
@@ -145,6 +146,13 @@ class Solver {
   }
   /// APIC affine velocities C_p [1/s] (zero with PIC/FLIP).
   std::vector<GpuVelocityGradient> download_affine() const { return affine_.read<GpuVelocityGradient>(); }
+  /// The sort of the last chunk sorted (tests; needs ParticleToGrid::kSorted): each particle's key (the hashed
+  /// stencil base, shaders/mpm/cell_sort.comp, < sort_table()) and the particle of each sorted slot.
+  std::vector<uint32_t> download_sort_keys() const { return sort_keys_.read<uint32_t>(); }
+  std::vector<uint32_t> download_sort_order() const { return sort_order_.read<uint32_t>(); }
+  uint32_t sort_table() const { return sort_table_; }
+  /// The particle-to-grid this solver runs: MpmSettings::particle_to_grid with kAuto resolved for this context.
+  ParticleToGrid particle_to_grid_mode() const { return settings_.particle_to_grid; }
   /// Overwrites the APIC affine velocities (tests).
   void upload_affine(const std::vector<GpuVelocityGradient>& c);
   /// Particles per chunk of a particle pass (see for_each_chunk): by default the most that one storage binding
@@ -202,6 +210,13 @@ class Solver {
   /// Runs a particle pass over every particle, chunk by chunk: particles_ and velgrad_ bound in ranges of at most
   /// chunk_ particles (one SSBO binding may expose only GL_MAX_SHADER_STORAGE_BLOCK_SIZE bytes).
   void for_each_chunk(gl::Program& program);
+  /// Binds the particle buffers' ranges of the chunk [first, first + n) (see for_each_chunk).
+  void bind_chunk(uint32_t first, uint32_t n);
+  /// Runs a particle pass over the bound chunk [first, first + n) (indirect during GPU-resident substeps).
+  void dispatch_chunk(gl::Program& program, uint32_t first, uint32_t n);
+  /// Sorted particle-to-grid of the bound chunk: counting sort by hashed stencil (cell_sort.comp, gl::Scan), then p2g.comp
+  /// with MPM_P2G_SORTED.
+  void sorted_particle_to_grid(uint32_t first, uint32_t n);
   double cfl_time_step(double max_speed, double max_hardening);
 
   MpmSettings settings_;
@@ -237,6 +252,13 @@ class Solver {
   gl::Program grid_update_rigid_;  ///< grid_update.comp with MPM_RIGID; built at the first non-empty set
   gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_, step_pass_;
   gl::Program block_args_pass_;
+  /// Particles sorted by the hashed key of their stencil for the sorted particle-to-grid
+  /// (MpmSettings::particle_to_grid): key and rank per particle, per-key counts scanned to first slots
+  /// (sort_table_ + 1 entries), the sorted order; sized for one chunk, sorted again every substep.
+  gl::Buffer sort_keys_, sort_ranks_, sort_starts_, sort_order_;
+  uint32_t sort_table_ = 0;  ///< keys of the sort: a power of two >= 2 particles per chunk (never the grid's size)
+  gl::Scan sort_scan_;
+  gl::Program sort_count_, sort_scatter_, p2g_sorted_;
   /// Active blocks (shaders/mpm/blocks.glsl): a flag per block, the list particle-to-grid fills, the grid update's
   /// dispatch arguments.
   gl::Buffer block_flags_, block_list_, block_args_;

@@ -208,7 +208,7 @@ mpm::Grid parse_grid(const Node& node) {
 
 mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_dir) {
   node.expect_object(
-      {"grid", "cfl", "dt_max", "flip", "transfer", "max_speed", "thesis_gradient", "max_energy_growth", "materials",
+      {"grid", "cfl", "dt_max", "flip", "transfer", "particle_to_grid", "max_speed", "thesis_gradient", "max_energy_growth", "materials",
        "bodies"});
   mpm::MpmSettings s;
   s.grid = parse_grid(node.at("grid", "an object {\"min\", \"max\", \"spacing\"}"));
@@ -223,6 +223,15 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
       s.transfer = mpm::Transfer::kMls;
     else if (t != "flip")
       transfer->fail("unknown transfer \"" + t + "\"", "flip, apic, mls");
+  }
+  if (auto p2g = node.find("particle_to_grid")) {
+    const std::string t = p2g->string("auto, sorted, direct");
+    if (t == "direct")
+      s.particle_to_grid = mpm::ParticleToGrid::kDirect;
+    else if (t == "sorted")
+      s.particle_to_grid = mpm::ParticleToGrid::kSorted;
+    else if (t != "auto")
+      p2g->fail("unknown particle_to_grid \"" + t + "\"", "auto, sorted, direct");
   }
   s.max_speed = node.number("max_speed", {.text = "max_speed >= 0 [m/s] (0 = derive from the scene)", .lo = 0},
                             s.max_speed);

@@ -11,7 +11,6 @@
 namespace firn::sph {
 namespace {
 
-constexpr uint32_t kScanTile = SPH_SCAN_LOCAL_SIZE * SPH_SCAN_ITEMS;
 constexpr uint32_t kRadixTile = SPH_RADIX_LOCAL_SIZE * SPH_RADIX_ITEMS;
 
 uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
@@ -31,31 +30,6 @@ void copy_buffer(const gl::Buffer& from, const gl::Buffer& to) { to.copy_from(fr
 
 uint32_t table_size_for(uint32_t particles) {
   return std::max<uint32_t>(2, std::bit_ceil(2u * std::max<uint32_t>(particles, 1)));
-}
-
-Scan::Scan(uint32_t max_count)
-    : max_count_(max_count),
-      partials_(sizeof(uint32_t) * std::max<uint32_t>(1, ceil_div(max_count, kScanTile))),
-      reduce_(gl::Program::compute("sph/scan_reduce.comp")),
-      partials_scan_(gl::Program::compute("sph/scan_partials.comp")),
-      apply_(gl::Program::compute("sph/scan_apply.comp")) {
-  if (ceil_div(max_count, kScanTile) > kScanTile) throw std::invalid_argument("sph::Scan: more than 2^24 entries");
-}
-
-void Scan::run(const gl::Buffer& data, uint32_t count) {
-  if (count > max_count_) throw std::invalid_argument("sph::Scan::run: count above the capacity");
-  const uint32_t tiles = ceil_div(count, kScanTile);
-  data.bind_storage(SPH_BIND_SCAN_DATA);
-  partials_.bind_storage(SPH_BIND_SCAN_PARTIALS);
-  reduce_.set("u_count", count);
-  partials_scan_.set("u_count", tiles);
-  apply_.set("u_count", count);
-  dispatch_groups(reduce_, tiles);
-  barrier();
-  dispatch_groups(partials_scan_, 1);
-  barrier();
-  dispatch_groups(apply_, tiles);
-  barrier();
 }
 
 HashSort::HashSort(uint32_t particles)

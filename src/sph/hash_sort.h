@@ -7,6 +7,7 @@
 
 #include "gl/buffer.h"
 #include "gl/program.h"
+#include "gl/scan.h"
 #include "gl/timer.h"
 #include "sph/settings.h"
 
@@ -14,21 +15,6 @@ namespace firn::sph {
 
 /// Hash table size for `particles` particles: the smallest power of two >= 2 * particles (at least 2).
 uint32_t table_size_for(uint32_t particles);
-
-/// Exclusive prefix sum of a uint buffer on the GPU (three passes; see shaders/sph/scan_common.glsl).
-class Scan {
- public:
-  /// Scratch for scans of up to `max_count` entries (at most 2^24).
-  explicit Scan(uint32_t max_count);
-  /// Replaces data[0, count) by its exclusive prefix sum. count <= max_count.
-  void run(const gl::Buffer& data, uint32_t count);
-  size_t gpu_bytes() const { return partials_.size(); }
-
- private:
-  uint32_t max_count_;
-  gl::Buffer partials_;
-  gl::Program reduce_, partials_scan_, apply_;
-};
 
 /// Sorts particle indices by cell hash key (counting sort or LSD radix sort; both give the order (key, index)) and
 /// builds the cell_start table. Needs the SPH uniform block bound (cell size, origin, table size).
@@ -52,7 +38,7 @@ class HashSort {
 
   uint32_t count_, table_size_, radix_tiles_, radix_passes_;
   gl::Buffer keys_, order_, rank_, cell_start_, keys_tmp_, order_tmp_, hist_;
-  Scan scan_;
+  gl::Scan scan_;
   gl::Program count_keys_, scatter_, bucket_fix_, radix_keys_, radix_hist_, radix_scatter_, cell_table_;
 };
 

@@ -144,6 +144,11 @@ std::vector<Mirror> mpm_mirrors() {
       array_of<uint32_t>("uint32_t", "BlockFlags", MPM_BIND_BLOCK_FLAGS, "block_flags"),
       array_of<uint32_t>("uint32_t", "BlockList", MPM_BIND_BLOCK_LIST, "block_list"),
       array_of<uint32_t>("uint32_t", "BlockArgs", MPM_BIND_BLOCK_ARGS, "block_args"),
+      // The particle sort (Solver's sort buffers): uint words.
+      array_of<uint32_t>("uint32_t", "SortKeys", MPM_BIND_SORT_KEYS, "sort_keys"),
+      array_of<uint32_t>("uint32_t", "SortRanks", MPM_BIND_SORT_RANKS, "sort_ranks"),
+      array_of<uint32_t>("uint32_t", "SortStarts", MPM_BIND_SORT_STARTS, "sort_starts"),
+      array_of<uint32_t>("uint32_t", "SortOrder", MPM_BIND_SORT_ORDER, "sort_order"),
       array_of<glm::dvec4>("glm::dvec4", "ColliderPoints", MPM_BIND_COLLIDER_POINTS, "collider_points"),
       array_of<GpuVelocityGradient>("mpm::GpuVelocityGradient", "AffineBuffer", MPM_BIND_AFFINE, "affine"),
       // Rigid bodies (src/mpm/rigid_colliders.h): float bodies, their planes as vec4s, the impulse words.
@@ -206,8 +211,6 @@ std::vector<Mirror> sph_mirrors() {
       {"RankBuffer", {SPH_BIND_RANK, "ranks"}},
       {"CellStartBuffer", {SPH_BIND_CELL_START, "cell_start"}},
       {"CountBuffer", {SPH_BIND_CELL_START, "counts_"}},
-      {"ScanData", {SPH_BIND_SCAN_DATA, "data"}},
-      {"ScanPartials", {SPH_BIND_SCAN_PARTIALS, "partials"}},
       {"KeysIn", {SPH_BIND_RADIX_KEYS_IN, "keys_in"}},
       {"ValsIn", {SPH_BIND_RADIX_VALS_IN, "vals_in"}},
       {"KeysOut", {SPH_BIND_RADIX_KEYS_OUT, "keys_out"}},
@@ -349,12 +352,25 @@ TEST(StructLayouts, SnowProgramsMatchTheirCppMirrors) {
                                           {{"mpm/p2g.comp"}, {"#define MPM_APIC", "#define MPM_MLS"}},
                                           {{"mpm/g2p.comp"}, {"#define MPM_APIC", "#define MPM_MLS"}},
                                           {{"mpm/p2g.comp"}, {"#define P2G_MASS_ONLY"}},
+                                          {{"mpm/p2g.comp"}, {"#define MPM_P2G_SORTED"}},
+                                          {{"mpm/p2g.comp"}, {"#define MPM_APIC", "#define MPM_P2G_SORTED"}},
+                                          {{"mpm/p2g.comp"}, {"#define MPM_APIC", "#define MPM_MLS",
+                                                              "#define MPM_P2G_SORTED"}},
+                                          {{"mpm/cell_sort.comp"}, {"#define MPM_SORT_SCATTER"}},
+                                          {{"mpm/cell_sort.comp"}, {"#define MPM_APIC", "#define MPM_MLS"}},
                                           {{"mpm/grid_update.comp"}, {"#define MPM_RIGID"}}}),
                  mpm_mirrors());
 }
 
 TEST(StructLayouts, WaterProgramsMatchTheirCppMirrors) {
   check_programs(compute_programs("sph", {}), sph_mirrors());
+}
+
+TEST(StructLayouts, SharedProgramsMatchTheirCppMirrors) {
+  // The prefix sum (gl/scan.h) scans and keeps uint32_t words.
+  check_programs(compute_programs("common", {}),
+                 {array_of<uint32_t>("uint32_t", "ScanData", SCAN_BIND_DATA, "data"),
+                  array_of<uint32_t>("uint32_t", "ScanPartials", SCAN_BIND_PARTIALS, "partials")});
 }
 
 TEST(StructLayouts, CouplingProgramsMatchTheirCppMirrors) {

@@ -1,12 +1,12 @@
 #version 430
 // Scan step 1: the sum of each tile of data[] into partials[tile].
-#include "sph/scan_common.glsl"
+#include "common/scan_common.glsl"
 
 void main() {
   uint t = gl_LocalInvocationID.x;
-  uint base = (gl_WorkGroupID.x * uint(SPH_SCAN_LOCAL_SIZE) + t) * uint(SPH_SCAN_ITEMS);
+  uint base = (gl_WorkGroupID.x * uint(SCAN_LOCAL_SIZE) + t) * uint(SCAN_ITEMS);
   uint sum = 0u;
-  for (uint k = 0u; k < uint(SPH_SCAN_ITEMS); ++k)
+  for (uint k = 0u; k < uint(SCAN_ITEMS); ++k)
     if (base + k < u_count) sum += data[base + k];
   s_sums[t] = sum;
   uint total = scan_shared();

@@ -1,0 +1,167 @@
+// The sorted particle-to-grid (MpmSettings::particle_to_grid = kSorted: shaders/mpm/cell_sort.comp, then p2g.comp
+// with MPM_P2G_SORTED, which sums the values of particles sharing a stencil before the atomics) against the direct
+// one: both add the same int32 fixed-point values, so the grid after particle-to-grid and the particles after many
+// substeps must be the same bits, for every transfer and with the particle passes split into chunks. The scenes mix
+// a dense clump (about 70 particles per cell: long runs of particles with one stencil, split across work groups)
+// with particles spread over the grid (runs of one). The sort itself is checked against cells computed here in
+// double precision. The grid sums of the sorted path are also checked against the CPU double reference by
+// MpmPasses.ParticleToGrid (the default path).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <numeric>
+
+#include "gl/loader.h"
+#include "mpm/solver.h"
+#include "mpm_test_util.h"
+#include "support/gl_context.h"
+
+using namespace firn;
+using namespace firn::mpm;
+
+namespace {
+
+constexpr int kParticles = 3001;
+const glm::ivec3 kDims{29, 23, 31};
+
+/// A random scene whose first 60 % of particles are packed into a clump 3 cells wide (about 70 per cell).
+mpmtest::Scene clumped_scene(std::mt19937_64& rng) {
+  mpmtest::Scene sc = mpmtest::random_scene(rng, kParticles, kDims);
+  const glm::dvec3 lo = mpmtest::wall_lo(sc.settings.grid), hi = mpmtest::wall_hi(sc.settings.grid);
+  const double h = sc.settings.grid.spacing;
+  const glm::dvec3 c(mpmtest::uniform(rng, lo.x + 2 * h, hi.x - 2 * h), mpmtest::uniform(rng, lo.y + 2 * h, hi.y - 2 * h),
+                     mpmtest::uniform(rng, lo.z + 2 * h, hi.z - 2 * h));
+  for (int i = 0; i < kParticles * 6 / 10; ++i) {
+    const glm::dvec3 x = c + 1.5 * h * glm::dvec3(mpmtest::uniform(rng, -1, 1), mpmtest::uniform(rng, -1, 1),
+                                                  mpmtest::uniform(rng, -1, 1));
+    sc.particles[i].x_m = glm::vec4(glm::vec3(x), sc.particles[i].x_m.w);
+  }
+  return sc;
+}
+
+template <class T>
+bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+/// Runs the sorted and the direct particle-to-grid on the same clumped scene with `transfer` (the sorted one in
+/// chunks of `chunk` particles when non-zero): the grid after one particle-to-grid, then the particles and the
+/// affine velocities after 25 substeps, must be the same bytes.
+void expect_bit_identical(Transfer transfer, uint32_t chunk) {
+  firn::test::gl_context();
+  std::mt19937_64 rng(mpmtest::test_seed());
+  mpmtest::Scene sc = clumped_scene(rng);
+  sc.settings.transfer = transfer;
+  MpmSettings direct_settings = sc.settings;
+  sc.settings.particle_to_grid = ParticleToGrid::kSorted;
+  direct_settings.particle_to_grid = ParticleToGrid::kDirect;
+  Solver sorted(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  Solver direct(direct_settings, sc.colliders, sc.gravity, sc.particles);
+  if (chunk) sorted.set_chunk_particles(chunk);
+  std::vector<GpuVelocityGradient> affine;
+  for (int i = 0; i < kParticles && has_affine(transfer); ++i) {
+    GpuVelocityGradient c{};
+    for (int k = 0; k < 3; ++k)
+      c.col[k] = glm::vec4(mpmtest::uniform(rng, -20, 20), mpmtest::uniform(rng, -20, 20),
+                           mpmtest::uniform(rng, -20, 20), 0.0f);
+    affine.push_back(c);
+  }
+  const double dt = sorted.step_limits().dt;
+  for (Solver* s : {&sorted, &direct}) {
+    s->upload_particles(sc.particles);
+    if (!affine.empty()) s->upload_affine(affine);
+    s->set_time_step(dt);
+    s->clear_grid();
+    s->particle_to_grid();
+  }
+  const std::vector<GpuGridNode> grid = sorted.download_grid();
+  EXPECT_TRUE(same_bytes(grid, direct.download_grid())) << "grid sums differ after particle-to-grid";
+  size_t loaded = 0;
+  for (const GpuGridNode& n : grid) loaded += n.mass_momentum.x != 0;
+  EXPECT_GT(loaded, 100u) << "the scene loads too few nodes to compare";
+  for (Solver* s : {&sorted, &direct}) {
+    s->grid_update();
+    s->grid_to_particle();
+    s->particle_update();
+    for (int k = 0; k < 24; ++k) s->substep(dt);
+  }
+  EXPECT_TRUE(same_bytes(sorted.download_particles(), direct.download_particles())) << "particles differ";
+  if (has_affine(transfer)) {
+    EXPECT_TRUE(same_bytes(sorted.download_affine(), direct.download_affine())) << "affine velocities differ";
+  }
+  EXPECT_NO_THROW(sorted.check_status());  // no overflow reported by the tile sums either
+}
+
+}  // namespace
+
+TEST(MpmSortedP2G, FlipGridAndParticlesAreBitIdenticalToTheDirectScatter) { expect_bit_identical(Transfer::kFlip, 0); }
+
+TEST(MpmSortedP2G, ApicGridAndParticlesAreBitIdenticalToTheDirectScatter) { expect_bit_identical(Transfer::kApic, 0); }
+
+TEST(MpmSortedP2G, MlsGridAndParticlesAreBitIdenticalToTheDirectScatter) { expect_bit_identical(Transfer::kMls, 0); }
+
+// Chunks of 256 particles (the layout 4 M particles use on llvmpipe, in small): each chunk sorted on its own.
+TEST(MpmSortedP2G, ChunkedSortedScatterIsBitIdenticalToTheDirectScatter) { expect_bit_identical(Transfer::kFlip, 256); }
+
+// kAuto picks the direct pass on a CPU renderer (llvmpipe here), where the sorted one was measured slower, and the
+// sorted pass on a GPU.
+TEST(MpmSortedP2G, AutoPicksTheDirectPassOnlyOnACpuRenderer) {
+  firn::test::gl_context();
+  std::mt19937_64 rng(mpmtest::test_seed());
+  mpmtest::Scene sc = mpmtest::random_scene(rng, 100, glm::ivec3(9, 10, 11));
+  ASSERT_EQ(sc.settings.particle_to_grid, ParticleToGrid::kAuto);
+  Solver solver(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  EXPECT_EQ(solver.particle_to_grid_mode(),
+            gl::software_renderer() ? ParticleToGrid::kDirect : ParticleToGrid::kSorted);
+}
+
+// After particle-to-grid the sort holds every particle once, slots in non-decreasing key order, keys inside the
+// table (a power of two >= 2 particles, independent of the grid), and particles of one cell (computed here in
+// double; those within 1e-5 h of a cell face are skipped, where float and double may round differently) share
+// their key, so the sorted particle-to-grid finds them next to each other.
+TEST(MpmSortedP2G, SortPutsParticlesOfOneCellUnderOneKey) {
+  firn::test::gl_context();
+  std::mt19937_64 rng(mpmtest::test_seed());
+  mpmtest::Scene sc = clumped_scene(rng);
+  sc.settings.particle_to_grid = ParticleToGrid::kSorted;
+  Solver solver(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  EXPECT_EQ(solver.sort_table(), 8192u);  // 2 x 3001 rounded up to a power of two
+  solver.upload_particles(sc.particles);
+  solver.set_time_step(solver.step_limits().dt);
+  solver.clear_grid();
+  solver.particle_to_grid();
+  const std::vector<uint32_t> keys = solver.download_sort_keys(), order = solver.download_sort_order();
+  ASSERT_EQ(keys.size(), size_t(kParticles));
+  ASSERT_EQ(order.size(), size_t(kParticles));
+  std::vector<uint32_t> seen(kParticles, 0);
+  for (uint32_t i : order) {
+    ASSERT_LT(i, uint32_t(kParticles));
+    ++seen[i];
+  }
+  EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](uint32_t n) { return n == 1; })) << "not a permutation";
+  for (size_t s = 1; s < order.size(); ++s) EXPECT_LE(keys[order[s - 1]], keys[order[s]]) << "slot " << s;
+  for (uint32_t k : keys) EXPECT_LT(k, solver.sort_table());
+
+  const Grid& g = sc.settings.grid;
+  std::map<std::array<int, 3>, uint32_t> key_of_cell;
+  size_t shared = 0, checked = 0;
+  for (int i = 0; i < kParticles; ++i) {
+    const glm::dvec3 u = (glm::dvec3(glm::vec3(sc.particles[i].x_m)) - g.min) / g.spacing;
+    const glm::dvec3 frac = u - glm::floor(u);
+    if (glm::any(glm::lessThan(glm::min(frac, 1.0 - frac), glm::dvec3(1e-5)))) continue;
+    ++checked;
+    const std::array<int, 3> cell{int(std::floor(u.x)), int(std::floor(u.y)), int(std::floor(u.z))};
+    const auto [it, inserted] = key_of_cell.emplace(cell, keys[i]);
+    if (!inserted) {
+      ++shared;
+      EXPECT_EQ(it->second, keys[i]) << "particle " << i << " and an earlier one share a cell, not a key";
+    }
+  }
+  EXPECT_GT(checked, size_t(kParticles) * 9 / 10);
+  EXPECT_GT(shared, size_t(kParticles) / 2) << "the clump should put many particles in shared cells";
+}
