@@ -69,12 +69,33 @@ struct NodeValue {
   ivec3 impulse;
 };
 
+// True when no node value of the particle can leave the int32 range, so that node_value may skip its per-value
+// range checks (with 448 of them per particle, 30 % of this pass on llvmpipe). Bounds per component: the weight
+// w <= 1; |x_i - x_p| <= MPM_STENCIL h per axis; |grad w| <= max(1, 1/h) per axis (|N'| <= 1 for both B-splines,
+// times 1/h, or 1 with the thesis's gradient); so |w (m v + mC dx)| <= |m v| + MPM_STENCIL h sum_j |mC_j| and
+// |impulse grad w| <= max(1, 1/h) sum_j |impulse_j| (columns j). A factor 2 of headroom covers the rounding of the
+// bounds themselves. NaN fails every comparison: such particles take the checked path, which reports them.
+bool values_in_range(float m, vec3 mv, mat3 mC, mat3 impulse) {
+  float h = spacing();
+  vec3 momentum = abs(mv) + float(MPM_STENCIL) * h * (abs(mC[0]) + abs(mC[1]) + abs(mC[2]));
+  vec3 force = max(1.0, 1.0 / h) * (abs(impulse[0]) + abs(impulse[1]) + abs(impulse[2]));
+  float limit = 0.5 * FIXED_LIMIT;
+  return m * scales.x <= limit && max(momentum.x, max(momentum.y, momentum.z)) * scales.y <= limit &&
+         max(force.x, max(force.y, force.z)) * scales.y <= limit;
+}
+
+// value * scale as int32: checked (overflow reported as `bit` for particle pid) unless the caller proved it fits.
+int fixed_value(float value, float scale, bool checked, uint bit, uint pid) {
+  return checked ? to_fixed(value, scale, bit, pid) : to_fixed_unchecked(value, scale);
+}
+
 // The values a particle (terms of particle_terms) adds to a node at dx = x_i - x_p [m] with weight w and gradient
-// grad w [1/m]. Plain arguments, no structs holding arrays: llvmpipe keeps those in memory and copies them per call
-// (20 % of this pass on two-snowballs when the stencil travelled inside a struct).
-NodeValue node_value(float w, vec3 grad, vec3 dx, float m, vec3 mv, mat3 mC, mat3 impulse, uint pid) {
+// grad w [1/m]; `checked` false only where values_in_range holds. Plain arguments, no structs holding arrays:
+// llvmpipe keeps those in memory and copies them per call (20 % of this pass on two-snowballs when the stencil
+// travelled inside a struct).
+NodeValue node_value(float w, vec3 grad, vec3 dx, float m, vec3 mv, mat3 mC, mat3 impulse, bool checked, uint pid) {
   NodeValue v;
-  v.mass = to_fixed(m * w, scales.x, MPM_ERROR_MASS_OVERFLOW, pid);
+  v.mass = fixed_value(m * w, scales.x, checked, MPM_ERROR_MASS_OVERFLOW, pid);
   v.momentum = ivec3(0);
   v.impulse = ivec3(0);
 #ifndef P2G_MASS_ONLY
@@ -83,10 +104,10 @@ NodeValue node_value(float w, vec3 grad, vec3 dx, float m, vec3 mv, mat3 mC, mat
 #else
   vec3 dp = w * mv;
 #endif
-  for (int d = 0; d < 3; ++d) v.momentum[d] = to_fixed(dp[d], scales.y, MPM_ERROR_MOMENTUM_OVERFLOW, pid);
+  for (int d = 0; d < 3; ++d) v.momentum[d] = fixed_value(dp[d], scales.y, checked, MPM_ERROR_MOMENTUM_OVERFLOW, pid);
 #ifndef MPM_MLS
   vec3 df = impulse * grad;
-  for (int d = 0; d < 3; ++d) v.impulse[d] = to_fixed(df[d], scales.y, MPM_ERROR_IMPULSE_OVERFLOW, pid);
+  for (int d = 0; d < 3; ++d) v.impulse[d] = fixed_value(df[d], scales.y, checked, MPM_ERROR_IMPULSE_OVERFLOW, pid);
 #endif
 #endif
   return v;
@@ -109,6 +130,25 @@ void add_to_grid(int k, NodeValue v, uint pid) {
 }
 
 #ifndef MPM_P2G_SORTED
+// The particle's values added to every node of its stencil (one thread per particle). Called with a constant
+// `checked`, so each call site compiles without the branch.
+void scatter(Stencil s, vec3 x, float m, vec3 mv, mat3 mC, mat3 impulse, bool checked, uint pid) {
+  for (int c = 0; c < MPM_STENCIL; ++c)
+    for (int b = 0; b < MPM_STENCIL; ++b)
+      for (int a = 0; a < MPM_STENCIL; ++a) {
+        ivec3 o = ivec3(a, b, c);
+        ivec3 n = s.base + o;
+        if (!node_in_grid(n)) continue;
+#ifdef MPM_MLS
+        vec3 grad = vec3(0.0);  // MLS folds the force into the affine momentum
+#else
+        vec3 grad = stencil_gradient(s, o);
+#endif
+        NodeValue v = node_value(stencil_weight(s, o), grad, node_position(n) - x, m, mv, mC, impulse, checked, pid);
+        add_to_grid(node_index(n), v, pid);
+      }
+}
+
 void main() {
   uint i = linear_index();
   if (i >= chunk_count) return;
@@ -123,20 +163,10 @@ void main() {
 #ifndef P2G_MASS_ONLY
   list_blocks(s.base, s.base + (MPM_STENCIL - 1));  // the grid update visits these blocks only
 #endif
-  for (int c = 0; c < MPM_STENCIL; ++c)
-    for (int b = 0; b < MPM_STENCIL; ++b)
-      for (int a = 0; a < MPM_STENCIL; ++a) {
-        ivec3 o = ivec3(a, b, c);
-        ivec3 n = s.base + o;
-        if (!node_in_grid(n)) continue;
-#ifdef MPM_MLS
-        vec3 grad = vec3(0.0);  // MLS folds the force into the affine momentum
-#else
-        vec3 grad = stencil_gradient(s, o);
-#endif
-        NodeValue v = node_value(stencil_weight(s, o), grad, node_position(n) - x, m, mv, mC, impulse, pid);
-        add_to_grid(node_index(n), v, pid);
-      }
+  if (values_in_range(m, mv, mC, impulse))
+    scatter(s, x, m, mv, mC, impulse, false, pid);
+  else
+    scatter(s, x, m, mv, mC, impulse, true, pid);
 }
 #else
 layout(std430, binding = MPM_BIND_SORT_ORDER) readonly buffer SortOrder { uint sort_order[]; };
@@ -151,9 +181,36 @@ shared vec3 s_mv[MPM_LOCAL_SIZE];
 shared mat3 s_mC[MPM_LOCAL_SIZE];
 shared mat3 s_impulse[MPM_LOCAL_SIZE];
 shared uint s_pid[MPM_LOCAL_SIZE];
+shared bool s_in_range[MPM_LOCAL_SIZE];  // values_in_range
 shared uint s_run_first[MPM_LOCAL_SIZE];  // runs: consecutive particles with the same stencil base
 shared uint s_run_end[MPM_LOCAL_SIZE];
+shared bool s_run_in_range[MPM_LOCAL_SIZE];  // values_in_range for every particle of the run
 shared uint s_runs;
+
+// The summed values of the run's particles [a, e) for stencil node base + o (= n); `checked` false only when
+// values_in_range holds for all of them (the run sums are checked either way). Called with a constant `checked`.
+NodeValue run_sum(uint a, uint e, ivec3 o, ivec3 n, bool checked) {
+  NodeValue sum = NodeValue(0, ivec3(0), ivec3(0));
+  for (uint p = a; p < e; ++p) {
+    uint j = p * uint(MPM_STENCIL);
+    vec3 wx = s_w[j + uint(o.x)], wy = s_w[j + uint(o.y)], wz = s_w[j + uint(o.z)];
+    float w = wx.x * wy.y * wz.z;
+#ifdef MPM_MLS
+    vec3 grad = vec3(0.0);
+#else
+    vec3 grad = product_gradient(wx, wy, wz, s_dw[j + uint(o.x)], s_dw[j + uint(o.y)], s_dw[j + uint(o.z)]);
+#endif
+    vec4 x_m = s_x_m[p];
+    uint pid = s_pid[p];
+    NodeValue v = node_value(w, grad, node_position(n) - x_m.xyz, x_m.w, s_mv[p], s_mC[p], s_impulse[p], checked, pid);
+    sum.mass = checked_add(sum.mass, v.mass, MPM_ERROR_MASS_OVERFLOW, pid);
+    for (int d = 0; d < 3; ++d) {
+      sum.momentum[d] = checked_add(sum.momentum[d], v.momentum[d], MPM_ERROR_MOMENTUM_OVERFLOW, pid);
+      sum.impulse[d] = checked_add(sum.impulse[d], v.impulse[d], MPM_ERROR_IMPULSE_OVERFLOW, pid);
+    }
+  }
+  return sum;
+}
 
 void main() {
   uint group = gl_WorkGroupID.x + gl_NumWorkGroups.x * gl_WorkGroupID.y;
@@ -180,6 +237,7 @@ void main() {
     s_mC[l] = mC;
     s_impulse[l] = impulse;
     s_pid[l] = chunk_first + i;
+    s_in_range[l] = values_in_range(m, mv, mC, impulse);
   }
   barrier();  // also orders shared memory (GLSL 4.30 Sec. 8.16)
 
@@ -189,10 +247,12 @@ void main() {
     ivec3 base = s_base[l];
     if (l == 0u || s_base[l - 1u] != base) {
       uint end = l + 1u;
-      while (end < count && s_base[end] == base) ++end;
+      bool in_range = s_in_range[l];
+      for (; end < count && s_base[end] == base; ++end) in_range = in_range && s_in_range[end];
       uint r = atomicAdd(s_runs, 1u);
       s_run_first[r] = l;
       s_run_end[r] = end;
+      s_run_in_range[r] = in_range;
       list_blocks(base, base + (MPM_STENCIL - 1));
     }
   }
@@ -210,25 +270,11 @@ void main() {
     uint a = s_run_first[r], e = s_run_end[r];
     ivec3 n = s_base[a] + o;
     if (!node_in_grid(n)) continue;
-    NodeValue sum = NodeValue(0, ivec3(0), ivec3(0));
-    for (uint p = a; p < e; ++p) {
-      uint j = p * uint(MPM_STENCIL);
-      vec3 wx = s_w[j + uint(o.x)], wy = s_w[j + uint(o.y)], wz = s_w[j + uint(o.z)];
-      float w = wx.x * wy.y * wz.z;
-#ifdef MPM_MLS
-      vec3 grad = vec3(0.0);
-#else
-      vec3 grad = product_gradient(wx, wy, wz, s_dw[j + uint(o.x)], s_dw[j + uint(o.y)], s_dw[j + uint(o.z)]);
-#endif
-      vec4 x_m = s_x_m[p];
-      uint pid = s_pid[p];
-      NodeValue v = node_value(w, grad, node_position(n) - x_m.xyz, x_m.w, s_mv[p], s_mC[p], s_impulse[p], pid);
-      sum.mass = checked_add(sum.mass, v.mass, MPM_ERROR_MASS_OVERFLOW, pid);
-      for (int d = 0; d < 3; ++d) {
-        sum.momentum[d] = checked_add(sum.momentum[d], v.momentum[d], MPM_ERROR_MOMENTUM_OVERFLOW, pid);
-        sum.impulse[d] = checked_add(sum.impulse[d], v.impulse[d], MPM_ERROR_IMPULSE_OVERFLOW, pid);
-      }
-    }
+    NodeValue sum;
+    if (s_run_in_range[r])
+      sum = run_sum(a, e, o, n, false);
+    else
+      sum = run_sum(a, e, o, n, true);
     add_to_grid(node_index(n), sum, s_pid[a]);
   }
 }

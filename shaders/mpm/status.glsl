@@ -8,14 +8,16 @@
 
 const float FIXED_LIMIT = 2147483520.0;  // largest float below 2^31 - 1
 
-// Converts value * scale to int32, reporting `bit` instead of wrapping when it does not fit.
+// value * scale as int32, for values known to fit (see to_fixed).
+int to_fixed_unchecked(float value, float scale) { return int(round(value * scale)); }
+
+// Converts value * scale to int32, reporting `bit` instead of wrapping when it does not fit (or is not finite).
 int to_fixed(float value, float scale, uint bit, uint index) {
-  float y = value * scale;
-  if (!(abs(y) <= FIXED_LIMIT)) {
+  if (!(abs(value * scale) <= FIXED_LIMIT)) {
     report_error(bit, index);
     return 0;
   }
-  return int(round(y));
+  return to_fixed_unchecked(value, scale);
 }
 
 // True when a + b leaves the int32 range (-2^31 itself counts as out of range, so sums stay symmetric).

@@ -16,6 +16,7 @@
 #include <memory>
 #include <numeric>
 
+#include "core/error.h"
 #include "gl/loader.h"
 #include "mpm/solver.h"
 #include "mpm_test_util.h"
@@ -164,4 +165,33 @@ TEST(MpmSortedP2G, SortPutsParticlesOfOneCellUnderOneKey) {
   }
   EXPECT_GT(checked, size_t(kParticles) * 9 / 10);
   EXPECT_GT(shared, size_t(kParticles) / 2) << "the clump should put many particles in shared cells";
+}
+
+// A particle whose momentum cannot be written in int32 fixed point at its nearest nodes (3 x 2^31 integer units at
+// a weight of 0.1, below every cubic stencil's largest weight of at least 0.479^3 = 0.11) is reported by name by both
+// passes, though both skip the per-value checks for particles whose bounds prove them in range.
+TEST(MpmSortedP2G, AParticleTooFastForTheFixedPointIsNamedByBothPasses) {
+  firn::test::gl_context();
+  for (ParticleToGrid mode : {ParticleToGrid::kDirect, ParticleToGrid::kSorted}) {
+    std::mt19937_64 rng(mpmtest::test_seed());
+    mpmtest::Scene sc = clumped_scene(rng);
+    sc.settings.particle_to_grid = mode;
+    Solver solver(sc.settings, sc.colliders, sc.gravity, sc.particles);
+    const int bad = mpmtest::uniform_int(rng, 0, kParticles - 1);
+    const double m = sc.particles[bad].x_m.w;
+    const double speed = 3.0 * 2147483648.0 / (0.1 * m * solver.scales().momentum_scale);
+    sc.particles[bad].v_vol = glm::vec4(glm::vec3(speed * mpmtest::random_direction(rng)), sc.particles[bad].v_vol.w);
+    solver.upload_particles(sc.particles);
+    solver.set_time_step(solver.step_limits().dt);
+    solver.clear_grid();
+    solver.particle_to_grid();
+    try {
+      solver.check_status();
+      ADD_FAILURE() << "no NumericalError (mode " << int(mode) << ")";
+    } catch (const NumericalError& e) {
+      EXPECT_NE(std::string(e.what()).find("grid momentum (fixed-point overflow), particle " + std::to_string(bad)),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }
