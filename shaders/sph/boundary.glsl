@@ -488,6 +488,7 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
 struct BoundaryTerms {
   vec4 pressure_volume;  // xyz = -rho0 G_i [kg/m^4] (times p_i / rho_i^2: an acceleration), w = V_i [1]
   vec4 viscous;          // xyz = 2 sum_k L_k (v_k - v_i) (normal part on free-slip solids) [1/(m s)] (times mu / rho_i)
+  vec4 damping;          // xyz = 2 sum_k L_k (normal part of v_k - v_i while i approaches k) [1/(m s)] (times mu_a / rho_i)
 };
 
 // The velocity of near solid k relative to a particle at x moving at v, as the viscous term sees it: the solid's
@@ -497,20 +498,29 @@ vec3 relative_velocity(Near s, uint k, vec3 x, vec3 v) {
   return solid_no_slip(s.index[k]) ? dv : dot(dv, s.n[k]) * s.n[k];
 }
 
+// The damping's share of the relative velocity (SphSettings::artificial_viscosity at continuum solids): the normal
+// part of v_solid - v while the particle approaches the solid (moves against its outward normal n), else 0.
+vec3 approach_velocity(Near s, uint k, vec3 x, vec3 v) {
+  float vn = dot(solid_velocity(s.index[k], x - s.d[k] * s.n[k]) - v, s.n[k]);
+  return vn > 0.0 ? vn * s.n[k] : vec3(0.0);
+}
+
 // The force [N] of a particle (mass m, density rho, pressure p, at x moving at v) on near solid k with share sh:
-// the reaction to that solid's terms in the force pass, m (rho0 p / rho^2 G_k - mu / rho 2 L_k (v_k - v)).
+// the reaction to that solid's terms in the force pass, m (rho0 p / rho^2 G_k - (mu (v_k - v) + mu_a
+// approach(v_k - v)) / rho 2 L_k).
 vec3 solid_force(Near s, uint k, Share sh, vec3 x, vec3 v, float m, float rho, float p) {
-  return m * (rest_density() * p / (rho * rho) * sh.g / kernel_radius() -
-              material.y / rho * 2.0 / kernel.y * sh.l * relative_velocity(s, k, x, v));
+  vec3 drag = material.y * relative_velocity(s, k, x, v) + damping.z * approach_velocity(s, k, x, v);
+  return m * (rest_density() * p / (rho * rho) * sh.g / kernel_radius() - 2.0 / (rho * kernel.y) * sh.l * drag);
 }
 
 // The solids' terms at x for a particle moving at v, from the near solids `s`; their shares are left in `share`.
 BoundaryTerms boundary_terms(vec3 x, vec3 v, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
-  BoundaryTerms t = BoundaryTerms(vec4(0.0), vec4(0.0));
+  BoundaryTerms t = BoundaryTerms(vec4(0.0), vec4(0.0), vec4(0.0));
   boundary_shares(x, s, share);
   for (uint k = 0u; k < s.count; ++k) {
     t.pressure_volume += vec4(-rest_density() * share[k].g / kernel_radius(), share[k].v);
     t.viscous.xyz += 2.0 / kernel.y * share[k].l * relative_velocity(s, k, x, v);
+    if (damping.z > 0.0) t.damping.xyz += 2.0 / kernel.y * share[k].l * approach_velocity(s, k, x, v);
   }
   return t;
 }

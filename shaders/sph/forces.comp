@@ -6,6 +6,8 @@
 //              would carry 2 rho g d. Corrected to Monaghan's (1992) symmetric form, which is exact for linear
 //              fields and conserves momentum the same way.
 //   viscosity  a_i += mu / rho_i sum_j m_j (v_j - v_i) / rho_j lap W_visc(r_ij)
+//   damping    Pi_ij = -alpha c h_s (v_ij . r_ij) / (rho_ij (r_ij^2 + 0.01 h_s^2)) on approaching pairs, added to the
+//              pressure bracket (Monaghan 1992; SphSettings::artificial_viscosity)
 //   surface    a_i += -sigma lap(c) n / |n| / rho_i where |n| = |grad c| > l, c = sum_j m_j / rho_j W_poly6
 //   solids     a_i += -rho0 p_i / rho_i^2 grad V_i + 2 mu / rho_i L_i (v_solid - v_i) for the colliders and slabs,
 //              from the terms the density pass stored (boundary.glsl);  gravity.
@@ -42,7 +44,12 @@ void add(uint j, vec3 r, float r2, vec3 v_j, bool self) {
   if (self) return;
   float rl = sqrt(r2);
   float hr = kernel_radius() - rl;
-  if (rl > 0.0) g_pressure += (pj.x_m.w * (g_p_over_rho2 + pj.a_p.w / (pj.v_rho.w * pj.v_rho.w)) * hr * hr / rl) * r;
+  // Monaghan's artificial viscosity on approaching pairs (SphSettings::artificial_viscosity) joins the pressure
+  // bracket: the same kernel gradient, the same pairwise symmetry.
+  float vr = dot(g_vi - v_j, r);
+  float pi_ij = vr < 0.0 ? -damping.x * vr / (0.5 * (g_rho_i + pj.v_rho.w) * (r2 + damping.y)) : 0.0;
+  if (rl > 0.0)
+    g_pressure += (pj.x_m.w * (g_p_over_rho2 + pj.a_p.w / (pj.v_rho.w * pj.v_rho.w) + pi_ij) * hr * hr / rl) * r;
   g_viscous += (m_rho * hr) * (v_j - g_vi);
   if (tension) g_grad_c += (m_rho * q * q) * r;
 }
@@ -95,6 +102,10 @@ void main() {
   if (material.z > 0.0 && n_len > material.w) a += -material.z * lap_c * grad_c / (n_len * g_rho_i);
   BoundaryTerms b = boundary[s];
   a += g_p_over_rho2 * b.pressure_volume.xyz + material.y / g_rho_i * b.viscous.xyz;
+  // The damping against colliders, slabs and bodies (continuum solids: no pairs): Monaghan's alpha as the viscosity
+  // it amounts to, mu_a = alpha rho0 c h_s / 10 (Monaghan 2005 Sec. 4.4, 3-D), on the normal part of the relative
+  // velocity and only while the particle approaches the solid (boundary.glsl, approach_velocity).
+  a += damping.z / g_rho_i * b.damping.xyz;
   a += gravity_dt.xyz;
   particles[s].a_p.xyz = a;
 }

@@ -29,6 +29,8 @@ layout(std140, binding = SPH_BIND_PARAMS) uniform SphParams {
   uvec4 step;        // step index, flags, floatBitsToUint(max compression), rigid bodies
   vec4 field_origin_h;  // solid field (SPH_FLAG_SOLID_FIELD): node 0 [m]; w = node spacing [m]
   uvec4 field_dims;     // solid field node counts; w = floatBitsToUint(fixed-point units per N s of its reaction)
+  vec4 damping;         // Monaghan's artificial viscosity: x alpha c h_s [m^2/s], y 0.01 h_s^2 [m^2] (h_s = h / 2),
+                        // z alpha rho0 c h_s / 10 [Pa s] (its viscosity, used at continuum solids)
 };
 
 float kernel_radius() { return kernel.x; }

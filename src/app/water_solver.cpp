@@ -16,6 +16,7 @@ namespace {
 // mercury 0.49 N/m; 10 N/m leaves room without letting the colour-field force dominate gravity at any scene scale
 // the bundled ones use. Sound speed: > 0 (it divides the CFL step); at most 1500 m/s, water's physical one.
 const ParamRange kViscosity{"mu", "Pa s", 0.0, 1e3};
+const ParamRange kArtificialViscosity{"alpha", "1", 0.0, 10.0};
 const ParamRange kSurfaceTension{"sigma", "N/m", 0.0, 10.0};
 const ParamRange kSoundSpeed{"c", "m/s", 0.0, 1500.0, true, false};
 
@@ -102,7 +103,9 @@ std::vector<SolverParameter> WaterSolver::parameters() const {
           {"sigma [N/m]", "surface tension sigma, colour field (Mueller 2003); 0: none", kSurfaceTension,
            s.surface_tension, "%.4g"},
           {"c [m/s]", "speed of sound, stiffness of the equation of state: density error ~ (|v|max / c)^2, dt ~ h / c",
-           kSoundSpeed, s.sound_speed, "%.4g"}};
+           kSoundSpeed, s.sound_speed, "%.4g"},
+          {"alpha (damping)", "Monaghan's artificial viscosity on approaching pairs (numerical damping, not physics)",
+           kArtificialViscosity, s.artificial_viscosity, "%.3g"}};
 }
 
 std::string WaterSolver::set_parameter(std::size_t index, double value) {
@@ -110,7 +113,7 @@ std::string WaterSolver::set_parameter(std::size_t index, double value) {
   if (index >= p.size()) return Solver::set_parameter(index, value);
   if (std::string e = check(p[index].range, value); !e.empty()) return e;
   p[index].value = value;
-  solver_->set_fluid(p[0].value, p[1].value, p[2].value);
+  solver_->set_fluid(p[0].value, p[3].value, p[1].value, p[2].value);
   return "";
 }
 

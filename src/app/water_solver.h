@@ -32,7 +32,8 @@ class WaterSolver final : public GpuSolver<sph::Solver> {
   /// The free surface now (sph::extract_surface on a lattice of half the particle spacing, in a fixed particle
   /// order); one download of the particles.
   sph::SurfaceMesh surface_mesh() const;
-  /// Viscosity mu [Pa s], surface tension sigma [N/m], speed of sound c [m/s] (sph::Solver::set_fluid).
+  /// Viscosity mu [Pa s], artificial viscosity alpha [1], surface tension sigma [N/m], speed of sound c [m/s]
+  /// (sph::Solver::set_fluid).
   std::vector<SolverParameter> parameters() const override;
   std::string set_parameter(std::size_t index, double value) override;
   const char* state_tag() const override { return "SPH "; }

@@ -131,7 +131,8 @@ sph::SortMethod parse_sort(const Node& node) {
 }  // namespace
 
 sph::SphSettings parse_sph(const Node& node) {
-  node.expect_object({"particle_spacing", "kernel_radius", "rest_density", "viscosity", "surface_tension",
+  node.expect_object({"particle_spacing", "kernel_radius", "rest_density", "viscosity", "artificial_viscosity",
+                      "surface_tension",
                       "surface_threshold", "sound_speed", "equation_of_state", "sort", "cfl", "dt_max",
                       "max_compression", "max_energy_growth", "domain", "bodies", "regions"});
   sph::SphSettings s;
@@ -142,6 +143,8 @@ sph::SphSettings parse_sph(const Node& node) {
   s.rest_density = node.number("rest_density", {.text = "rho0 > 0 [kg/m^3]", .lo = 0, .lo_open = true}, s.rest_density);
   const bool auto_viscosity = !node.has("viscosity");
   s.viscosity = node.number("viscosity", {.text = "mu >= 0 [Pa s]", .lo = 0}, s.viscosity);
+  s.artificial_viscosity = node.number("artificial_viscosity", {.text = "alpha >= 0 (Monaghan; 0 = none)", .lo = 0},
+                                       s.artificial_viscosity);
   s.surface_tension = node.number("surface_tension", {.text = "sigma >= 0 [N/m]", .lo = 0}, s.surface_tension);
   s.surface_threshold = node.number("surface_threshold", {.text = "l > 0 [1/m]", .lo = 0, .lo_open = true},
                                     s.surface_threshold);

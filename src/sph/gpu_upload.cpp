@@ -61,6 +61,9 @@ GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, double dt
   if (s.eos == EquationOfState::kLinear) flags |= SPH_FLAG_LINEAR_EOS;
   p.counts = glm::uvec4(particles, table_size, colliders, regions);
   p.step = glm::uvec4(step, flags, std::bit_cast<uint32_t>(static_cast<float>(s.max_compression)), 0);
+  const double hs = 0.5 * h;  // Monaghan's smoothing length: the kernels' support h is 2 h_s
+  p.damping = glm::vec4(s.artificial_viscosity * s.sound_speed * hs, 0.01 * hs * hs,
+                        s.artificial_viscosity * s.rest_density * s.sound_speed * hs / 10.0, 0);
   return p;
 }
 

@@ -41,8 +41,10 @@ static_assert(sizeof(GpuRegion) == 64);
 struct GpuBoundaryTerms {
   glm::vec4 pressure_volume;  ///< xyz = -rho0 G_i [kg/m^4] (times p_i / rho_i^2: an acceleration); w = V_i [1]
   glm::vec4 viscous;          ///< xyz = 2 sum_k L_k (v_k - v_i) [1/(m s)] (times mu / rho_i); w unused
+  glm::vec4 damping;          ///< xyz = 2 sum_k L_k (the normal part of v_k - v_i while i approaches solid k)
+                              ///< [1/(m s)] (times the damping's viscosity mu_a / rho_i); w unused
 };
-static_assert(sizeof(GpuBoundaryTerms) == 32);
+static_assert(sizeof(GpuBoundaryTerms) == 48);
 
 /// Error record and per-step reductions written by the shaders (std430; shaders/sph/status.glsl). 40 bytes of
 /// members, padded to 48: the buffer is allocated with sizeof, and Mesa reports GL_BUFFER_DATA_SIZE 48 (the
@@ -60,7 +62,7 @@ static_assert(sizeof(GpuStatus) == 48);
 static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
 static_assert(offsetof(GpuStatus, nonfinite) == 28);
 
-/// Uniform block shared by every SPH pass (std140, 176 bytes).
+/// Uniform block shared by every SPH pass (std140, 192 bytes).
 struct GpuParams {
   glm::vec4 origin_cell;  ///< hash origin [m]; w = hash cell size [m]
   glm::vec4 kernel;       ///< x h [m], y h^2 [m^2], z rest density rho0 [kg/m^3], w lattice spacing s [m]
@@ -74,8 +76,11 @@ struct GpuParams {
   glm::uvec4 step;        ///< x step index, y SPH_FLAG_* bits, z floatBitsToUint(max_compression), w rigid bodies
   glm::vec4 field_origin_h;  ///< solid field (sph/solid_field.h): node 0 [m]; w = node spacing [m] (0: none)
   glm::uvec4 field_dims;     ///< solid field node counts; w = floatBitsToUint(reaction units per N s)
+  glm::vec4 damping;  ///< artificial viscosity (SphSettings::artificial_viscosity): x alpha c h_s [m^2/s], y 0.01 h_s^2
+                      ///< [m^2] with the smoothing length h_s = h / 2, z its viscosity at solids alpha rho0 c h_s / 10
+                      ///< [Pa s]; w unused
 };
-static_assert(sizeof(GpuParams) == 176);
+static_assert(sizeof(GpuParams) == 192);
 static_assert(offsetof(GpuParams, counts) == 112);
 
 }  // namespace firn::sph

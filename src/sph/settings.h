@@ -61,6 +61,12 @@ struct SphSettings {
   double kernel_radius = 0.0;     ///< smoothing length h (support of every kernel) [m]; 0 = 2 s
   double rest_density = 1000.0;   ///< rho0 [kg/m^3]
   double viscosity = 1.0;         ///< dynamic viscosity mu [Pa s] (Mueller 2003 viscosity kernel); see default_viscosity
+  /// Numerical damping, separate from the physical viscosity: Monaghan's (1992) artificial viscosity alpha [1],
+  /// acting on approaching pairs only (v_ij . r_ij < 0): the pair term Pi_ij = -alpha c h_s (v_ij . r_ij) /
+  /// (rho_ij (r_ij^2 + 0.01 h_s^2)), rho_ij the pairs' mean density and h_s = h / 2, joins the pressure term
+  /// (a_i += -sum_j m_j Pi_ij grad W_ij; Monaghan 2005, "Smoothed particle hydrodynamics", Sec. 4.4). It damps the
+  /// acoustic noise of weakly compressible SPH without slowing shear flow; 0 disables it.
+  double artificial_viscosity = 0.0;
   double surface_tension = 0.0;   ///< sigma [N/m] (Mueller 2003 colour field); 0 disables it
   double surface_threshold = 7.065;  ///< |grad c| above which surface tension acts [1/m] (Kelager 2006)
   double sound_speed = 30.0;      ///< numerical speed of sound c [m/s]

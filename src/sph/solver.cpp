@@ -146,8 +146,9 @@ void Solver::set_colliders(std::vector<Collider> at_zero) {
   upload_params();  // the collider count is in the uniform block
 }
 
-void Solver::set_fluid(double viscosity, double surface_tension, double sound_speed) {
+void Solver::set_fluid(double viscosity, double artificial_viscosity, double surface_tension, double sound_speed) {
   settings_.viscosity = viscosity;
+  settings_.artificial_viscosity = artificial_viscosity;
   settings_.surface_tension = surface_tension;
   settings_.sound_speed = sound_speed;
   choose_time_step(limits_.max_speed, limits_.max_accel);

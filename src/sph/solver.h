@@ -91,11 +91,12 @@ class Solver {
   /// count may change) from the next step on. An edit is work done on the water: the closed-tank energy check
   /// restarts from the next step's energy.
   void set_colliders(std::vector<Collider> at_zero);
-  /// Sets the dynamic viscosity mu [Pa s] (>= 0), the surface tension sigma [N/m] (>= 0) and the numerical speed
+  /// Sets the dynamic viscosity mu [Pa s] (>= 0), the artificial viscosity alpha [1] (>= 0; see
+  /// SphSettings::artificial_viscosity), the surface tension sigma [N/m] (>= 0) and the numerical speed
   /// of sound c [m/s] (> 0; the density error of weakly compressible SPH scales as (|v|max / c)^2) from the next
   /// step on; the time step follows at the next status read (CFL and viscous conditions). Values are the caller's
   /// to check (app::WaterSolver's ranges).
-  void set_fluid(double viscosity, double surface_tension, double sound_speed);
+  void set_fluid(double viscosity, double artificial_viscosity, double surface_tension, double sound_speed);
   // Rigid bodies (issue 14 point 3, docs/coupling.md): solids of the boundary model after the regions (density,
   // pressure, viscosity with the body's velocity v + omega x r, and the push-out of the integrate pass). The
   // bodies pass moves their poses on the GPU before every step; the density and integrate passes sum the water's

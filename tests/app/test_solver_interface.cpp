@@ -136,7 +136,7 @@ TEST(SolverInterface, WaterEditsReachTheNextStep) {
   for (Simulation* s : {&edited, &same, &control}) s->advance_frame();
   Solver& water = *edited.solver("water");
   const std::vector<SolverParameter> params = water.parameters();
-  ASSERT_EQ(params.size(), 3u);
+  ASSERT_EQ(params.size(), 4u);
   const double mu = params[0].value;
   EXPECT_NE(water.set_parameter(0, -1.0), "");                     // below the range: refused, nothing changes
   EXPECT_NE(water.set_parameter(0, std::nan("")).find("mu"), std::string::npos);
@@ -153,7 +153,11 @@ TEST(SolverInterface, WaterEditsReachTheNextStep) {
   }
   EXPECT_TRUE(same_bits(same.water()->download_particles(), control.water()->download_particles()));
   EXPECT_FALSE(same_bits(edited.water()->download_particles(), control.water()->download_particles()));
-  EXPECT_EQ(water.set_parameter(3, 1.0).find("water: parameter 3 does not exist"), 0u);
+  EXPECT_EQ(water.set_parameter(4, 1.0).find("water: parameter 4 does not exist"), 0u);
+  // The damping (artificial viscosity) is a parameter of its own and reaches the solver's settings.
+  EXPECT_NE(water.set_parameter(3, -0.1), "");
+  EXPECT_EQ(water.set_parameter(3, 0.37), "");
+  EXPECT_EQ(edited.water()->settings().artificial_viscosity, 0.37);
 }
 
 TEST(SolverInterface, GrainEditsReachTheNextStep) {

@@ -189,7 +189,8 @@ std::vector<Mirror> sph_mirrors() {
       array_of<glm::vec4>("glm::vec4", "PositionBuffer", SPH_BIND_POSITIONS, "positions"),
       array_of<GpuBoundaryTerms>("sph::GpuBoundaryTerms", "BoundaryBuffer", SPH_BIND_BOUNDARY, "boundary",
                                  {FIRN_ROW(GpuBoundaryTerms, pressure_volume, "pressure_volume"),
-                                  FIRN_ROW(GpuBoundaryTerms, viscous, "viscous")}),
+                                  FIRN_ROW(GpuBoundaryTerms, viscous, "viscous"),
+                                  FIRN_ROW(GpuBoundaryTerms, damping, "damping")}),
       struct_block<GpuParams>(
           "sph::GpuParams", "SphParams", SPH_BIND_PARAMS, false, "",
           {FIRN_ROW(GpuParams, origin_cell, "origin_cell"), FIRN_ROW(GpuParams, kernel, "kernel"),
@@ -197,7 +198,7 @@ std::vector<Mirror> sph_mirrors() {
            FIRN_ROW(GpuParams, gravity_dt, "gravity_dt"), FIRN_ROW(GpuParams, domain_min, "domain_min"),
            FIRN_ROW(GpuParams, domain_max, "domain_max"), FIRN_ROW(GpuParams, counts, "counts"),
            FIRN_ROW(GpuParams, step, "step"), FIRN_ROW(GpuParams, field_origin_h, "field_origin_h"),
-           FIRN_ROW(GpuParams, field_dims, "field_dims")}),
+           FIRN_ROW(GpuParams, field_dims, "field_dims"), FIRN_ROW(GpuParams, damping, "damping")}),
       // Rigid bodies (sph::Solver::set_rigid_bodies): float bodies, double states, planes as vec4s.
       array_of<GpuRigidBody>("GpuRigidBody", "BodyBuffer", SPH_BIND_BODIES, "bodies", rigid_body_rows()),
       array_of<GpuRigidState>("GpuRigidState", "BodyStateBuffer", SPH_BIND_BODY_STATES, "body_states",
