@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
@@ -81,6 +82,17 @@ class Node {
   std::string string(std::string_view allowed) const;
   /// true or false.
   bool boolean() const;
+  /// A string naming one of `options` (name, value): returns its value; otherwise fails with
+  /// "unknown <what> "<string>"; allowed: <the names, comma-separated>".
+  template <class T>
+  T choice(std::string_view what, std::initializer_list<std::pair<std::string_view, T>> options) const {
+    std::string allowed;
+    for (const auto& option : options) allowed.append(allowed.empty() ? "" : ", ").append(option.first);
+    const std::string name = string(allowed);
+    for (const auto& option : options)
+      if (name == option.first) return option.second;
+    fail("unknown " + std::string(what) + " \"" + name + "\"", allowed);
+  }
 
   /// Member shortcuts: required (`at`) and optional-with-default variants of the readers above.
   double number(std::string_view key, const Range& range) const;

@@ -215,24 +215,13 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
   s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);
   s.dt_max = node.number("dt_max", {.text = "dt_max > 0 [s]", .lo = 0, .lo_open = true}, s.dt_max);
   s.flip = node.number("flip", {.text = "0 <= flip <= 1", .lo = 0, .hi = 1}, s.flip);
-  if (auto transfer = node.find("transfer")) {
-    const std::string t = transfer->string("flip, apic, mls");
-    if (t == "apic")
-      s.transfer = mpm::Transfer::kApic;
-    else if (t == "mls")
-      s.transfer = mpm::Transfer::kMls;
-    else if (t != "flip")
-      transfer->fail("unknown transfer \"" + t + "\"", "flip, apic, mls");
-  }
-  if (auto p2g = node.find("particle_to_grid")) {
-    const std::string t = p2g->string("auto, sorted, direct");
-    if (t == "direct")
-      s.particle_to_grid = mpm::ParticleToGrid::kDirect;
-    else if (t == "sorted")
-      s.particle_to_grid = mpm::ParticleToGrid::kSorted;
-    else if (t != "auto")
-      p2g->fail("unknown particle_to_grid \"" + t + "\"", "auto, sorted, direct");
-  }
+  if (auto transfer = node.find("transfer"))
+    s.transfer = transfer->choice<mpm::Transfer>(
+        "transfer", {{"flip", mpm::Transfer::kFlip}, {"apic", mpm::Transfer::kApic}, {"mls", mpm::Transfer::kMls}});
+  if (auto p2g = node.find("particle_to_grid"))
+    s.particle_to_grid = p2g->choice<mpm::ParticleToGrid>("particle_to_grid", {{"auto", mpm::ParticleToGrid::kAuto},
+                                                                                {"sorted", mpm::ParticleToGrid::kSorted},
+                                                                                {"direct", mpm::ParticleToGrid::kDirect}});
   s.max_speed = node.number("max_speed", {.text = "max_speed >= 0 [m/s] (0 = derive from the scene)", .lo = 0},
                             s.max_speed);
   s.max_energy_growth = node.number(

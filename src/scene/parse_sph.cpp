@@ -113,19 +113,13 @@ sph::Region parse_region(const Node& node) {
 }
 
 sph::EquationOfState parse_eos(const Node& node) {
-  constexpr std::string_view kAllowed = "tait, linear";
-  const std::string name = node.string(kAllowed);
-  if (name == "tait") return sph::EquationOfState::kTait;
-  if (name == "linear") return sph::EquationOfState::kLinear;
-  node.fail("unknown equation of state \"" + name + "\"", kAllowed);
+  return node.choice<sph::EquationOfState>(
+      "equation of state", {{"tait", sph::EquationOfState::kTait}, {"linear", sph::EquationOfState::kLinear}});
 }
 
 sph::SortMethod parse_sort(const Node& node) {
-  constexpr std::string_view kAllowed = "counting, radix";
-  const std::string name = node.string(kAllowed);
-  if (name == "counting") return sph::SortMethod::kCounting;
-  if (name == "radix") return sph::SortMethod::kRadix;
-  node.fail("unknown sort \"" + name + "\"", kAllowed);
+  return node.choice<sph::SortMethod>("sort",
+                                      {{"counting", sph::SortMethod::kCounting}, {"radix", sph::SortMethod::kRadix}});
 }
 
 }  // namespace
