@@ -72,6 +72,7 @@
 #define MPM_ERROR_NONFINITE 8u
 #define MPM_ERROR_CFL 16u
 #define MPM_ERROR_RIGID_IMPULSE_OVERFLOW 32u /* a body's impulse sum left the int64 range (index: the grid node) */
+#define MPM_ERROR_WINDOW 64u /* a stencil outside the grid window (index: the particle; 0 from window.comp) */
 
 /* Fixed-point scale of the rigid bodies' impulse sums (64-bit, common/fixed64.glsl): 2^-32 N s and N m s per
    integer unit, a range of +-2^31 N s between two reads (mpm::Solver and sph::Solver take_rigid_impulses). */

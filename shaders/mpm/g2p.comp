@@ -16,6 +16,8 @@ void main() {
   uint i = linear_index();
   if (i >= chunk_count) return;
   Stencil s = make_stencil(particles[i].x_m.xyz);
+  if (!stencil_in_window(s.base)) return;  // reported by particle-to-grid
+  int k0 = node_index(s.base);
   vec3 v_pic = vec3(0.0), dv = vec3(0.0);
   mat3 grad = mat3(0.0);
 #ifdef MPM_APIC
@@ -28,7 +30,7 @@ void main() {
         ivec3 o = ivec3(a, b, c);
         ivec3 n = s.base + o;
         if (!node_in_grid(n)) continue;
-        GridVelocity g = velocities[node_index(n)];
+        GridVelocity g = velocities[k0 + node_offset(o)];
         float w = stencil_weight(s, o);
         v_pic += w * g.v_new.xyz;
         dv += w * (g.v_new.xyz - g.v_old.xyz);

@@ -35,13 +35,14 @@ bool block_node(out int k) {
   uint g = gl_WorkGroupID.x + gl_NumWorkGroups.x * gl_WorkGroupID.y;
   int block = int(block_list[1u + g]);
   uint l = gl_LocalInvocationIndex;
-  ivec3 n = block_coords(block) * MPM_BLOCK + ivec3(l % MPM_BLOCK, (l / MPM_BLOCK) % MPM_BLOCK, l / (MPM_BLOCK * MPM_BLOCK));
+  ivec3 n = window_origin() + block_coords(block) * MPM_BLOCK +
+            ivec3(l % MPM_BLOCK, (l / MPM_BLOCK) % MPM_BLOCK, l / (MPM_BLOCK * MPM_BLOCK));
   if (l == 0u) {
     block_flags[block] = 0u;
     if (g == 0u) block_list[0] = 0u;
   }
   k = node_index(n);
-  return all(lessThan(n, grid_dims.xyz));
+  return all(lessThan(n, grid_dims.xyz)) && node_in_window(n);
 }
 
 // Built with MPM_RIGID only for a solver with rigid bodies (Solver::set_rigid_colliders): without bodies the pass is

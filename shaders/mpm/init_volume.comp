@@ -12,6 +12,8 @@ void main() {
   uint i = linear_index();
   if (i >= chunk_count) return;
   Stencil s = make_stencil(particles[i].x_m.xyz);
+  if (!stencil_in_window(s.base)) return;  // reported by particle-to-grid
+  int k0 = node_index(s.base);
   float mass_sum = 0.0;
   for (int c = 0; c < MPM_STENCIL; ++c)
     for (int b = 0; b < MPM_STENCIL; ++b)
@@ -19,7 +21,7 @@ void main() {
         ivec3 o = ivec3(a, b, c);
         ivec3 n = s.base + o;
         if (!node_in_grid(n)) continue;
-        mass_sum += float(nodes[node_index(n)].mass_momentum.x) / scales.x * stencil_weight(s, o);
+        mass_sum += float(nodes[k0 + node_offset(o)].mass_momentum.x) / scales.x * stencil_weight(s, o);
       }
   float h = spacing();
   float density = mass_sum / (h * h * h);

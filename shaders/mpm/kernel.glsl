@@ -73,3 +73,11 @@ vec3 stencil_gradient(Stencil s, ivec3 o) {
 }
 
 bool node_in_grid(ivec3 n) { return all(greaterThanEqual(n, ivec3(0))) && all(lessThan(n, grid_dims.xyz)); }
+
+// True when every node of the stencil from `base` that lies in the grid lies in the grid window (window.glsl places
+// the window so that it does; otherwise particle-to-grid reports MPM_ERROR_WINDOW instead of losing the values,
+// and the other passes skip the particle).
+bool stencil_in_window(ivec3 base) {
+  ivec3 lo = max(base, ivec3(0)), hi = min(base + (MPM_STENCIL - 1), grid_dims.xyz - 1);
+  return any(greaterThan(lo, hi)) || (node_in_window(lo) && node_in_window(hi));
+}

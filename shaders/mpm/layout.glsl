@@ -36,7 +36,7 @@ layout(std140, binding = MPM_BIND_PARAMS) uniform MpmParams {
   vec4 gravity_dt;
   vec4 scales;  // mass_scale, momentum_scale, flip alpha, unused
   uvec4 counts; // particles, colliders, rigid bodies, flags
-  vec4 params_pad;
+  ivec4 window_dims; // nodes of the grid window per axis (the grid buffers' capacity)
 };
 
 // Step control (GpuStep in src/mpm/layout.h), written by the step pass (or the CPU in Solver::substep) and read by
@@ -51,6 +51,7 @@ layout(std430, binding = MPM_BIND_STEP) MPM_STEP_ACCESS buffer MpmStep {
   double time, end, dt, dt_cfl, max_speed, hardening, cfl, h, dt_max, wave_scale;
   float dt_f, speed_limit;
   uint substep, count, budget, taken, flags, material_count;
+  ivec4 window_origin, window_lo, window_hi, window_need;  // the grid window (GpuStep; docs/snow-pipeline.md)
 } stepper;
 
 float spacing() { return grid_min_h.w; }
@@ -58,9 +59,24 @@ float time_step() { return stepper.dt_f; }
 uint particle_count() { return counts.x; }
 uint collider_count() { return counts.y; }
 uint rigid_count() { return counts.z; }
-int node_index(ivec3 n) { return n.x + grid_dims.x * (n.y + grid_dims.y * n.z); }
+// The grid buffers hold a window of the grid (docs/snow-pipeline.md, "Grid window"): window_dims nodes from
+// stepper.window_origin, placed before every substep around the particles' stencils. Node coordinates n are the
+// whole grid's everywhere (positions, walls, weights); only the storage index is the window's.
+ivec3 window_origin() { return stepper.window_origin.xyz; }
+int node_index(ivec3 n) {
+  ivec3 w = n - window_origin();
+  return w.x + window_dims.x * (w.y + window_dims.y * w.z);
+}
 ivec3 node_coords(int i) {
-  return ivec3(i % grid_dims.x, (i / grid_dims.x) % grid_dims.y, i / (grid_dims.x * grid_dims.y));
+  return window_origin() + ivec3(i % window_dims.x, (i / window_dims.x) % window_dims.y,
+                                 i / (window_dims.x * window_dims.y));
+}
+// node_index(n + o) - node_index(n): the window is linear, so a stencil's nodes are one base index plus offsets
+// (read the window's origin once per particle, not once per node).
+int node_offset(ivec3 o) { return o.x + window_dims.x * (o.y + window_dims.y * o.z); }
+bool node_in_window(ivec3 n) {
+  ivec3 w = n - window_origin();
+  return all(greaterThanEqual(w, ivec3(0))) && all(lessThan(w, window_dims.xyz));
 }
 vec3 node_position(ivec3 n) { return grid_min_h.xyz + vec3(n) * spacing(); }
 

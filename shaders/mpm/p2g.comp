@@ -133,6 +133,7 @@ void add_to_grid(int k, NodeValue v, uint pid) {
 // The particle's values added to every node of its stencil (one thread per particle). Called with a constant
 // `checked`, so each call site compiles without the branch.
 void scatter(Stencil s, vec3 x, float m, vec3 mv, mat3 mC, mat3 impulse, bool checked, uint pid) {
+  int k0 = node_index(s.base);
   for (int c = 0; c < MPM_STENCIL; ++c)
     for (int b = 0; b < MPM_STENCIL; ++b)
       for (int a = 0; a < MPM_STENCIL; ++a) {
@@ -145,7 +146,7 @@ void scatter(Stencil s, vec3 x, float m, vec3 mv, mat3 mC, mat3 impulse, bool ch
         vec3 grad = stencil_gradient(s, o);
 #endif
         NodeValue v = node_value(stencil_weight(s, o), grad, node_position(n) - x, m, mv, mC, impulse, checked, pid);
-        add_to_grid(node_index(n), v, pid);
+        add_to_grid(k0 + node_offset(o), v, pid);
       }
 }
 
@@ -156,6 +157,10 @@ void main() {
   Particle p = particles[i];
   vec3 x = p.x_m.xyz;
   Stencil s = make_stencil(x);
+  if (!stencil_in_window(s.base)) {
+    report_error(MPM_ERROR_WINDOW, pid);
+    return;
+  }
   float m;
   vec3 mv;
   mat3 mC, impulse;
@@ -238,6 +243,7 @@ void main() {
     s_impulse[l] = impulse;
     s_pid[l] = chunk_first + i;
     s_in_range[l] = values_in_range(m, mv, mC, impulse);
+    if (!stencil_in_window(s.base)) report_error(MPM_ERROR_WINDOW, chunk_first + i);
   }
   barrier();  // also orders shared memory (GLSL 4.30 Sec. 8.16)
 
@@ -269,7 +275,7 @@ void main() {
     if (l >= per_pass * uint(STENCIL_NODES) || r >= s_runs) continue;
     uint a = s_run_first[r], e = s_run_end[r];
     ivec3 n = s_base[a] + o;
-    if (!node_in_grid(n)) continue;
+    if (!node_in_grid(n) || !node_in_window(n)) continue;  // outside the window: reported above
     NodeValue sum;
     if (s_run_in_range[r])
       sum = run_sum(a, e, o, n, false);

@@ -10,6 +10,9 @@
 #include "mpm/particles.glsl"
 
 layout(local_size_x = MPM_LOCAL_SIZE) in;
+// The group's stencil bounding box (lo xyz, hi xyz), reduced in shared memory before one atomic per group and bound
+// into the status (window.glsl folds it into the next substep's grid window).
+shared int s_box[6];
 layout(std430, binding = MPM_BIND_VELGRAD) readonly buffer VelGradBuffer { mat3x4 velocity_gradients[]; };
 
 void plasticity(inout Particle p, mat3 grad_v) {
@@ -44,9 +47,8 @@ vec3 push_out(vec3 x) {
   return clamp(x, wall_lo() - 0.5 * h, wall_hi() + 0.5 * h);
 }
 
-void main() {
-  uint i = linear_index();
-  if (i >= chunk_count) return;
+// Updates particle i; returns its new stencil base node, or false when the particle is not finite.
+bool update(uint i, out ivec3 base) {
   Particle p = particles[i];
   mat3x4 g = velocity_gradients[i];
   plasticity(p, mat3(g[0].xyz, g[1].xyz, g[2].xyz));
@@ -67,4 +69,27 @@ void main() {
     atomicMax(status.max_hardening_bits, floatBitsToUint(harden));
   }
   particles[i] = p;
+  // The cubic B-spline's base node (kernel.glsl; this pass is built without the transfer's defines): MLS's
+  // quadratic stencil from the same point lies within it, so the box bounds either.
+  base = ivec3(floor((p.x_m.xyz - grid_min_h.xyz) / spacing())) - 1;
+  return ok;
+}
+
+void main() {
+  uint i = linear_index();
+  uint l = gl_LocalInvocationIndex;
+  if (l < 6u) s_box[l] = l < 3u ? 2147483647 : -2147483647 - 1;
+  barrier();  // no early return before the barriers: every invocation reaches them
+  ivec3 base;
+  if (i < chunk_count && update(i, base)) {
+    for (int k = 0; k < 3; ++k) {
+      atomicMin(s_box[k], base[k]);
+      atomicMax(s_box[3 + k], base[k]);
+    }
+  }
+  barrier();
+  if (l < 3u)
+    atomicMin(status.base_lo[l], s_box[l]);
+  else if (l < 6u)
+    atomicMax(status.base_hi[l - 3u], s_box[l]);
 }

@@ -60,7 +60,7 @@ shared uint rigid_mask[RIGID_MASK_WORDS];
 // The group's nodes are one active block (blocks.glsl, grid_update.comp): its box, clamped to the grid.
 void group_box(out vec3 lo, out vec3 hi) {
   uint g = gl_WorkGroupID.x + gl_NumWorkGroups.x * gl_WorkGroupID.y;
-  ivec3 a = block_coords(int(block_list[1u + g])) * MPM_BLOCK;
+  ivec3 a = window_origin() + block_coords(int(block_list[1u + g])) * MPM_BLOCK;
   lo = node_position(a);
   hi = node_position(min(a + (MPM_BLOCK - 1), grid_dims.xyz - 1));
 }

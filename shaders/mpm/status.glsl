@@ -3,7 +3,8 @@
 // count of particles with a non-finite value, the count of substep updates that inverted a particle's F.
 #define STATUS_BINDING MPM_BIND_STATUS
 #define STATUS_STEP stepper.substep
-#define STATUS_REDUCTIONS uint max_speed_bits; uint max_hardening_bits; uint nonfinite; uint inversions;
+#define STATUS_REDUCTIONS \
+  uint max_speed_bits; uint max_hardening_bits; uint nonfinite; uint inversions; ivec4 base_lo; ivec4 base_hi;
 #include "common/status.glsl"
 
 const float FIXED_LIMIT = 2147483520.0;  // largest float below 2^31 - 1

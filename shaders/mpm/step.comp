@@ -1,14 +1,15 @@
 #version 430
 // Step control, one invocation before every substep of Solver::advance_until (GPU-resident stepping). It folds the
 // last substep's reductions (largest speed and hardening) into the CFL time step, splits the time left evenly,
-// poses the colliders at the substep's end time, moves the rigid bodies, and writes the dispatch arguments of the
-// substep's passes: zero groups once the advance has reached its end or spent its substep budget, or a pass has
-// reported an error (the state then stays as the failing substep left it, for the report). Double precision, in the
+// poses the colliders at the substep's end time, moves the rigid bodies, places the grid window (window.glsl), and
+// writes the dispatch arguments of the substep's passes: zero groups once the advance has reached its end or spent
+// its substep budget, while the window is too small (until the CPU grows it), or once a pass has reported an error (the state then stays as the failing substep left it, for the report). Double precision, in the
 // operation order of mpm::Solver::cfl_time_step and firn::even_step / before_end (src/core/advance.cpp), and
 // `precise` so that no operation is fused: the time steps are the CPU's, bit for bit.
 #define MPM_STEP_WRITABLE
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
+#include "mpm/window.glsl"
 
 layout(local_size_x = 1) in;
 layout(std430, binding = MPM_BIND_STEP_MATERIALS) readonly buffer WaveInputs { dvec2 stiffness_density[]; };
@@ -35,8 +36,11 @@ void main() {
     c = c * stepper.wave_scale;
     precise double dt_cfl = min(stepper.dt_max, stepper.cfl * stepper.h / (c + stepper.max_speed));
     stepper.dt_cfl = dt_cfl;
+    fold_window_box();
     precise double left = stepper.end - stepper.time;
-    run = left > 1e-12LF * max(1.0LF, stepper.end) && stepper.budget > 0u;
+    // A window too small for the next substep runs none until the CPU has grown it (window_need.w, read back).
+    run = left > 1e-12LF * max(1.0LF, stepper.end) && stepper.budget > 0u && stepper.window_need.w == 0 &&
+          place_window();
     if (run) {
       precise double n = ceil(left / dt_cfl - 1e-9LF);
       precise double dt = left / max(1.0LF, n);

@@ -17,8 +17,12 @@ void print_table(const mpm::Solver& s, const gl::ContextInfo& info, int substeps
                  const std::vector<gl::PassTime>& passes) {
   const glm::ivec3 d = s.grid_dims();
   print_gpu_header(info);
-  std::printf("Particles:  %u\nGrid:       %d x %d x %d = %d nodes\nSubsteps:   %d (dt = %.3g s)\n",
-              s.particle_count(), d.x, d.y, d.z, d.x * d.y * d.z, substeps, s.step_limits().dt);
+  const glm::ivec3 w = s.window_dims();
+  std::printf("Particles:  %u\nGrid:       %d x %d x %d = %lld nodes\n", s.particle_count(), d.x, d.y, d.z,
+              static_cast<long long>(d.x) * d.y * d.z);
+  std::printf("Window:     %d x %d x %d = %lld nodes, %.1f MB of grid buffers (docs/snow-pipeline.md)\n", w.x, w.y, w.z,
+              static_cast<long long>(w.x) * w.y * w.z, s.grid_bytes() / 1e6);
+  std::printf("Substeps:   %d (dt = %.3g s)\n", substeps, s.step_limits().dt);
   print_pass_table(passes, substeps, "substep", wall_ms);
   std::printf("\nParticle substeps per second: %.3g\n", s.particle_count() * substeps / (wall_ms * 1e-3));
 }

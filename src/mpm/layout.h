@@ -62,8 +62,10 @@ struct GpuStatus {
   uint32_t max_hardening_bits;  ///< floatBitsToUint of max exp(xi (1 - J_P))
   uint32_t nonfinite;           ///< particles with a non-finite value in this substep
   uint32_t inversions;          ///< particle updates with det(I + dt grad v) <= 0 (the step inverted F)
+  glm::ivec4 base_lo;           ///< xyz: smallest stencil base node of the particles after the substep (grid window)
+  glm::ivec4 base_hi;           ///< xyz: largest stencil base node; both reset by the step pass when it folds them
 };
-static_assert(sizeof(GpuStatus) == 32);
+static_assert(sizeof(GpuStatus) == 64);
 static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
 static_assert(offsetof(GpuStatus, nonfinite) == 24);
 static_assert(offsetof(GpuStatus, inversions) == 28);
@@ -89,8 +91,15 @@ struct GpuStep {
   uint32_t taken;     ///< substeps started in this advance
   uint32_t flags;     ///< MPM_STEP_* bits
   uint32_t material_count;
+  // The grid window (docs/snow-pipeline.md, "Grid window"), owned by the GPU after construction: placed by the step
+  // pass (or window.comp) from the stencils' bounding box before every substep.
+  glm::ivec4 window_origin;  ///< xyz: first node of the window (a multiple of MPM_BLOCK); w unused
+  glm::ivec4 window_lo;      ///< xyz: stencil base bounding box of the last fold, lower corner (nodes)
+  glm::ivec4 window_hi;      ///< xyz: its upper corner (base nodes; the stencil reaches MPM_STENCIL - 1 further)
+  glm::ivec4 window_need;    ///< xyz: window extent the next substep needs; w: 1 when it exceeds the capacity (the
+                             ///< step pass then runs no substep until the CPU grows the window and clears w)
 };
-static_assert(sizeof(GpuStep) == 112);
+static_assert(sizeof(GpuStep) == 176);
 static_assert(offsetof(GpuStep, dt_f) == 80);
 static_assert(offsetof(GpuStep, flags) == 104);
 
@@ -101,11 +110,11 @@ using firn::GpuRigidState;
 /// Uniform block shared by every MPM pass (std140, 96 bytes).
 struct GpuParams {
   glm::vec4 grid_min_h;   ///< grid origin [m]; w = spacing h [m]
-  glm::ivec4 grid_dims;   ///< node counts; w = total nodes
+  glm::ivec4 grid_dims;   ///< node counts of the whole grid (the domain box); w unused
   glm::vec4 gravity_dt;   ///< gravity [m/s^2]; w unused (dt lives in GpuStep)
   glm::vec4 scales;       ///< x mass_scale [1/kg], y momentum_scale [s/(kg m)], z flip alpha, w unused
   glm::uvec4 counts;      ///< x particles, y colliders, z rigid bodies, w MPM_FLAG_* bits
-  glm::vec4 pad;
+  glm::ivec4 window_dims; ///< xyz: nodes of the grid window per axis (the capacity of the grid buffers); w unused
 };
 static_assert(sizeof(GpuParams) == 96);
 static_assert(offsetof(GpuParams, counts) == 64);

@@ -27,20 +27,11 @@ std::vector<std::string> transfer_defines(const MpmSettings& s) {
   return {};
 }
 
-/// The grid's node counts, refused (InputError) when one grid buffer would be larger than a single SSBO binding
-/// may expose: the particle passes address the grid at random, so it cannot be bound in ranges.
-glm::ivec3 checked_grid_dims(const Grid& grid) {
-  const glm::ivec3 d = grid.dims();
-  const size_t nodes = static_cast<size_t>(d.x) * d.y * d.z;
-  const size_t bytes = nodes * std::max(sizeof(GpuGridNode), sizeof(GpuGridVelocity));
-  const size_t limit = gl::max_storage_block_bytes();
-  if (bytes > limit)
-    throw InputError("mpm.grid: " + std::to_string(d.x) + " x " + std::to_string(d.y) + " x " + std::to_string(d.z) +
-                     " = " + std::to_string(nodes) + " nodes need " + std::to_string(bytes >> 20) +
-                     " MiB per grid buffer, over this GL implementation's GL_MAX_SHADER_STORAGE_BLOCK_SIZE of " +
-                     std::to_string(limit >> 20) + " MiB (" + std::to_string(limit / sizeof(GpuGridNode)) +
-                     " nodes); use a larger spacing or a smaller box");
-  return d;
+/// Nodes per axis of a grid window with room to grow around `need` nodes (a quarter more and 8 nodes, rounded up to
+/// blocks), at most the grid.
+glm::ivec3 window_with_room(const glm::ivec3& need, const glm::ivec3& dims) {
+  const glm::ivec3 room = (need + need / 4 + 8 + (MPM_BLOCK - 1)) / MPM_BLOCK * MPM_BLOCK;
+  return glm::min(room, dims);
 }
 
 /// Blocks of MPM_BLOCK^3 nodes covering a grid of `dims` nodes (partial blocks at the far faces).
@@ -63,12 +54,10 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       colliders_(std::move(colliders)),
       gravity_(gravity),
       scales_(derive_scales(settings, colliders_.colliders(), gravity)),
-      dims_(checked_grid_dims(settings.grid)),
+      dims_(settings.grid.dims()),
       count_(static_cast<uint32_t>(particles.size())),
       chunk_(particles_per_chunk_limit()),
       particles_(gl::Buffer::from(particles)),
-      grid_(sizeof(GpuGridNode) * static_cast<size_t>(dims_.x) * dims_.y * dims_.z),
-      grid_vel_(sizeof(GpuGridVelocity) * static_cast<size_t>(dims_.x) * dims_.y * dims_.z),
       velgrad_(sizeof(GpuVelocityGradient) * particles.size()),
       materials_(sizeof(GpuMaterial) * std::max<size_t>(1, settings.materials.size())),
       status_(sizeof(GpuStatus)),
@@ -89,12 +78,12 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       particle_update_(build("mpm/particle_update.comp")),
       step_pass_(build("mpm/step.comp")),
       block_args_pass_(build("mpm/block_args.comp")),
+      window_pass_(build("mpm/window.comp")),
       sort_table_(std::bit_ceil(std::max<uint32_t>(2, 2 * std::min(count_, chunk_)))),
       sort_scan_(sort_table_ + 1) {
-  const size_t blocks = block_count(dims_);
-  block_flags_ = gl::Buffer(blocks * sizeof(uint32_t));        // zero: no block listed
-  block_list_ = gl::Buffer((1 + blocks) * sizeof(uint32_t));
   block_args_ = gl::Buffer(sizeof(glm::uvec3));
+  if (particles.empty()) throw std::invalid_argument("mpm::Solver: no particles");
+  place_window(particles);  // allocates the grid buffers for the window the snow needs
   if (settings_.particle_to_grid == ParticleToGrid::kAuto)
     settings_.particle_to_grid = gl::software_renderer() ? ParticleToGrid::kDirect : ParticleToGrid::kSorted;
   if (settings_.particle_to_grid == ParticleToGrid::kSorted) {
@@ -110,7 +99,6 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
     defines.push_back("#define MPM_P2G_SORTED");
     p2g_sorted_ = build("mpm/p2g.comp", defines);
   }
-  if (particles.empty()) throw std::invalid_argument("mpm::Solver: no particles");
   upload_materials();
   upload_params();
   build_dispatch_args();
@@ -183,7 +171,7 @@ void Solver::build_dispatch_args() {
 }
 
 void Solver::upload_params() {
-  const GpuParams p = make_params(settings_, scales_, dims_, gravity_, count_, colliders_.count(),
+  const GpuParams p = make_params(settings_, scales_, dims_, window_, gravity_, count_, colliders_.count(),
                                   static_cast<uint32_t>(rigid_.size()));
   params_.upload(0, sizeof p, &p);
 }
@@ -213,12 +201,95 @@ void Solver::upload_step(double dt, double end, uint32_t budget) {
   s.taken = 0;
   s.flags = pending_ ? MPM_STEP_PENDING : 0u;
   s.material_count = static_cast<uint32_t>(settings_.materials.size());
-  step_.upload(0, sizeof s, &s);
+  step_.upload(0, offsetof(GpuStep, window_origin), &s);  // the window fields are the GPU's (place_window)
+}
+
+void Solver::place_window(const std::vector<GpuParticle>& particles) {
+  // Stencil base nodes in double: floor(g) - 1 (cubic) or floor(g + 1/2) - 1 (MLS), widened by one node each way
+  // so that the float rounding of the shaders stays inside. The window then follows window.glsl's rule.
+  const double h = settings_.grid.spacing;
+  glm::ivec3 lo(std::numeric_limits<int>::max()), hi(std::numeric_limits<int>::min());
+  for (const GpuParticle& p : particles) {
+    const glm::dvec3 g = (glm::dvec3(glm::vec3(p.x_m)) - settings_.grid.min) / h;
+    if (!glm::all(glm::lessThan(glm::abs(g), glm::dvec3(1e9)))) continue;  // non-finite: reported by the passes
+    lo = glm::min(lo, glm::ivec3(glm::floor(g - 0.5)) - 2);
+    hi = glm::max(hi, glm::ivec3(glm::floor(g + 0.5)));
+  }
+  if (lo.x > hi.x) lo = hi = glm::ivec3(0);
+  const glm::ivec3 wlo = glm::max(lo - 2, glm::ivec3(0)), whi = glm::min(hi + (4 + 1), dims_ - 1);  // 4: the widest stencil
+  const glm::ivec3 origin = wlo / MPM_BLOCK * MPM_BLOCK;
+  const glm::ivec3 need = glm::max(whi - origin + 1, glm::ivec3(1));
+  if (glm::any(glm::greaterThan(need, window_))) grow_window(need);
+  const glm::ivec4 fields[4] = {glm::ivec4(origin, 0), glm::ivec4(lo, 0), glm::ivec4(hi, 0), glm::ivec4(need, 0)};
+  step_.upload(offsetof(GpuStep, window_origin), sizeof fields, fields);
+  reset_status();
+  const glm::ivec4 empty[2] = {glm::ivec4(std::numeric_limits<int>::max()), glm::ivec4(std::numeric_limits<int>::min())};
+  status_.upload(offsetof(GpuStatus, base_lo), sizeof empty, empty);
+}
+
+void Solver::grow_window(const glm::ivec3& need) {
+  const glm::ivec3 w = glm::max(window_with_room(need, dims_), window_);
+  const size_t nodes = size_t(w.x) * w.y * w.z;
+  const size_t bytes = nodes * std::max(sizeof(GpuGridNode), sizeof(GpuGridVelocity));
+  const size_t limit = gl::max_storage_block_bytes();
+  // The particle passes address the window at random, so it cannot be bound in ranges.
+  if (bytes > limit)
+    throw InputError("mpm.grid: the snow spans a grid window of " + std::to_string(w.x) + " x " + std::to_string(w.y) +
+                     " x " + std::to_string(w.z) + " = " + std::to_string(nodes) + " nodes (of " +
+                     std::to_string(dims_.x) + " x " + std::to_string(dims_.y) + " x " + std::to_string(dims_.z) +
+                     "), which needs " + std::to_string(bytes >> 20) +
+                     " MiB per grid buffer, over this GL implementation's GL_MAX_SHADER_STORAGE_BLOCK_SIZE of " +
+                     std::to_string(limit >> 20) + " MiB (" + std::to_string(limit / sizeof(GpuGridNode)) +
+                     " nodes); use a larger spacing or less snow");
+  window_ = w;
+  grid_ = gl::Buffer(sizeof(GpuGridNode) * nodes);  // zero: the accumulators' invariant between substeps
+  grid_vel_ = gl::Buffer(sizeof(GpuGridVelocity) * nodes);
+  const size_t blocks = block_count(w);
+  block_flags_ = gl::Buffer(blocks * sizeof(uint32_t));  // zero: no block listed
+  block_list_ = gl::Buffer((1 + blocks) * sizeof(uint32_t));
+  upload_params();
+  const int32_t ready = 0;  // the step pass may place the window again
+  step_.upload(offsetof(GpuStep, window_need) + 3 * sizeof(int32_t), sizeof ready, &ready);
+  ++window_growths_;
+}
+
+void Solver::reset_status() {
+  GpuStatus reset{};
+  status_.upload(0, offsetof(GpuStatus, base_lo), &reset);
+}
+
+template <class T>
+std::vector<T> Solver::download_window(const gl::Buffer& buffer) const {
+  glm::ivec4 origin(0);
+  step_.download(offsetof(GpuStep, window_origin), sizeof origin, &origin);
+  const std::vector<T> window = buffer.read<T>();
+  std::vector<T> out(size_t(dims_.x) * dims_.y * dims_.z, T{});
+  for (int z = 0; z < window_.z; ++z)
+    for (int y = 0; y < window_.y; ++y)
+      for (int x = 0; x < window_.x; ++x) {
+        const glm::ivec3 n = glm::ivec3(origin) + glm::ivec3(x, y, z);
+        if (glm::any(glm::greaterThanEqual(n, dims_))) continue;
+        out[size_t(n.x) + size_t(dims_.x) * (size_t(n.y) + size_t(dims_.y) * n.z)] =
+            window[size_t(x) + size_t(window_.x) * (size_t(y) + size_t(window_.y) * z)];
+      }
+  return out;
+}
+
+std::vector<GpuGridNode> Solver::download_grid() const { return download_window<GpuGridNode>(grid_); }
+
+std::vector<GpuGridVelocity> Solver::download_grid_velocities() const {
+  return download_window<GpuGridVelocity>(grid_vel_);
 }
 
 void Solver::set_time_step(double dt) {
   dt_ = dt;
   upload_step(dt, time_, 0);
+}
+
+void Solver::upload_particles(const std::vector<GpuParticle>& p) {
+  if (p.size() != count_) throw std::invalid_argument("mpm::Solver::upload_particles: particle count changed");
+  particles_.write(p);
+  place_window(p);
 }
 
 void Solver::clear_grid() {
@@ -314,6 +385,13 @@ void Solver::substep(double dt) {
     upload_rigid_states();
   }
   set_time_step(dt);
+  {
+    bind();
+    bind_step();
+    gl::ScopedPass t(timer_, "window");
+    window_pass_.dispatch_linear(1, 1);  // the step pass's window placement, for a substep the CPU issues
+    barrier();
+  }
   particle_to_grid();  // the accumulators are zero: grid_update (or estimate_volumes) left them so
   grid_update();
   grid_to_particle();

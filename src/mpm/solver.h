@@ -139,8 +139,18 @@ class Solver {
   gl::PassTimer& timer() { return timer_; }
 
   std::vector<GpuParticle> download_particles() const { return particles_.read<GpuParticle>(); }
-  std::vector<GpuGridNode> download_grid() const { return grid_.read<GpuGridNode>(); }
-  std::vector<GpuGridVelocity> download_grid_velocities() const { return grid_vel_.read<GpuGridVelocity>(); }
+  /// The grid accumulators and velocities of the whole grid, indexed x-fastest over grid_dims() (tests): the grid
+  /// window's nodes where it stands now, zero elsewhere.
+  std::vector<GpuGridNode> download_grid() const;
+  std::vector<GpuGridVelocity> download_grid_velocities() const;
+  /// Nodes per axis of the grid window (the capacity of the grid buffers; docs/snow-pipeline.md, "Grid window"),
+  /// the bytes of the grid buffers, and how often advance() has grown the window.
+  glm::ivec3 window_dims() const { return window_; }
+  size_t grid_bytes() const { return grid_.size() + grid_vel_.size() + block_flags_.size() + block_list_.size(); }
+  int window_growths() const { return window_growths_; }
+  /// Grows the grid window to at least `nodes` per axis now (at most the grid; tests: a window of the whole grid
+  /// is the dense grid of old). Throws as the constructor when the window exceeds one storage binding.
+  void reserve_window(const glm::ivec3& nodes) { grow_window(glm::min(nodes, dims_)); }
   std::vector<GpuVelocityGradient> download_velocity_gradients() const {
     return velgrad_.read<GpuVelocityGradient>();
   }
@@ -182,6 +192,19 @@ class Solver {
   };
   void bind() const;
   void bind_step() const;
+  /// Sets the grid window's box from `particles` (CPU, conservative for either kernel), grows the window when the
+  /// box needs it and uploads the window state (GpuStep's window fields) and the status's empty box.
+  void place_window(const std::vector<GpuParticle>& particles);
+  /// Reallocates the grid buffers for a window of at least `need` nodes per axis (with room to grow, at most the
+  /// grid), uploads the uniform block and clears the step state's request. Throws NumericalError past one storage
+  /// binding.
+  void grow_window(const glm::ivec3& need);
+  /// Resets the status words the CPU takes over (error record, reductions, counts), keeping the stencil box that
+  /// the next window placement folds.
+  void reset_status();
+  /// A grid buffer (GpuGridNode or GpuGridVelocity) read back into the whole grid's indexing.
+  template <class T>
+  std::vector<T> download_window(const gl::Buffer& buffer) const;
   void upload_params();
   void upload_step(double dt, double end, uint32_t budget);
   void upload_collider_points();
@@ -252,6 +275,9 @@ class Solver {
   gl::Program grid_update_rigid_;  ///< grid_update.comp with MPM_RIGID; built at the first non-empty set
   gl::Program p2g_, p2g_mass_, init_volume_, grid_update_, g2p_, particle_update_, step_pass_;
   gl::Program block_args_pass_;
+  gl::Program window_pass_;   ///< window.comp: places the grid window before a substep the CPU issues
+  glm::ivec3 window_{0};      ///< nodes per axis of the grid window (the grid buffers' capacity)
+  int window_growths_ = 0;
   /// Particles sorted by the hashed key of their stencil for the sorted particle-to-grid
   /// (MpmSettings::particle_to_grid): key and rank per particle, per-key counts scanned to first slots
   /// (sort_table_ + 1 entries), the sorted order; sized for one chunk, sorted again every substep.

@@ -21,7 +21,7 @@ constexpr size_t kSlots = 8;
 constexpr uint32_t kMaxBatch = 64;
 /// A staging slot: GpuStatus at 0, GpuStep at 32, then the rigid bodies' impulse sums (12 words per body) at
 /// kImpulseOffset (collider poses are functions of the time: no read-back). Slots are 256-byte aligned.
-constexpr size_t kStepOffset = 32;
+constexpr size_t kStepOffset = 64;
 constexpr size_t kImpulseOffset = (kStepOffset + sizeof(GpuStep) + 15) / 16 * 16;
 static_assert(sizeof(GpuStatus) <= kStepOffset);
 
@@ -144,6 +144,10 @@ AdvanceResult Solver::advance_until(double end, int max_substeps) {
         inversions_ += r.status.inversions;
         apply(r);  // throws, naming the substep
       }
+      // The step pass runs no substep while the window is too small: grow it once per request (the requests
+      // still in flight were issued before this growth and see the larger window when they run again).
+      if (r.step.window_need.w != 0 && glm::any(glm::greaterThan(glm::ivec3(r.step.window_need), window_)))
+        grow_window(glm::ivec3(r.step.window_need));
       known_time = r.step.time;
       known_dt = r.step.dt_cfl;
       known_taken = r.step.taken;
@@ -170,6 +174,8 @@ AdvanceResult Solver::advance_until(double end, int max_substeps) {
   last = read(in_flight.back());
   inversions_ += last.status.inversions;
   apply(last);
+  if (last.step.window_need.w != 0 && glm::any(glm::greaterThan(glm::ivec3(last.step.window_need), window_)))
+    grow_window(glm::ivec3(last.step.window_need));
   if (!rigid_.empty()) read_impulses(in_flight.back());  // the same wait: no read of its own
   checked_substep_ = substep_;
   // The counts are taken over; the speed and hardening stay for the next step pass while pending.

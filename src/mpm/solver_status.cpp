@@ -26,6 +26,7 @@ std::string quantity_name(uint32_t bit) {
     case MPM_ERROR_NONFINITE: return "particle state (NaN or infinity)";
     case MPM_ERROR_CFL: return "particle speed (CFL violation: more than one cell per substep)";
     case MPM_ERROR_RIGID_IMPULSE_OVERFLOW: return "rigid-body impulse sum (64-bit fixed-point overflow)";
+    case MPM_ERROR_WINDOW: return "grid window (the snow reached past the grid buffers' window)";
   }
   return "unknown";
 }
@@ -71,8 +72,7 @@ void Solver::check_status() {
   if (substep_ > checked_substep_) cfl_time_step(speed, harden);
   checked_substep_ = substep_;
   pending_ = false;
-  GpuStatus reset{};
-  status_.upload(0, sizeof reset, &reset);
+  reset_status();
 }
 
 void Solver::check_energy() {
@@ -118,9 +118,5 @@ void Solver::upload_affine(const std::vector<GpuVelocityGradient>& c) {
   affine_.write(c);
 }
 
-void Solver::upload_particles(const std::vector<GpuParticle>& p) {
-  if (p.size() != count_) throw std::invalid_argument("mpm::Solver::upload_particles: particle count changed");
-  particles_.write(p);
-}
 
 }  // namespace firn::mpm

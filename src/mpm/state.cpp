@@ -79,13 +79,12 @@ void restore_state(Solver& s, BinaryReader& in) {
   get_rigid(s, in);
   in.expect_end();
   s.colliders_.set(std::move(colliders), time);
-  s.particles_.write(particles);
+  s.upload_particles(particles);  // places the grid window around them and empties the status's box
   if (!affine.empty()) s.upload_affine(affine);
   // Between substeps the accumulators and the status are zero; a solver that has stepped since it was built holds
   // the same zeros, but clearing makes the restore independent of it.
   s.grid_.clear();
-  const GpuStatus zero{};
-  s.status_.upload(0, sizeof zero, &zero);
+  s.reset_status();
   s.time_ = time;
   s.substep_ = substep;
   s.checked_substep_ = checked;

@@ -125,7 +125,9 @@ std::vector<Mirror> mpm_mirrors() {
                               status_rows<GpuStatus>({FIRN_ROW(GpuStatus, max_speed_bits, "max_speed_bits"),
                                                       FIRN_ROW(GpuStatus, max_hardening_bits, "max_hardening_bits"),
                                                       FIRN_ROW(GpuStatus, nonfinite, "nonfinite"),
-                                                      FIRN_ROW(GpuStatus, inversions, "inversions")})),
+                                                      FIRN_ROW(GpuStatus, inversions, "inversions"),
+                                                      FIRN_ROW(GpuStatus, base_lo, "base_lo"),
+                                                      FIRN_ROW(GpuStatus, base_hi, "base_hi")})),
       struct_block<GpuStep>(
           "mpm::GpuStep", "MpmStep", MPM_BIND_STEP, true, "MpmStep.",
           {FIRN_ROW(GpuStep, time, "time"), FIRN_ROW(GpuStep, end, "end"), FIRN_ROW(GpuStep, dt, "dt"),
@@ -135,7 +137,9 @@ std::vector<Mirror> mpm_mirrors() {
            FIRN_ROW(GpuStep, dt_f, "dt_f"), FIRN_ROW(GpuStep, speed_limit, "speed_limit"),
            FIRN_ROW(GpuStep, substep, "substep"), FIRN_ROW(GpuStep, count, "count"),
            FIRN_ROW(GpuStep, budget, "budget"), FIRN_ROW(GpuStep, taken, "taken"), FIRN_ROW(GpuStep, flags, "flags"),
-           FIRN_ROW(GpuStep, material_count, "material_count")}),
+           FIRN_ROW(GpuStep, material_count, "material_count"), FIRN_ROW(GpuStep, window_origin, "window_origin"),
+           FIRN_ROW(GpuStep, window_lo, "window_lo"), FIRN_ROW(GpuStep, window_hi, "window_hi"),
+           FIRN_ROW(GpuStep, window_need, "window_need")}),
       // Solver::upload_materials: lambda0 + 2 mu0 and rho0 per material; Solver::upload_collider_points: point and
       // velocity per collider; Solver::build_dispatch_args: uvec3 group counts as words.
       array_of<glm::dvec2>("glm::dvec2", "WaveInputs", MPM_BIND_STEP_MATERIALS, "stiffness_density"),
@@ -162,7 +166,7 @@ std::vector<Mirror> mpm_mirrors() {
                               {FIRN_ROW(GpuParams, grid_min_h, "grid_min_h"),
                                FIRN_ROW(GpuParams, grid_dims, "grid_dims"),
                                FIRN_ROW(GpuParams, gravity_dt, "gravity_dt"), FIRN_ROW(GpuParams, scales, "scales"),
-                               FIRN_ROW(GpuParams, counts, "counts"), FIRN_ROW(GpuParams, pad, "params_pad")}),
+                               FIRN_ROW(GpuParams, counts, "counts"), FIRN_ROW(GpuParams, window_dims, "window_dims")}),
   };
 }
 

@@ -150,7 +150,8 @@ TEST(MpmLarge, ChunkedParticlePassesAreBitIdenticalAndNameTheParticle) {
   }
 }
 
-// A grid whose buffers exceed one storage binding is refused before anything is allocated, naming the field.
+// Snow spanning a grid window whose buffers exceed one storage binding is refused before anything is allocated,
+// naming the field (a large grid with little snow runs: its buffers hold only the window around the snow).
 TEST(MpmLarge, GridOverOneStorageBindingIsRefusedNamingTheLimit) {
   firn::test::gl_context();
   std::mt19937_64 rng(mpmtest::test_seed());
@@ -159,6 +160,9 @@ TEST(MpmLarge, GridOverOneStorageBindingIsRefusedNamingTheLimit) {
   // 201^3 on llvmpipe; on a driver with a larger limit, a grid just past it.
   const int n = std::max(201, static_cast<int>(std::cbrt(static_cast<double>(limit_nodes))) + 1);
   sc.settings.grid.max = sc.settings.grid.min + glm::dvec3(n - 1) * sc.settings.grid.spacing;
+  // Two particles in opposite corners: the window must span the whole grid.
+  sc.particles[0].x_m = glm::vec4(glm::vec3(mpmtest::wall_lo(sc.settings.grid)), sc.particles[0].x_m.w);
+  sc.particles[1].x_m = glm::vec4(glm::vec3(mpmtest::wall_hi(sc.settings.grid)), sc.particles[1].x_m.w);
   try {
     Solver solver(sc.settings, sc.colliders, sc.gravity, sc.particles);
     ADD_FAILURE() << "no InputError";
