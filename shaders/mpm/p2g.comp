@@ -69,19 +69,27 @@ struct NodeValue {
   ivec3 impulse;
 };
 
-// True when no node value of the particle can leave the int32 range, so that node_value may skip its per-value
-// range checks (with 448 of them per particle, 30 % of this pass on llvmpipe). Bounds per component: the weight
-// w <= 1; |x_i - x_p| <= MPM_STENCIL h per axis; |grad w| <= max(1, 1/h) per axis (|N'| <= 1 for both B-splines,
-// times 1/h, or 1 with the thesis's gradient); so |w (m v + mC dx)| <= |m v| + MPM_STENCIL h sum_j |mC_j| and
-// |impulse grad w| <= max(1, 1/h) sum_j |impulse_j| (columns j). A factor 2 of headroom covers the rounding of the
-// bounds themselves. NaN fails every comparison: such particles take the checked path, which reports them.
-bool values_in_range(float m, vec3 mv, mat3 mC, mat3 impulse) {
+// A bound on |every fixed-point value| the particle adds to any node, in integer units (infinite for NaN). Bounds
+// per component: the weight w <= 1; |x_i - x_p| <= MPM_STENCIL h per axis; |grad w| <= max(1, 1/h) per axis
+// (|N'| <= 1 for both B-splines, times 1/h, or 1 with the thesis's gradient); so |w (m v + mC dx)| <= |m v| +
+// MPM_STENCIL h sum_j |mC_j| and |impulse grad w| <= max(1, 1/h) sum_j |impulse_j| (columns j). Its users keep a
+// factor 2 of headroom for the rounding of the bound itself and of the values (half a unit each).
+float value_bound(float m, vec3 mv, mat3 mC, mat3 impulse) {
   float h = spacing();
   vec3 momentum = abs(mv) + float(MPM_STENCIL) * h * (abs(mC[0]) + abs(mC[1]) + abs(mC[2]));
   vec3 force = max(1.0, 1.0 / h) * (abs(impulse[0]) + abs(impulse[1]) + abs(impulse[2]));
-  float limit = 0.5 * FIXED_LIMIT;
-  return m * scales.x <= limit && max(momentum.x, max(momentum.y, momentum.z)) * scales.y <= limit &&
-         max(force.x, max(force.y, force.z)) * scales.y <= limit;
+  float b = max(m * scales.x, max(max(momentum.x, max(momentum.y, momentum.z)),
+                                  max(force.x, max(force.y, force.z))) * scales.y);
+  // max() may drop a NaN operand: test the terms themselves (a sum carries any NaN or infinity).
+  float all_terms = m + dot(momentum, vec3(1.0)) + dot(force, vec3(1.0));
+  return isnan(all_terms) || isinf(all_terms) ? uintBitsToFloat(0x7f800000u) : b;
+}
+
+// True when no node value of the particle can leave the int32 range, so that node_value may skip its per-value
+// range checks (with 448 of them per particle, 30 % of this pass on llvmpipe). Non-finite particles take the checked
+// path, which reports them.
+bool values_in_range(float m, vec3 mv, mat3 mC, mat3 impulse) {
+  return value_bound(m, mv, mC, impulse) <= 0.5 * FIXED_LIMIT;
 }
 
 // value * scale as int32: checked (overflow reported as `bit` for particle pid) unless the caller proved it fits.
@@ -129,7 +137,6 @@ void add_to_grid(int k, NodeValue v, uint pid) {
 #endif
 }
 
-#ifndef MPM_P2G_SORTED
 // The particle's values added to every node of its stencil (one thread per particle). Called with a constant
 // `checked`, so each call site compiles without the branch.
 void scatter(Stencil s, vec3 x, float m, vec3 mv, mat3 mC, mat3 impulse, bool checked, uint pid) {
@@ -150,6 +157,7 @@ void scatter(Stencil s, vec3 x, float m, vec3 mv, mat3 mC, mat3 impulse, bool ch
       }
 }
 
+#ifndef MPM_P2G_SORTED
 void main() {
   uint i = linear_index();
   if (i >= chunk_count) return;
@@ -186,14 +194,15 @@ shared vec3 s_mv[MPM_LOCAL_SIZE];
 shared mat3 s_mC[MPM_LOCAL_SIZE];
 shared mat3 s_impulse[MPM_LOCAL_SIZE];
 shared uint s_pid[MPM_LOCAL_SIZE];
-shared bool s_in_range[MPM_LOCAL_SIZE];  // values_in_range
+shared float s_bound[MPM_LOCAL_SIZE];  // value_bound
 shared uint s_run_first[MPM_LOCAL_SIZE];  // runs: consecutive particles with the same stencil base
 shared uint s_run_end[MPM_LOCAL_SIZE];
-shared bool s_run_in_range[MPM_LOCAL_SIZE];  // values_in_range for every particle of the run
+shared bool s_run_in_range[MPM_LOCAL_SIZE];  // no value of the run and no partial sum of them can overflow
 shared uint s_runs;
 
-// The summed values of the run's particles [a, e) for stencil node base + o (= n); `checked` false only when
-// values_in_range holds for all of them (the run sums are checked either way). Called with a constant `checked`.
+// The summed values of the run's particles [a, e) for stencil node base + o (= n); `checked` false only when the
+// sum of their value_bounds is in range, so that neither a value nor a partial sum can overflow. Called with a
+// constant `checked`.
 NodeValue run_sum(uint a, uint e, ivec3 o, ivec3 n, bool checked) {
   NodeValue sum = NodeValue(0, ivec3(0), ivec3(0));
   for (uint p = a; p < e; ++p) {
@@ -208,6 +217,12 @@ NodeValue run_sum(uint a, uint e, ivec3 o, ivec3 n, bool checked) {
     vec4 x_m = s_x_m[p];
     uint pid = s_pid[p];
     NodeValue v = node_value(w, grad, node_position(n) - x_m.xyz, x_m.w, s_mv[p], s_mC[p], s_impulse[p], checked, pid);
+    if (!checked) {
+      sum.mass += v.mass;
+      sum.momentum += v.momentum;
+      sum.impulse += v.impulse;
+      continue;
+    }
     sum.mass = checked_add(sum.mass, v.mass, MPM_ERROR_MASS_OVERFLOW, pid);
     for (int d = 0; d < 3; ++d) {
       sum.momentum[d] = checked_add(sum.momentum[d], v.momentum[d], MPM_ERROR_MOMENTUM_OVERFLOW, pid);
@@ -224,26 +239,30 @@ void main() {
   uint count = min(uint(MPM_LOCAL_SIZE), chunk_count - first);
   uint l = gl_LocalInvocationIndex;
   if (l == 0u) s_runs = 0u;
+  // The invocation's own particle, kept for groups of short runs (below).
+  Stencil s;
+  float m;
+  vec3 mv;
+  mat3 mC, impulse;
+  bool own = false;
   if (l < count) {
     uint i = sort_order[first + l];
     Particle p = particles[i];
-    Stencil s = make_stencil(p.x_m.xyz);
+    s = make_stencil(p.x_m.xyz);
     s_base[l] = s.base;
     for (int k = 0; k < MPM_STENCIL; ++k) {
       s_w[l * uint(MPM_STENCIL) + uint(k)] = s.w[k];
       s_dw[l * uint(MPM_STENCIL) + uint(k)] = s.dw[k];
     }
-    float m;
-    vec3 mv;
-    mat3 mC, impulse;
     particle_terms(i, p, m, mv, mC, impulse);
     s_x_m[l] = vec4(p.x_m.xyz, m);
     s_mv[l] = mv;
     s_mC[l] = mC;
     s_impulse[l] = impulse;
     s_pid[l] = chunk_first + i;
-    s_in_range[l] = values_in_range(m, mv, mC, impulse);
-    if (!stencil_in_window(s.base)) report_error(MPM_ERROR_WINDOW, chunk_first + i);
+    s_bound[l] = value_bound(m, mv, mC, impulse);
+    own = stencil_in_window(s.base);
+    if (!own) report_error(MPM_ERROR_WINDOW, chunk_first + i);
   }
   barrier();  // also orders shared memory (GLSL 4.30 Sec. 8.16)
 
@@ -253,16 +272,31 @@ void main() {
     ivec3 base = s_base[l];
     if (l == 0u || s_base[l - 1u] != base) {
       uint end = l + 1u;
-      bool in_range = s_in_range[l];
-      for (; end < count && s_base[end] == base; ++end) in_range = in_range && s_in_range[end];
+      float bound = s_bound[l];  // a bound on the run's sums: the sum of its particles' bounds
+      for (; end < count && s_base[end] == base; ++end) bound += s_bound[end];
       uint r = atomicAdd(s_runs, 1u);
       s_run_first[r] = l;
       s_run_end[r] = end;
-      s_run_in_range[r] = in_range;
+      s_run_in_range[r] = bound <= 0.5 * FIXED_LIMIT;
       list_blocks(base, base + (MPM_STENCIL - 1));
     }
   }
   barrier();
+
+  // Runs of fewer than two particles on average (sparse snow: about one particle per cell) gain less from the sums
+  // than the runs' shared-memory passes cost (a 186 k-particle bunny at one per cell: 2x slower): then every
+  // invocation adds its own particle, as the direct pass does (the blocks are listed above). The same integers
+  // either way. s_runs is read after the barrier: the branch is the group's.
+  if (s_runs * 2u > count) {
+    if (own) {
+      vec3 x = s_x_m[l].xyz;
+      if (s_bound[l] <= 0.5 * FIXED_LIMIT)
+        scatter(s, x, m, mv, mC, impulse, false, s_pid[l]);
+      else
+        scatter(s, x, m, mv, mC, impulse, true, s_pid[l]);
+    }
+    return;
+  }
 
   // Invocation l adds stencil node l % STENCIL_NODES of run r0 + l / STENCIL_NODES (MLS: two runs at a time): all
   // invocations of a run read the same particle at the same time (a broadcast from shared memory), sum its values

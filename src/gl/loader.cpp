@@ -56,11 +56,4 @@ ContextInfo query_context_info() {
   return {str(GL_VENDOR), str(GL_RENDERER), str(GL_VERSION), str(GL_SHADING_LANGUAGE_VERSION)};
 }
 
-bool software_renderer() {
-  const std::string r = query_context_info().renderer;
-  for (const char* name : {"llvmpipe", "softpipe", "swrast", "SWR"})
-    if (r.find(name) != std::string::npos) return true;
-  return false;
-}
-
 }  // namespace firn::gl

@@ -23,9 +23,4 @@ struct ContextInfo {
 /// Reads ContextInfo from the current context.
 ContextInfo query_context_info();
 
-/// True when the current context renders on the CPU (Mesa llvmpipe, softpipe, swrast, OpenSWR: GL_RENDERER names
-/// them), where shared memory is ordinary cache and atomics are cheap, so GPU-shaped passes may cost more than they
-/// save (mpm::ParticleToGrid::kAuto).
-bool software_renderer();
-
 }  // namespace firn::gl

@@ -70,8 +70,6 @@ enum class Transfer {
 /// How particle-to-grid adds the particles' values to the grid (docs/snow-pipeline.md, "Sorted particle-to-grid").
 /// Both add the same integers, so grids and particles are bit-identical; only the speed differs.
 enum class ParticleToGrid {
-  kAuto,    ///< kSorted on a GPU, kDirect on a CPU renderer (gl::software_renderer): on llvmpipe the sorted pass was
-            ///< measured slower (bench/RESULTS.md, "Sorted particle-to-grid"), its global atomics being no bottleneck
   kSorted,  ///< particles counting-sorted by their stencil (hashed cell) every substep; each work group sums the
             ///< values of particles that share a stencil before one atomicAdd per node (Gao et al. 2018, "GPU
             ///< Optimization of Material Point Methods", Sec. 4: reduce among particles of a cell before the atomics)
@@ -88,7 +86,7 @@ struct MpmSettings {
   double dt_max = 1e-3;    ///< upper bound on the time step [s]
   double flip = 0.95;      ///< PIC/FLIP blend alpha (0 = PIC, 1 = FLIP); only read with Transfer::kFlip
   Transfer transfer = Transfer::kFlip;
-  ParticleToGrid particle_to_grid = ParticleToGrid::kAuto;
+  ParticleToGrid particle_to_grid = ParticleToGrid::kSorted;
   double max_speed = 0.0;  ///< speed bound for the fixed-point scale [m/s]; 0 derives it from the scene
   bool thesis_gradient = false;  ///< reproduce Meyer 2015's missing 1/h in grad w (comparison only)
   /// Watchdog: with no moving collider nothing does work on the snow, so its kinetic plus potential energy

@@ -9,7 +9,6 @@
 
 #include "common/bindings.h"
 #include "core/error.h"
-#include "gl/loader.h"
 #include "mpm/diagnostics.h"
 #include "mpm/gpu_upload.h"
 
@@ -84,8 +83,6 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
   block_args_ = gl::Buffer(sizeof(glm::uvec3));
   if (particles.empty()) throw std::invalid_argument("mpm::Solver: no particles");
   place_window(particles);  // allocates the grid buffers for the window the snow needs
-  if (settings_.particle_to_grid == ParticleToGrid::kAuto)
-    settings_.particle_to_grid = gl::software_renderer() ? ParticleToGrid::kDirect : ParticleToGrid::kSorted;
   if (settings_.particle_to_grid == ParticleToGrid::kSorted) {
     const size_t sorted = std::min(count_, chunk_);  // set_chunk_particles only lowers chunk_
     sort_keys_ = gl::Buffer(sorted * sizeof(uint32_t));

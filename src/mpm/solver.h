@@ -161,8 +161,7 @@ class Solver {
   std::vector<uint32_t> download_sort_keys() const { return sort_keys_.read<uint32_t>(); }
   std::vector<uint32_t> download_sort_order() const { return sort_order_.read<uint32_t>(); }
   uint32_t sort_table() const { return sort_table_; }
-  /// The particle-to-grid this solver runs: MpmSettings::particle_to_grid with kAuto resolved for this context.
-  ParticleToGrid particle_to_grid_mode() const { return settings_.particle_to_grid; }
+
   /// Overwrites the APIC affine velocities (tests).
   void upload_affine(const std::vector<GpuVelocityGradient>& c);
   /// Particles per chunk of a particle pass (see for_each_chunk): by default the most that one storage binding

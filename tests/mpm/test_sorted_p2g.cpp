@@ -17,7 +17,6 @@
 #include <numeric>
 
 #include "core/error.h"
-#include "gl/loader.h"
 #include "mpm/solver.h"
 #include "mpm_test_util.h"
 #include "support/gl_context.h"
@@ -108,18 +107,6 @@ TEST(MpmSortedP2G, MlsGridAndParticlesAreBitIdenticalToTheDirectScatter) { expec
 
 // Chunks of 256 particles (the layout 4 M particles use on llvmpipe, in small): each chunk sorted on its own.
 TEST(MpmSortedP2G, ChunkedSortedScatterIsBitIdenticalToTheDirectScatter) { expect_bit_identical(Transfer::kFlip, 256); }
-
-// kAuto picks the direct pass on a CPU renderer (llvmpipe here), where the sorted one was measured slower, and the
-// sorted pass on a GPU.
-TEST(MpmSortedP2G, AutoPicksTheDirectPassOnlyOnACpuRenderer) {
-  firn::test::gl_context();
-  std::mt19937_64 rng(mpmtest::test_seed());
-  mpmtest::Scene sc = mpmtest::random_scene(rng, 100, glm::ivec3(9, 10, 11));
-  ASSERT_EQ(sc.settings.particle_to_grid, ParticleToGrid::kAuto);
-  Solver solver(sc.settings, sc.colliders, sc.gravity, sc.particles);
-  EXPECT_EQ(solver.particle_to_grid_mode(),
-            gl::software_renderer() ? ParticleToGrid::kDirect : ParticleToGrid::kSorted);
-}
 
 // After particle-to-grid the sort holds every particle once, slots in non-decreasing key order, keys inside the
 // table (a power of two >= 2 particles, independent of the grid), and particles of one cell (computed here in

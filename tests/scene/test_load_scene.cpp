@@ -212,7 +212,7 @@ std::vector<BrokenCase> broken_cases() {
       {"dt_max 0", setter("/mpm/dt_max", 0), "mpm.dt_max", "dt_max > 0"},
       {"unknown transfer", setter("/mpm/transfer", "pic"), "mpm.transfer", "allowed: flip, apic, mls"},
       {"unknown particle_to_grid", setter("/mpm/particle_to_grid", "tiled"), "mpm.particle_to_grid",
-       "unknown particle_to_grid \"tiled\"; allowed: auto, sorted, direct"},
+       "unknown particle_to_grid \"tiled\"; allowed: sorted, direct"},
       {"max_speed -1", setter("/mpm/max_speed", -1), "mpm.max_speed", "max_speed >= 0"},
       {"duration 0", setter("/duration", 0), "duration", "duration > 0"},
       {"negative fps", setter("/fps", -30), "fps", "fps > 0"},
