@@ -9,14 +9,14 @@
 // approximated by w_ip D_p^-1 (x_i - x_p); the impulse channel stays zero.
 //
 // Two ways to add (docs/snow-pipeline.md, "Sorted particle-to-grid"):
-// - direct (default build): one thread per particle, every node value an atomicAdd on the grid;
+// - direct (built without MPM_P2G_SORTED): one thread per particle, every node value an atomicAdd on the grid;
 // - MPM_P2G_SORTED: the particles come sorted by the hashed key of their stencil (cell_sort.comp, read through
 //   sort_order), so particles that add to the same nodes sit next to each other. A work group loads
 //   MPM_LOCAL_SIZE consecutive sorted particles into shared memory, splits them into runs of equal stencil base,
 //   and sums each run's values per node in registers before one atomicAdd per node and channel: the global
-//   atomics drop by the particles per run (about the particles per cell, 8 in the bundled scenes). The integers
-//   summed are the same, so the grid and every particle are bit-identical to the direct way
-//   (tests/mpm/test_sorted_p2g.cpp).
+//   atomics drop by the particles per run (at most the particles per cell). Groups of short runs add particle by
+//   particle instead. The integers summed are the same, so the grid and every particle are bit-identical to the
+//   direct way (tests/mpm/test_sorted_p2g.cpp).
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
 #include "mpm/kernel.glsl"
@@ -86,7 +86,7 @@ float value_bound(float m, vec3 mv, mat3 mC, mat3 impulse) {
 }
 
 // True when no node value of the particle can leave the int32 range, so that node_value may skip its per-value
-// range checks (with 448 of them per particle, 30 % of this pass on llvmpipe). Non-finite particles take the checked
+// range checks (448 per particle: 65 -> 48 ms of this pass on two-snowballs on llvmpipe, one-off A/B). Non-finite particles take the checked
 // path, which reports them.
 bool values_in_range(float m, vec3 mv, mat3 mC, mat3 impulse) {
   return value_bound(m, mv, mC, impulse) <= 0.5 * FIXED_LIMIT;
@@ -99,8 +99,8 @@ int fixed_value(float value, float scale, bool checked, uint bit, uint pid) {
 
 // The values a particle (terms of particle_terms) adds to a node at dx = x_i - x_p [m] with weight w and gradient
 // grad w [1/m]; `checked` false only where values_in_range holds. Plain arguments, no structs holding arrays:
-// llvmpipe keeps those in memory and copies them per call (20 % of this pass on two-snowballs when the stencil
-// travelled inside a struct).
+// llvmpipe keeps those in memory and copies them per call (82 against 64 ms of this pass on two-snowballs when the
+// stencil travelled inside a struct, one-off A/B).
 NodeValue node_value(float w, vec3 grad, vec3 dx, float m, vec3 mv, mat3 mC, mat3 impulse, bool checked, uint pid) {
   NodeValue v;
   v.mass = fixed_value(m * w, scales.x, checked, MPM_ERROR_MASS_OVERFLOW, pid);
@@ -122,8 +122,8 @@ NodeValue node_value(float w, vec3 grad, vec3 dx, float m, vec3 mv, mat3 mC, mat
 }
 
 // Adds v to grid node k (checked: an int32 overflow is reported for particle pid). Zero values are skipped: adding
-// zero changes nothing, and a stencil's outer nodes often round to zero (mass 14 % fewer atomics, 15 % less time on
-// two-snowballs on llvmpipe); channels that a build never fills are left alone.
+// zero changes nothing, and a stencil's outer nodes often round to zero (78 -> 65 ms of this pass on two-snowballs
+// on llvmpipe, one-off A/B); channels that a build never fills are left alone.
 void add_to_grid(int k, NodeValue v, uint pid) {
   if (v.mass != 0) ATOMIC_ADD_CHECKED(nodes[k].mass_momentum.x, v.mass, MPM_ERROR_MASS_OVERFLOW, pid)
 #ifndef P2G_MASS_ONLY

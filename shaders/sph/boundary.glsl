@@ -509,7 +509,8 @@ vec3 approach_velocity(Near s, uint k, vec3 x, vec3 v) {
 // the reaction to that solid's terms in the force pass, m (rho0 p / rho^2 G_k - (mu (v_k - v) + mu_a
 // approach(v_k - v)) / rho 2 L_k).
 vec3 solid_force(Near s, uint k, Share sh, vec3 x, vec3 v, float m, float rho, float p) {
-  vec3 drag = material.y * relative_velocity(s, k, x, v) + damping.z * approach_velocity(s, k, x, v);
+  vec3 drag = material.y * relative_velocity(s, k, x, v);
+  if (damping.z > 0.0) drag += damping.z * approach_velocity(s, k, x, v);
   return m * (rest_density() * p / (rho * rho) * sh.g / kernel_radius() - 2.0 / (rho * kernel.y) * sh.l * drag);
 }
 

@@ -44,12 +44,14 @@ void add(uint j, vec3 r, float r2, vec3 v_j, bool self) {
   if (self) return;
   float rl = sqrt(r2);
   float hr = kernel_radius() - rl;
+  float bracket = g_p_over_rho2 + pj.a_p.w / (pj.v_rho.w * pj.v_rho.w);
   // Monaghan's artificial viscosity on approaching pairs (SphSettings::artificial_viscosity) joins the pressure
-  // bracket: the same kernel gradient, the same pairwise symmetry.
-  float vr = dot(g_vi - v_j, r);
-  float pi_ij = vr < 0.0 ? -damping.x * vr / (0.5 * (g_rho_i + pj.v_rho.w) * (r2 + damping.y)) : 0.0;
-  if (rl > 0.0)
-    g_pressure += (pj.x_m.w * (g_p_over_rho2 + pj.a_p.w / (pj.v_rho.w * pj.v_rho.w) + pi_ij) * hr * hr / rl) * r;
+  // bracket: the same kernel gradient, the same pairwise symmetry. Off (alpha = 0, uniform): not evaluated.
+  if (damping.x > 0.0) {
+    float vr = dot(g_vi - v_j, r);
+    if (vr < 0.0) bracket -= damping.x * vr / (0.5 * (g_rho_i + pj.v_rho.w) * (r2 + damping.y));
+  }
+  if (rl > 0.0) g_pressure += (pj.x_m.w * bracket * hr * hr / rl) * r;
   g_viscous += (m_rho * hr) * (v_j - g_vi);
   if (tension) g_grad_c += (m_rho * q * q) * r;
 }

@@ -55,7 +55,7 @@ struct GpuMaterial {
 };
 static_assert(sizeof(GpuMaterial) == 32);
 
-/// Error record and per-substep reductions written by the shaders (std430, 32 bytes; shaders/mpm/status.glsl).
+/// Error record and per-substep reductions written by the shaders (std430, 64 bytes; shaders/mpm/status.glsl).
 struct GpuStatus {
   GpuErrorRecord error;         ///< MPM_ERROR_* bits; step = substep index; index = particle or node index
   uint32_t max_speed_bits;      ///< floatBitsToUint of max |v_p| [m/s] (non-negative floats order as uints)
@@ -70,7 +70,7 @@ static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
 static_assert(offsetof(GpuStatus, nonfinite) == 24);
 static_assert(offsetof(GpuStatus, inversions) == 28);
 
-/// Step control (std430, 112 bytes; shaders/mpm/layout.glsl MpmStep): the state of the time stepping that the step
+/// Step control (std430, 176 bytes; shaders/mpm/layout.glsl MpmStep): the state of the time stepping that the step
 /// pass (shaders/mpm/step.comp) advances on the GPU, so that substeps are issued without the CPU waiting.
 struct GpuStep {
   double time;        ///< simulated time after the running substep [s]

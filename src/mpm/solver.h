@@ -198,6 +198,8 @@ class Solver {
   /// grid), uploads the uniform block and clears the step state's request. Throws NumericalError past one storage
   /// binding.
   void grow_window(const glm::ivec3& need);
+  /// Grows the window when the read-back step state `step` carries a request that the window does not meet yet.
+  void grow_on_request(const GpuStep& step);
   /// Resets the status words the CPU takes over (error record, reductions, counts), keeping the stencil box that
   /// the next window placement folds.
   void reset_status();

@@ -19,7 +19,7 @@ constexpr size_t kSlots = 8;
 /// Most substeps issued between two read-backs: bounds the substeps issued past the end of an advance (they run
 /// as empty dispatches) when the CPU's estimate of the substeps left is short.
 constexpr uint32_t kMaxBatch = 64;
-/// A staging slot: GpuStatus at 0, GpuStep at 32, then the rigid bodies' impulse sums (12 words per body) at
+/// A staging slot: GpuStatus at 0, GpuStep at kStepOffset, then the rigid bodies' impulse sums (12 words per body) at
 /// kImpulseOffset (collider poses are functions of the time: no read-back). Slots are 256-byte aligned.
 constexpr size_t kStepOffset = 64;
 constexpr size_t kImpulseOffset = (kStepOffset + sizeof(GpuStep) + 15) / 16 * 16;
@@ -110,6 +110,13 @@ void Solver::apply(const Readback& r) {
   if (r.status.error.flags) throw_failure(r.status);
 }
 
+void Solver::grow_on_request(const GpuStep& step) {
+  // The step pass runs no substep while the window is too small. Read-backs still in flight were recorded before
+  // an earlier growth and may repeat its request: only a request larger than the window grows it.
+  if (step.window_need.w != 0 && glm::any(glm::greaterThan(glm::ivec3(step.window_need), window_)))
+    grow_window(glm::ivec3(step.window_need));
+}
+
 int Solver::advance(double seconds) {
   return advance_until(time_ + seconds, std::numeric_limits<int>::max()).steps;
 }
@@ -144,10 +151,7 @@ AdvanceResult Solver::advance_until(double end, int max_substeps) {
         inversions_ += r.status.inversions;
         apply(r);  // throws, naming the substep
       }
-      // The step pass runs no substep while the window is too small: grow it once per request (the requests
-      // still in flight were issued before this growth and see the larger window when they run again).
-      if (r.step.window_need.w != 0 && glm::any(glm::greaterThan(glm::ivec3(r.step.window_need), window_)))
-        grow_window(glm::ivec3(r.step.window_need));
+      grow_on_request(r.step);
       known_time = r.step.time;
       known_dt = r.step.dt_cfl;
       known_taken = r.step.taken;
@@ -174,8 +178,7 @@ AdvanceResult Solver::advance_until(double end, int max_substeps) {
   last = read(in_flight.back());
   inversions_ += last.status.inversions;
   apply(last);
-  if (last.step.window_need.w != 0 && glm::any(glm::greaterThan(glm::ivec3(last.step.window_need), window_)))
-    grow_window(glm::ivec3(last.step.window_need));
+  grow_on_request(last.step);
   if (!rigid_.empty()) read_impulses(in_flight.back());  // the same wait: no read of its own
   checked_substep_ = substep_;
   // The counts are taken over; the speed and hardening stay for the next step pass while pending.
