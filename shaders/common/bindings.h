@@ -146,6 +146,9 @@
 #define SPH_BIND_FIELD_FRACTION 44  /* float[n]: solid volume fraction per grid node [1] */
 #define SPH_BIND_FIELD_REACTION 45  /* uint[6 n]: the water's impulse on each node's solid, 64-bit fixed point */
 #define SPH_BIND_NEIGHBOUR_LISTS 47 /* uint[stride n]: per sorted slot the density pass's neighbours (count, entries) */
+#define SPH_BIND_PRESSURE_SOLVE 55  /* PressureSolve: DFSPH's iteration state and error sums */
+#define SPH_BIND_SOLVER_TERMS 56    /* vec4[] per sorted slot: DFSPH factor [m^2], kappa and running totals [Pa] */
+#define SPH_BIND_SOLVE_ARGS 57      /* uvec4[] per chunk of particles: DFSPH's indirect dispatch args (groups, 1, 1, 0) */
 
 /* Snow-water coupling (src/app/snow_water_exchange.h, shaders/coupling): a grid with the snow grid's spacing and
    origin, filled by both materials' particles at a coupling interval's end (Bardenhagen et al. 2000 contact). */
@@ -173,6 +176,7 @@
    shaders/common/fixed64.glsl): a value is added as value * scale. */
 #define SPH_LOAD_SCALE 16777216.0  /* force and torque on a solid: 2^-24 N, 2^-24 N m (loads.comp, solid_loads) */
 #define SPH_ENERGY_SCALE 1048576.0 /* the water's kinetic + potential energy: 2^-20 J (integrate.comp, GpuStatus) */
+#define SPH_SOLVE_ERROR_SCALE 4294967296.0 /* DFSPH's error sums: 2^-32 of a relative density error (PressureSolve) */
 
 /* sph::GpuStatus error bits (GpuErrorRecord.flags and .quantity). */
 #define SPH_ERROR_NONFINITE 1u
@@ -186,6 +190,19 @@
 #define SPH_FLAG_WALLS 2u        /* the domain box is walled */
 #define SPH_FLAG_NO_SLIP_X 4u    /* both x faces are no-slip; axis a uses SPH_FLAG_NO_SLIP_X << a */
 #define SPH_FLAG_SOLID_FIELD 32u /* a solid volume-fraction field is set (src/sph/solid_field.h) */
+#define SPH_FLAG_DFSPH 64u       /* pressure from DFSPH's two solvers (pressure_solve.glsl), not the equation of state */
+
+/* DFSPH solves (sph::Solver::pressure_solve, shaders/sph/dfsph_*.comp): the u_mode uniform. */
+#define SPH_SOLVE_DENSITY 0u     /* the constant-density solver: predicted density rho* -> rho0 */
+#define SPH_SOLVE_DIVERGENCE 1u  /* the divergence-free solver: D rho / D t -> 0 */
+/* Jacobi's relaxation omega of both solves (the factor f_i is omega rho_i^2 / D_i). D_i is the exact diagonal of the
+   system, but on a particle lattice with h = 2 s the largest eigenvalue of diag(D)^-1 A is about 3.6 (a 7^3 block,
+   periodic or with free surfaces; 2.7 for the cubic spline), so plain Jacobi (omega = 1) lets checkerboard modes grow
+   and omega must stay below 2 / 3.6 = 0.56 (docs/water.md "DFSPH"). SPlisHSPlasH's DFSPH uses 0.5 too. */
+#define DFSPH_RELAXATION 0.5
+/* The warm start applies this share of the last step's pressure totals (as SPlisHSPlasH; a full warm start, 1.0,
+   overshoots: a resting column gained 12 % of its energy within 12 steps). */
+#define DFSPH_WARM_START 0.5
 
 /* Region.min_action.w action codes (control regions of the SPH thesis, sph-water.md A.4). */
 #define SPH_REGION_BOUNDARY 0

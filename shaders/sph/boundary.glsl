@@ -487,7 +487,8 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
 // sph::GpuBoundaryTerms, checked by tests/gl/test_struct_layouts.cpp).
 struct BoundaryTerms {
   vec4 pressure_volume;  // xyz = -rho0 G_i [kg/m^4] (times p_i / rho_i^2: an acceleration), w = V_i [1]
-  vec4 viscous;          // xyz = 2 sum_k L_k (v_k - v_i) (normal part on free-slip solids) [1/(m s)] (times mu / rho_i)
+  vec4 viscous;          // xyz = 2 sum_k L_k (v_k - v_i) (normal part on free-slip solids) [1/(m s)] (times mu / rho_i);
+                         // w = rho0 sum_k G_k . v_k [kg/(m^3 s)], the solids' motion's share of D rho_i / D t (DFSPH)
   vec4 damping;          // xyz = 2 sum_k L_k (normal part of v_k - v_i while i approaches k) [1/(m s)] (times mu_a / rho_i)
 };
 
@@ -514,12 +515,18 @@ vec3 solid_force(Near s, uint k, Share sh, vec3 x, vec3 v, float m, float rho, f
   return m * (rest_density() * p / (rho * rho) * sh.g / kernel_radius() - 2.0 / (rho * kernel.y) * sh.l * drag);
 }
 
+// The pressure part of solid_force alone, m rho0 p / rho^2 G_k [N] (DFSPH's pressure is known after its solves).
+vec3 solid_pressure_force(Share sh, float m, float rho, float p) {
+  return m * (rest_density() * p / (rho * rho) * sh.g / kernel_radius());
+}
+
 // The solids' terms at x for a particle moving at v, from the near solids `s`; their shares are left in `share`.
 BoundaryTerms boundary_terms(vec3 x, vec3 v, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
   BoundaryTerms t = BoundaryTerms(vec4(0.0), vec4(0.0), vec4(0.0));
   boundary_shares(x, s, share);
   for (uint k = 0u; k < s.count; ++k) {
     t.pressure_volume += vec4(-rest_density() * share[k].g / kernel_radius(), share[k].v);
+    t.viscous.w += rest_density() / kernel_radius() * dot(share[k].g, solid_velocity(s.index[k], x - s.d[k] * s.n[k]));
     t.viscous.xyz += 2.0 / kernel.y * share[k].l * relative_velocity(s, k, x, v);
     if (damping.z > 0.0) t.damping.xyz += 2.0 / kernel.y * share[k].l * approach_velocity(s, k, x, v);
   }

@@ -3,7 +3,8 @@
 //   rho_i = sum_j m_j W_poly6(x_i - x_j, h)   over the neighbours and their mirror images across the domain faces
 //           + rho0 V_i,                       V_i = int_S W_poly6 over the colliders and slabs (boundary.glsl),
 //           + rho0 phi(x_i),                  the volume fraction of a solid field (solid_field.glsl),
-//   p_i = EOS(rho_i) (eos.glsl).
+//   p_i = EOS(rho_i) (eos.glsl), or with DFSPH (SPH_FLAG_DFSPH) the factor f_i of its solvers
+//   (pressure_solve.glsl) from the gradient sums of the same terms; p_i is then left to the solvers.
 // Lists every neighbour and image it sums for the force pass (SphSettings::neighbour_list_stride). Also stores the
 // solids' terms of the force pass (boundary_terms), which depend on x_i and v_i only, and adds the
 // reaction to the rigid bodies' terms, times dt, to the bodies' impulse sums (body_impulses.glsl): the force pass
@@ -18,6 +19,7 @@
 #include "sph/status.glsl"
 #include "sph/body_impulses.glsl"
 #include "sph/solid_field.glsl"
+#include "sph/pressure_solve.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_BOUNDARY) writeonly buffer BoundaryBuffer { BoundaryTerms boundary[]; };
@@ -27,12 +29,23 @@ uniform uint u_first;        // first sorted slot of this dispatch; neighbour_li
 
 float g_sum = 0.0;
 uint g_listed = 0u;
+bool g_dfsph;
+// DFSPH's gradient sums in the units of solve_gradient (pressure_solve.glsl; times its scale S).
+vec3 g_grad = vec3(0.0);  // sum_j m_j grad W_ij / S
+float g_grad2 = 0.0;      // sum_j m_j |grad W_ij / S|^2, times S^2 m_i the sum of m_i m_j |grad W_ij|^2
 
-// Adds neighbour j (sorted slot; of the image set `mask`, 0 for the particle's own position) at squared distance
-// r2, and lists it for the force pass (sph/forces.comp) while the list has room; the count goes on past it.
-void add(uint list, uint j, uint mask, float r2) {
+// Adds neighbour j (sorted slot; of the image set `mask`, 0 for the particle's own position) at r = x_i - x_j'
+// (x_j' the neighbour or its image), and lists it for the force pass (sph/forces.comp) while the list has room; the
+// count goes on past it.
+void add(uint list, uint j, uint mask, vec3 r, float r2) {
   float q = kernel.y - r2;
-  g_sum += positions[j].w * q * q * q;
+  float m = positions[j].w;
+  g_sum += m * q * q * q;
+  if (g_dfsph) {
+    vec3 grad = solve_gradient(r, r2);
+    g_grad += m * grad;
+    g_grad2 += m * dot(grad, grad);
+  }
   if (g_listed + 1u < u_list_stride) neighbour_lists[list + 1u + g_listed] = (j << 3) | mask;
   ++g_listed;
 }
@@ -41,14 +54,16 @@ void main() {
   uint s = u_first + gl_GlobalInvocationID.x;
   uint list = (s - u_first) * u_list_stride;  // this particle's list within the bound range
   if (s >= particle_count()) return;
+  g_dfsph = has_flag(SPH_FLAG_DFSPH);
   vec3 xi = particles[s].x_m.xyz;
-  FOR_EACH_NEIGHBOUR(xi, j, r, r2) { add(list, j, 0u, r2); }
+  FOR_EACH_NEIGHBOUR(xi, j, r, r2) { add(list, j, 0u, r, r2); }
   END_FOR_EACH_NEIGHBOUR
   ivec3 faces = near_faces(xi);
   for (uint mask = 1u; mask < 8u; ++mask) {
     if (!image_usable(mask, faces)) continue;
     vec3 y = reflect_point(xi, mask, faces);
-    FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(list, j, mask, r2); }
+    vec3 f = flip_signs(mask);
+    FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(list, j, mask, f * r, r2); }
     END_FOR_EACH_NEIGHBOUR
   }
   if (u_list_stride > 0u) neighbour_lists[list] = g_listed;
@@ -60,8 +75,24 @@ void main() {
   b.pressure_volume += vec4(-rest_density() * field.xyz, field.w);
   boundary[s] = b;
   float rho = coef.x * g_sum + rest_density() * b.pressure_volume.w;
-  float p = pressure_of(rho);
   particles[s].v_rho.w = rho;
+  if (g_dfsph) {
+    // The factor of the DFSPH solvers (pressure_solve.glsl): the density gradient includes the solids'
+    // (-b.pressure_volume.xyz = rho0 grad V_i); a particle with no gradient at all (alone) gets no pressure.
+    float c = solve_gradient_scale();
+    vec3 grad = c * g_grad - b.pressure_volume.xyz;
+    float d = dot(grad, grad) + particles[s].x_m.w * c * (c * g_grad2);
+    solver_terms[s] = vec4(d > 0.0 ? DFSPH_RELAXATION * rho * rho / d : 0.0, 0.0, 0.0, 0.0);
+    // The solids' drag reactions now; their pressure reactions once the solvers have found the pressure
+    // (dfsph_reactions.comp).
+    for (uint k = 0u; k < near.count; ++k) {
+      if (near.index[k] < first_body()) continue;
+      vec3 f = solid_force(near, k, share[k], xi, vi, particles[s].x_m.w, rho, 0.0);
+      add_body_impulse(near.index[k] - first_body(), time_step() * f, xi, particles[s].id.x);
+    }
+    return;
+  }
+  float p = pressure_of(rho);
   particles[s].a_p.w = p;
   add_solid_field_reaction(xi, time_step() * particles[s].x_m.w * rest_density() * p / (rho * rho),
                            particles[s].id.x);

@@ -1,5 +1,6 @@
 #version 430
-// Accelerations (Mueller et al. 2003 Eqs. 10, 14, 15-19), pairwise symmetric so that momentum is conserved:
+// Accelerations (Mueller et al. 2003 Eqs. 10, 14, 15-19), pairwise symmetric so that momentum is conserved. With
+// DFSPH (SPH_FLAG_DFSPH) only the non-pressure ones: its solvers add the pressure to the velocities.
 //   pressure   a_i += -sum_j m_j (p_i / rho_i^2 + p_j / rho_j^2) grad W_spiky(r_ij)
 //              Mueller's Eq. 10, -sum_j m_j (p_i + p_j) / (2 rho_j) grad W / rho_i, yields half the pressure gradient
 //              of a linear pressure field (the mean pressure stands where the sum belongs), so a column at rest
@@ -11,8 +12,8 @@
 //   surface    a_i += -sigma lap(c) n / |n| / rho_i where |n| = |grad c| > l, c = sum_j m_j / rho_j W_poly6
 //   solids     a_i += -rho0 p_i / rho_i^2 grad V_i + 2 mu / rho_i L_i (v_solid - v_i) for the colliders and slabs,
 //              from the terms the density pass stored (boundary.glsl);  gravity.
-// The sums run over the neighbours and their mirror images across the domain faces (mirror.glsl), read from the
-// list the density pass wrote (a particle whose list overflowed searches again); an image has
+// The sums run over the neighbours and their mirror images across the domain faces (mirror.glsl, pairs.glsl: read
+// from the list the density pass wrote, or searched again when it overflowed); an image has
 // the pressure and density of its particle and the reflected velocity: its normal component reversed across a
 // free-slip face, all of it reversed across a no-slip face (SPH_FLAG_NO_SLIP_X << axis; Morris et al. 1997 use
 // the same idea with fixed boundary particles), so the viscous term drags the fluid to rest at a no-slip wall.
@@ -26,9 +27,11 @@ layout(std430, binding = SPH_BIND_BOUNDARY) readonly buffer BoundaryBuffer { Bou
 layout(std430, binding = SPH_BIND_NEIGHBOUR_LISTS) readonly buffer NeighbourListBuffer { uint neighbour_lists[]; };
 uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
 uniform uint u_first;        // first sorted slot of this dispatch; neighbour_lists[] starts at its list
+#include "sph/pairs.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 
+bool g_dfsph;  // SPH_FLAG_DFSPH
 vec3 g_vi;
 float g_pi, g_rho_i, g_p_over_rho2;
 vec3 g_pressure = vec3(0.0), g_viscous = vec3(0.0), g_grad_c = vec3(0.0);
@@ -44,7 +47,8 @@ void add(uint j, vec3 r, float r2, vec3 v_j, bool self) {
   if (self) return;
   float rl = sqrt(r2);
   float hr = kernel_radius() - rl;
-  float bracket = g_p_over_rho2 + pj.a_p.w / (pj.v_rho.w * pj.v_rho.w);
+  // With DFSPH the pressure comes from its solvers (dfsph_correct.comp), not from here: only the damping remains.
+  float bracket = g_dfsph ? 0.0 : g_p_over_rho2 + pj.a_p.w / (pj.v_rho.w * pj.v_rho.w);
   // Monaghan's artificial viscosity on approaching pairs (SphSettings::artificial_viscosity) joins the pressure
   // bracket: the same kernel gradient, the same pairwise symmetry. Off (alpha = 0, uniform): not evaluated.
   if (damping.x > 0.0) {
@@ -56,44 +60,22 @@ void add(uint j, vec3 r, float r2, vec3 v_j, bool self) {
   if (tension) g_grad_c += (m_rho * q * q) * r;
 }
 
+void visit_pair(uint j, vec3 r, float r2, vec3 velocity_signs, bool self) {
+  add(j, r, r2, velocity_signs * particles[j].v_rho.xyz, self);
+}
+
 void main() {
   uint s = u_first + gl_GlobalInvocationID.x;
   uint list = (s - u_first) * u_list_stride;  // this particle's list within the bound range
   if (s >= particle_count()) return;
   Particle pi = particles[s];
+  g_dfsph = has_flag(SPH_FLAG_DFSPH);
   vec3 xi = pi.x_m.xyz;
   g_vi = pi.v_rho.xyz;
   g_rho_i = pi.v_rho.w;
   g_pi = pi.a_p.w;
-  g_p_over_rho2 = g_pi / (g_rho_i * g_rho_i);
-  ivec3 faces = near_faces(xi);
-  uint listed = u_list_stride > 0u ? neighbour_lists[list] : 0xffffffffu;
-  if (listed < u_list_stride) {
-    // The density pass's neighbours in its order (the search below in the same order): r = y - x_j with y the
-    // particle or its image point, as the search computes it, so both give the same bits.
-    for (uint k = 0u; k < listed; ++k) {
-      uint e = neighbour_lists[list + 1u + k];
-      uint j = e >> 3, mask = e & 7u;
-      if (mask == 0u) {
-        vec3 r = xi - positions[j].xyz;
-        add(j, r, dot(r, r), particles[j].v_rho.xyz, j == s);
-      } else {
-        vec3 r = reflect_point(xi, mask, faces) - positions[j].xyz;
-        add(j, flip_signs(mask) * r, dot(r, r), image_velocity_signs(mask) * particles[j].v_rho.xyz, false);
-      }
-    }
-  } else {
-    FOR_EACH_NEIGHBOUR(xi, j, r, r2) { add(j, r, r2, particles[j].v_rho.xyz, j == s); }
-    END_FOR_EACH_NEIGHBOUR
-    for (uint mask = 1u; mask < 8u; ++mask) {
-      if (!image_usable(mask, faces)) continue;
-      vec3 y = reflect_point(xi, mask, faces);
-      vec3 f = flip_signs(mask);
-      vec3 fv = image_velocity_signs(mask);
-      FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(j, f * r, r2, fv * particles[j].v_rho.xyz, false); }
-      END_FOR_EACH_NEIGHBOUR
-    }
-  }
+  g_p_over_rho2 = g_dfsph ? 0.0 : g_pi / (g_rho_i * g_rho_i);
+  for_each_pair(s, list, xi);
   // Coefficients: grad W_spiky = coef.z (h - r)^2 r/|r| (coef.z < 0), lap W_visc = coef.w (h - r),
   // grad W_poly6 = coef.y (h^2 - r^2)^2 r, lap W_poly6 = coef.y (h^2 - r^2)(3h^2 - 7r^2).
   vec3 a = -coef.z * g_pressure;  // coef.z < 0: pressure pushes along r = x_i - x_j

@@ -8,6 +8,7 @@
 #include "sph/boundary.glsl"
 #include "sph/fixed64.glsl"
 #include "sph/body_impulses.glsl"
+#include "sph/pressure_solve.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_PARTICLES) buffer ParticleBuffer { Particle particles[]; };
@@ -43,7 +44,14 @@ void main() {
   if (s >= particle_count()) return;
   Particle p = particles[s];
   vec3 a = p.a_p.xyz;
+  // DFSPH's density solve has already applied the acceleration with the pressure (dfsph_correct.comp); the
+  // particle keeps the solves' totals for the next step's warm start, the loads and the output.
   vec3 v = p.v_rho.xyz + time_step() * a;
+  if (has_flag(SPH_FLAG_DFSPH)) {
+    v = p.v_rho.xyz;
+    p.a_p.w = solver_terms[s].z;
+    p.id.y = floatBitsToUint(solver_terms[s].w);
+  }
   vec3 x = p.x_m.xyz + time_step() * v;
   apply_regions(x, v);
   apply_walls(x, v, p.x_m.w, p.id.x);

@@ -2,6 +2,7 @@
 // Force and torque of the water on every solid (boundary.glsl's solids: colliders, domain faces, regions, bodies),
 // the reaction to the solids' terms in the force pass: particle i gives solid k
 //   F_k = m_i (rho0 p_i / rho_i^2 G_k - mu / rho_i 2 L_k (v_k - v_i)),  torque (x_i - c_k) x F_k
+// (p_i: pressure_solve.glsl solid_pressure, the equation of state's or DFSPH's two solves')
 // about the solid's reference point c_k (collider point or centre, face centre, slab plane point, a rigid body's
 // centre of mass). The pressure part of one particle acts along a line through x_i for a plane or a sphere (the
 // kernel is radial), so taking x_i as its point of action is exact there. Sums are 64-bit fixed point (2^-24 N,
@@ -10,6 +11,7 @@
 #include "sph/particles.glsl"
 #include "sph/boundary.glsl"
 #include "sph/fixed64.glsl"
+#include "sph/pressure_solve.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 // Per solid, 6 components (force xyz, torque xyz), each (low word, high word) of a two's complement int64.
@@ -44,7 +46,7 @@ void main() {
   float rho = p.v_rho.w;
   for (uint k = 0u; k < near.count; ++k) {
     uint w = near.index[k];
-    vec3 f = solid_force(near, k, share[k], x, p.v_rho.xyz, p.x_m.w, rho, p.a_p.w);
+    vec3 f = solid_force(near, k, share[k], x, p.v_rho.xyz, p.x_m.w, rho, solid_pressure(p));
     vec3 torque = cross(x - reference_point(w), f);
     for (uint c = 0u; c < 3u; ++c) {
       add_fixed(6u * w + c, f[c]);

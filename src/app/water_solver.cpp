@@ -31,7 +31,19 @@ SolverReport WaterSolver::report() const {
 
 std::vector<SolverFigure> WaterSolver::figures() const {
   const sph::StepLimits l = solver_->step_limits();
-  return {{"dt [s]", figure_text("%.3g", l.dt)},
+  std::vector<SolverFigure> out;
+  if (solver_->settings().pressure_solver == sph::PressureSolver::kDfsph) {
+    const sph::PressureSolveStats& s = solver_->pressure_solve_stats();
+    const double steps = double(std::max<uint64_t>(s.steps, 1));
+    out.push_back({"DFSPH iterations (density / divergence, last step)",
+                   std::to_string(s.density_iterations) + " / " + std::to_string(s.divergence_iterations)});
+    out.push_back({"DFSPH mean iterations per step", figure_text("%.1f", s.density_iterations_sum / steps) + " / " +
+                                                         figure_text("%.1f", s.divergence_iterations_sum / steps)});
+    out.push_back({"DFSPH final error (density / divergence)",
+                   figure_text("%.2e", s.density_error) + " / " + figure_text("%.2e", s.divergence_error)});
+    out.push_back({"DFSPH solves stopped above the bound", std::to_string(s.unconverged)});
+  }
+  std::vector<SolverFigure> base = {{"dt [s]", figure_text("%.3g", l.dt)},
           {"dt limits CFL / force / viscous [s]", figure_text("%.3g", l.dt_cfl) + " / " +
                                                       figure_text("%.3g", l.dt_force) + " / " +
                                                       figure_text("%.3g", l.dt_viscous)},
@@ -40,6 +52,8 @@ std::vector<SolverFigure> WaterSolver::figures() const {
           {"energy [J]", figure_text("%.4g", solver_->energy())},
           {"particles", std::to_string(solver_->particle_count())},
           {"hash table", std::to_string(solver_->table_size()) + " entries"}};
+  out.insert(out.begin(), base.begin(), base.end());
+  return out;
 }
 
 void WaterSolver::draw(render::FrameContent& frame, const FrameLook& look) const {

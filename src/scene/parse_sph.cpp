@@ -117,6 +117,11 @@ sph::EquationOfState parse_eos(const Node& node) {
       "equation of state", {{"tait", sph::EquationOfState::kTait}, {"linear", sph::EquationOfState::kLinear}});
 }
 
+sph::PressureSolver parse_pressure_solver(const Node& node) {
+  return node.choice<sph::PressureSolver>("pressure solver",
+                                          {{"dfsph", sph::PressureSolver::kDfsph}, {"wcsph", sph::PressureSolver::kWcsph}});
+}
+
 sph::SortMethod parse_sort(const Node& node) {
   return node.choice<sph::SortMethod>("sort",
                                       {{"counting", sph::SortMethod::kCounting}, {"radix", sph::SortMethod::kRadix}});
@@ -127,7 +132,8 @@ sph::SortMethod parse_sort(const Node& node) {
 sph::SphSettings parse_sph(const Node& node) {
   node.expect_object({"particle_spacing", "kernel_radius", "rest_density", "viscosity", "artificial_viscosity",
                       "surface_tension",
-                      "surface_threshold", "sound_speed", "equation_of_state", "sort", "cfl", "dt_max",
+                      "surface_threshold", "sound_speed", "pressure_solver", "max_density_error", "max_iterations",
+                      "equation_of_state", "sort", "cfl", "dt_max",
                       "max_compression", "max_energy_growth", "domain", "bodies", "regions"});
   sph::SphSettings s;
   s.spacing = node.number("particle_spacing", {.text = "s > 0 [m]", .lo = 0, .lo_open = true});
@@ -144,6 +150,13 @@ sph::SphSettings parse_sph(const Node& node) {
                                     s.surface_threshold);
   s.sound_speed = node.number("sound_speed", {.text = "c > 0 [m/s]", .lo = 0, .lo_open = true}, s.sound_speed);
   if (auto_viscosity) s.viscosity = sph::default_viscosity(s);
+  if (auto solver = node.find("pressure_solver")) s.pressure_solver = parse_pressure_solver(*solver);
+  s.max_density_error = node.number(
+      "max_density_error", {.text = "0 < error < 1 (average relative compression)", .lo = 0, .lo_open = true, .hi = 1,
+                            .hi_open = true},
+      s.max_density_error);
+  if (auto k = node.find("max_iterations"))
+    s.max_iterations = static_cast<uint32_t>(k->integer(1, 10000, "1 <= max_iterations <= 10000"));
   if (auto eos = node.find("equation_of_state")) s.eos = parse_eos(*eos);
   if (auto sort = node.find("sort")) s.sort = parse_sort(*sort);
   s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);

@@ -59,6 +59,7 @@ GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, double dt
   for (uint32_t a = 0; a < 3; ++a)
     if (s.no_slip[a]) flags |= SPH_FLAG_NO_SLIP_X << a;
   if (s.eos == EquationOfState::kLinear) flags |= SPH_FLAG_LINEAR_EOS;
+  if (s.pressure_solver == PressureSolver::kDfsph) flags |= SPH_FLAG_DFSPH;
   p.counts = glm::uvec4(particles, table_size, colliders, regions);
   p.step = glm::uvec4(step, flags, std::bit_cast<uint32_t>(static_cast<float>(s.max_compression)), 0);
   const double hs = 0.5 * h;  // Monaghan's smoothing length: the kernels' support h is 2 h_s

@@ -62,6 +62,18 @@ static_assert(sizeof(GpuStatus) == 48);
 static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
 static_assert(offsetof(GpuStatus, nonfinite) == 28);
 
+/// DFSPH's solve state (std430, 48 bytes; shaders/sph/pressure_solve.glsl).
+struct GpuPressureSolve {
+  uint32_t error_lo, error_hi;  ///< the running iteration's error sum, int64 of 2^-32 (SPH_SOLVE_ERROR_SCALE)
+  uint32_t predictions;         ///< error evaluations of the running solve
+  uint32_t done;                ///< 1 once the running solve has converged or reached the limit
+  glm::uvec4 last;              ///< last step: iterations of the density and divergence solves, their final average
+                                ///< errors (float bits)
+  glm::uvec4 totals;            ///< since reset: iterations of each solve, solves stopped above the bound, unused
+};
+static_assert(sizeof(GpuPressureSolve) == 48);
+static_assert(offsetof(GpuPressureSolve, last) == 16);
+
 /// Uniform block shared by every SPH pass (std140, 192 bytes).
 struct GpuParams {
   glm::vec4 origin_cell;  ///< hash origin [m]; w = hash cell size [m]

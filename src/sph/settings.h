@@ -14,6 +14,16 @@ enum class EquationOfState {
   kLinear,  ///< Mueller et al. 2003: p = k (rho - rho0) with k = c^2 (the same sound speed)
 };
 
+/// How the pressure is found (docs/water.md).
+enum class PressureSolver {
+  /// Divergence-free SPH (Bender & Koschier 2015, 2017): pressure solves the incompressibility of the velocity
+  /// field and of the density by Jacobi iterations each step (shaders/sph/pressure_solve.glsl); the step follows
+  /// the particle speed, not the sound speed.
+  kDfsph,
+  /// Weakly compressible SPH: pressure from the density by the equation of state (`eos`, `sound_speed`).
+  kWcsph,
+};
+
 /// How particles are sorted by hash key every step (both give the same, stable order).
 enum class SortMethod {
   kCounting,  ///< atomic histogram over the hash table, exclusive scan, scatter, per-bucket fix-up
@@ -70,9 +80,19 @@ struct SphSettings {
   double surface_tension = 0.0;   ///< sigma [N/m] (Mueller 2003 colour field); 0 disables it
   double surface_threshold = 7.065;  ///< |grad c| above which surface tension acts [1/m] (Kelager 2006)
   double sound_speed = 30.0;      ///< numerical speed of sound c [m/s]
+  PressureSolver pressure_solver = PressureSolver::kWcsph;
+  /// DFSPH: each solve stops when the average predicted compression over all particles, relative to rho0, is at most
+  /// this (the constant-density solve: (rho* - rho0) / rho0; the divergence-free solve: the compression its rate
+  /// would cause within the step, dt D rho / D t / rho0), as SPlisHSPlasH's maxError and maxErrorV (in %). In (0, 1).
+  double max_density_error = 0.001;
+  /// DFSPH: corrections per solve at most (each solve stops earlier once within max_density_error), >= 1.
+  uint32_t max_iterations = 100;
   EquationOfState eos = EquationOfState::kTait;
   SortMethod sort = SortMethod::kCounting;
-  double cfl = 0.4;               ///< dt <= cfl h / (c + |v|max), in (0, 1]
+  /// In (0, 1]. WCSPH: dt <= cfl h / (c + |v|max) (the sound crosses a fraction of a kernel radius per step).
+  /// DFSPH: dt <= cfl s / |v|max (a particle moves a fraction of the spacing s, its diameter: Bender & Koschier 2017
+  /// Sec. 6 use 0.4).
+  double cfl = 0.4;
   double dt_max = 1e-3;           ///< upper bound on the time step [s]
   /// Watchdog: a particle compressed beyond rho0 (1 + max_compression) ends the run (firn::NumericalError, exit 3).
   /// Weakly compressible SPH is set up for about 1 % (c = 10 v_max); 10 % means the pressure (Tait: about the

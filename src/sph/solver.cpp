@@ -62,6 +62,15 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
     const size_t align = std::lcm(std::max<size_t>(1, offset_align), size_t{SPH_LOCAL_SIZE});
     list_chunk_ = uint32_t(std::min<size_t>(count_, fit / align * align));
   }
+  if (settings_.pressure_solver == PressureSolver::kDfsph) {
+    dfsph_predict_ = gl::Program::compute("sph/dfsph_predict.comp");
+    dfsph_correct_ = gl::Program::compute("sph/dfsph_correct.comp");
+    dfsph_check_ = gl::Program::compute("sph/dfsph_check.comp");
+    dfsph_reactions_ = gl::Program::compute("sph/dfsph_reactions.comp");
+    solve_ = gl::Buffer::from(std::vector<GpuPressureSolve>(1));
+    solve_args_ = gl::Buffer::from(std::vector<glm::uvec4>(chunk_count()));
+    solver_terms_ = gl::Buffer(size_t(count_) * sizeof(glm::vec4));
+  }
   closed_tank_ = is_closed_tank();
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
@@ -75,7 +84,13 @@ size_t Solver::gpu_bytes() const {
   return particles_[0].size() + particles_[1].size() + positions_.size() + boundary_.size() + sort_.gpu_bytes() +
          colliders_.gpu_bytes() + regions_.size() + status_.size() + params_.size() + bodies_gpu_.size() +
          body_planes_.size() + body_impulses_.size() + body_states_.size() + field_fraction_.size() +
-         field_reaction_.size() + neighbour_lists_.size();
+         field_reaction_.size() + neighbour_lists_.size() + solve_.size() + solve_args_.size() +
+         solver_terms_.size();
+}
+
+uint32_t Solver::chunk_count() const {
+  const uint32_t chunk = settings_.neighbour_list_stride > 0 ? list_chunk_ : count_;
+  return (count_ + chunk - 1) / chunk;
 }
 
 void Solver::bind() const {
@@ -94,6 +109,11 @@ void Solver::bind() const {
   body_states_.bind_storage(SPH_BIND_BODY_STATES);
   field_fraction_.bind_storage(SPH_BIND_FIELD_FRACTION);
   field_reaction_.bind_storage(SPH_BIND_FIELD_REACTION);
+  if (settings_.pressure_solver == PressureSolver::kDfsph) {
+    solve_.bind_storage(SPH_BIND_PRESSURE_SOLVE);
+    solver_terms_.bind_storage(SPH_BIND_SOLVER_TERMS);
+    solve_args_.bind_storage(SPH_BIND_SOLVE_ARGS);
+  }
   glBindBufferBase(GL_UNIFORM_BUFFER, SPH_BIND_PARAMS, params_.id());
 }
 
@@ -167,17 +187,20 @@ void Solver::sort() {
   current_ = 1 - current_;
 }
 
-void Solver::dispatch_with_lists(gl::Program& program) {
+void Solver::dispatch_with_lists(gl::Program& program, bool indirect) {
   const uint32_t stride = settings_.neighbour_list_stride;
   program.set("u_list_stride", stride);
   const uint32_t chunk = stride > 0 ? list_chunk_ : count_;
-  for (uint32_t first = 0; first < count_; first += chunk) {
+  for (uint32_t first = 0, c = 0; first < count_; first += chunk, ++c) {
     const uint32_t n = std::min(chunk, count_ - first);
     if (stride > 0)
       neighbour_lists_.bind_storage_range(SPH_BIND_NEIGHBOUR_LISTS, size_t(first) * stride * sizeof(uint32_t),
                                           size_t(n) * stride * sizeof(uint32_t));
     program.set("u_first", first);
-    program.dispatch_1d(n, SPH_LOCAL_SIZE);
+    if (indirect)
+      program.dispatch_indirect(solve_args_, sizeof(glm::uvec4) * c);
+    else
+      program.dispatch_1d(n, SPH_LOCAL_SIZE);
   }
 }
 
@@ -205,6 +228,38 @@ void Solver::forces() {
   barrier();
 }
 
+void Solver::pressure_solve(uint32_t mode) {
+  bind();
+  gl::ScopedPass t(timer_, mode == SPH_SOLVE_DENSITY ? "density solve" : "divergence solve");
+  const auto check = [&](bool start) {
+    dfsph_check_.set("u_start", start ? 1u : 0u);
+    dfsph_check_.dispatch_1d(1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+  };
+  dfsph_check_.set("u_mode", mode);
+  dfsph_check_.set("u_max_iterations", settings_.max_iterations);
+  dfsph_check_.set("u_max_error", static_cast<float>(settings_.max_density_error));
+  dfsph_check_.set("u_chunk", settings_.neighbour_list_stride > 0 ? list_chunk_ : count_);
+  dfsph_check_.set("u_chunks", chunk_count());
+  dfsph_predict_.set("u_mode", mode);
+  dfsph_correct_.set("u_mode", mode);
+  check(true);
+  dfsph_correct_.set("u_warm", 1u);
+  dispatch_with_lists(dfsph_correct_);
+  barrier();
+  dfsph_correct_.set("u_warm", 0u);
+  // max_iterations corrections, each after a prediction that found the error above the bound, and one last
+  // prediction for the final error: the GPU turns the remaining dispatches into empty ones once converged.
+  for (uint32_t k = 0; k <= settings_.max_iterations; ++k) {
+    dispatch_with_lists(dfsph_predict_, true);
+    barrier();
+    check(false);
+    if (k == settings_.max_iterations) break;
+    dispatch_with_lists(dfsph_correct_, true);
+    barrier();
+  }
+}
+
 void Solver::integrate() {
   bind();
   gl::ScopedPass t(timer_, "integrate");
@@ -224,7 +279,18 @@ void Solver::step(double dt) {
   }
   sort();
   density();
+  const bool dfsph = settings_.pressure_solver == PressureSolver::kDfsph;
+  if (dfsph) pressure_solve(SPH_SOLVE_DIVERGENCE);
   forces();
+  if (dfsph) {
+    pressure_solve(SPH_SOLVE_DENSITY);
+    if (field_ || !bodies_.empty()) {
+      bind();
+      gl::ScopedPass t(timer_, "solid reactions");
+      dfsph_reactions_.dispatch_1d(count_, SPH_LOCAL_SIZE);
+      barrier();
+    }
+  }
   integrate();
   time_ += dt;
   ++step_;

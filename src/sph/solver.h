@@ -33,6 +33,17 @@ struct StepLimits {
   double dt_viscous = 0;  ///< 0.125 h^2 rho0 / mu [s]
 };
 
+/// What DFSPH's solves did (SphSettings::pressure_solver kDfsph; zero with WCSPH).
+struct PressureSolveStats {
+  uint32_t density_iterations = 0;     ///< corrections of the constant-density solve in the last step
+  uint32_t divergence_iterations = 0;  ///< corrections of the divergence-free solve in the last step
+  double density_error = 0;            ///< its final average predicted compression (relative) in the last step
+  double divergence_error = 0;         ///< the divergence solve's, dt D rho / D t / rho0
+  uint64_t steps = 0;                  ///< steps summed below (since the solver was made)
+  uint64_t density_iterations_sum = 0, divergence_iterations_sum = 0;
+  uint64_t unconverged = 0;            ///< solves that stopped at max_iterations above max_density_error
+};
+
 /// Force [N] and torque [N m] of the water on one solid (about its reference point: a collider's point or centre,
 /// a domain face's centre, a boundary slab's plane point).
 struct SolidLoad {
@@ -64,6 +75,8 @@ class Solver {
   /// the reductions. Waits for the GPU.
   void check_status();
   StepLimits step_limits() const { return limits_; }
+  /// DFSPH's iterations and errors, as of the last status read.
+  const PressureSolveStats& pressure_solve_stats() const { return solve_stats_; }
   /// Kinetic plus potential energy of the water [J] (potential from the domain's lowest corner along gravity) after
   /// the last step that check_status() read alone; NaN before.
   double energy() const { return energy_; }
@@ -83,6 +96,10 @@ class Solver {
   void density();
   /// Accelerations of every particle.
   void forces();
+  /// DFSPH: the divergence-free (`mode` SPH_SOLVE_DIVERGENCE; after density()) or constant-density solve
+  /// (SPH_SOLVE_DENSITY; after forces()), warm start and Jacobi iterations until the average error is within
+  /// SphSettings::max_density_error, all issued without a read-back (shaders/sph/pressure_solve.glsl).
+  void pressure_solve(uint32_t mode);
   /// Velocity and position update, control regions, walls, reductions.
   void integrate();
   /// Sets dt [s] for the next passes (uploads the uniform block).
@@ -177,7 +194,9 @@ class Solver {
 
   void bind() const;
   /// Dispatches the density or force pass over every particle, in chunks whose neighbour lists fit one binding.
-  void dispatch_with_lists(gl::Program& program);
+  /// `indirect`: group counts from the solve's dispatch arguments (one per chunk), set by dfsph_check.comp.
+  void dispatch_with_lists(gl::Program& program, bool indirect = false);
+  uint32_t chunk_count() const;
   void upload_params();
   void barrier() const;
   double choose_time_step(double max_speed, double max_accel);
@@ -201,6 +220,11 @@ class Solver {
   HashSort sort_;
   gl::Buffer regions_, status_, params_;
   gl::Program reorder_, density_, forces_, integrate_, neighbour_list_, loads_, move_bodies_;
+  gl::Program dfsph_predict_, dfsph_correct_, dfsph_check_, dfsph_reactions_;
+  gl::Buffer solve_;         ///< GpuPressureSolve (DFSPH)
+  gl::Buffer solve_args_;    ///< uvec4 indirect dispatch arguments per chunk of particles (DFSPH)
+  gl::Buffer solver_terms_;  ///< vec4 per sorted slot: DFSPH factor, kappa, running totals
+  PressureSolveStats solve_stats_;
   std::vector<RigidCollider> bodies_;  ///< shapes and responses as set (poses and velocities as of the set)
   std::vector<double> body_radii_;     ///< bounding radius of each body about its centre of mass [m]
   gl::Buffer bodies_gpu_, body_planes_, body_impulses_, body_states_;

@@ -33,7 +33,11 @@ double Solver::choose_time_step(double max_speed, double max_accel) {
   const double h = settings_.h();
   limits_.max_speed = max_speed;
   limits_.max_accel = max_accel;
-  limits_.dt_cfl = settings_.cfl * h / (settings_.sound_speed + max_speed);
+  if (settings_.pressure_solver == PressureSolver::kDfsph)
+    limits_.dt_cfl = max_speed > 0 ? settings_.cfl * settings_.spacing / max_speed
+                                   : std::numeric_limits<double>::infinity();
+  else
+    limits_.dt_cfl = settings_.cfl * h / (settings_.sound_speed + max_speed);
   limits_.dt_force = max_accel > 0 ? 0.25 * std::sqrt(h / max_accel) : std::numeric_limits<double>::infinity();
   limits_.dt_viscous = settings_.viscosity > 0 ? 0.125 * h * h * settings_.rest_density / settings_.viscosity
                                                : std::numeric_limits<double>::infinity();
@@ -68,6 +72,20 @@ void Solver::check_status() {
                   .nonfinite = s.nonfinite,
                   .hint = "try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity"}));
   // Only steps since the last read have reduced into the status: without any, keep the limits as they are.
+  if (settings_.pressure_solver == PressureSolver::kDfsph) {  // (also after solves issued alone: tests)
+    GpuPressureSolve solve{};
+    solve_.download(0, sizeof solve, &solve);  // the GPU is idle after the status read: no second wait
+    solve_stats_.density_iterations = solve.last.x;
+    solve_stats_.divergence_iterations = solve.last.y;
+    solve_stats_.density_error = std::bit_cast<float>(solve.last.z);
+    solve_stats_.divergence_error = std::bit_cast<float>(solve.last.w);
+    solve_stats_.steps += step_ - checked_step_;
+    solve_stats_.density_iterations_sum += solve.totals.x;
+    solve_stats_.divergence_iterations_sum += solve.totals.y;
+    solve_stats_.unconverged += solve.totals.z;
+    const glm::uvec4 zero(0);
+    solve_.upload(offsetof(GpuPressureSolve, totals), sizeof zero, &zero);
+  }
   if (step_ > checked_step_) {
     choose_time_step(std::bit_cast<float>(s.max_speed_bits), std::bit_cast<float>(s.max_accel_bits));
     limits_.max_density = std::bit_cast<float>(s.max_density_bits);

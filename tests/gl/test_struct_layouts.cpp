@@ -209,6 +209,14 @@ std::vector<Mirror> sph_mirrors() {
                               rigid_state_rows()),
       array_of<glm::vec4>("glm::vec4", "BodyPlaneBuffer", SPH_BIND_BODY_PLANES, "body_planes"),
       array_of<float>("float", "FieldFractionBuffer", SPH_BIND_FIELD_FRACTION, "field_fraction"),
+      // DFSPH (sph::Solver::pressure_solve): the solve state, the per-slot factor and kappa, the dispatch arguments.
+      struct_block<GpuPressureSolve>(
+          "sph::GpuPressureSolve", "PressureSolveBuffer", SPH_BIND_PRESSURE_SOLVE, true, "PressureSolveBuffer.",
+          {FIRN_ROW(GpuPressureSolve, error_lo, "error_lo"), FIRN_ROW(GpuPressureSolve, error_hi, "error_hi"),
+           FIRN_ROW(GpuPressureSolve, predictions, "predictions"), FIRN_ROW(GpuPressureSolve, done, "done"),
+           FIRN_ROW(GpuPressureSolve, last, "last"), FIRN_ROW(GpuPressureSolve, totals, "totals")}),
+      array_of<glm::vec4>("glm::vec4", "SolverTermsBuffer", SPH_BIND_SOLVER_TERMS, "solver_terms"),
+      array_of<glm::uvec4>("glm::uvec4", "SolveArgsBuffer", SPH_BIND_SOLVE_ARGS, "solve_args"),
   };
   const std::pair<const char*, std::pair<int, const char*>> words[] = {
       {"KeyBuffer", {SPH_BIND_KEYS, "keys"}},

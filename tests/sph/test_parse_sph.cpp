@@ -63,6 +63,9 @@ TEST(SphScene, EveryFieldIsRead) {
   s["sound_speed"] = 20;
   s["equation_of_state"] = "linear";
   s["sort"] = "radix";
+  s["pressure_solver"] = "dfsph";
+  s["max_density_error"] = 5e-4;
+  s["max_iterations"] = 37;
   s["cfl"] = 0.3;
   s["dt_max"] = 5e-4;
   s["max_compression"] = 0.05;
@@ -84,6 +87,9 @@ TEST(SphScene, EveryFieldIsRead) {
   EXPECT_EQ(w.sound_speed, 20);
   EXPECT_EQ(w.eos, sph::EquationOfState::kLinear);
   EXPECT_EQ(w.sort, sph::SortMethod::kRadix);
+  EXPECT_EQ(w.pressure_solver, sph::PressureSolver::kDfsph);
+  EXPECT_EQ(w.max_density_error, 5e-4);
+  EXPECT_EQ(w.max_iterations, 37u);
   EXPECT_EQ(w.cfl, 0.3);
   EXPECT_EQ(w.dt_max, 5e-4);
   EXPECT_EQ(w.max_compression, 0.05);
@@ -113,6 +119,10 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
       {"/sph/kernel_radius", 0.1, "s.json: sph.kernel_radius: 0.1 is out of range; allowed: s < h <= 4 s [m]"},
       {"/sph/equation_of_state", "ideal", "s.json: sph.equation_of_state: unknown equation of state \"ideal\"; allowed: tait, linear"},
       {"/sph/sort", "bitonic", "s.json: sph.sort: unknown sort \"bitonic\"; allowed: counting, radix"},
+      {"/sph/pressure_solver", "pcisph", "s.json: sph.pressure_solver: unknown pressure solver \"pcisph\"; allowed: dfsph, wcsph"},
+      {"/sph/max_density_error", 0, "s.json: sph.max_density_error: 0 is out of range; allowed: 0 < error < 1"},
+      {"/sph/max_iterations", 2.5, "s.json: sph.max_iterations:"},
+      {"/sph/max_iterations", 0, "s.json: sph.max_iterations:"},
       {"/sph/viscosity", "a lot", "s.json: sph.viscosity: wrong type: got string \"a lot\"; allowed: a number with mu >= 0 [Pa s]"},
       {"/sph/typo", 1, "s.json: sph.typo: unknown key; allowed: particle_spacing, kernel_radius"},
       {"/sph/bodies/0/shape", "cone", "s.json: sph.bodies[0].shape: unknown shape \"cone\"; allowed: box, sphere"},

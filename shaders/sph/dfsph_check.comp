@@ -1,0 +1,60 @@
+#version 430
+// DFSPH, after each prediction (pressure_solve.glsl), one invocation: the solve's average error against the bound
+// decides whether the next correction and prediction run; the indirect dispatch arguments of every chunk of
+// particles are set to their group counts or to zero. Iterations = corrections applied after the warm start: a
+// solve that converges at its k-th prediction applied k - 1; one still above the bound at prediction
+// u_max_iterations + 1 (the CPU issues that many) applied u_max_iterations.
+// u_start = 1 resets the state for a new solve instead (every chunk's groups, no error, no predictions).
+#include "sph/layout.glsl"
+#include "sph/pressure_solve.glsl"
+
+layout(local_size_x = 1) in;
+// Per chunk of particles (Solver::dispatch_with_lists): the indirect dispatch arguments (groups, 1, 1, unused).
+layout(std430, binding = SPH_BIND_SOLVE_ARGS) writeonly buffer SolveArgsBuffer { uvec4 solve_args[]; };
+uniform uint u_start;
+uniform uint u_mode;            // SPH_SOLVE_DENSITY or SPH_SOLVE_DIVERGENCE
+uniform uint u_max_iterations;  // corrections after the warm start, >= 1
+uniform float u_max_error;      // average relative error at which the solve stops
+uniform uint u_chunk;           // particles per chunk (Solver::dispatch_with_lists)
+uniform uint u_chunks;
+
+void set_groups(bool run) {
+  for (uint c = 0u; c < u_chunks; ++c) {
+    uint n = min(u_chunk, particle_count() - c * u_chunk);
+    solve_args[c] = uvec4(run ? (n + SPH_LOCAL_SIZE - 1u) / SPH_LOCAL_SIZE : 0u, 1u, 1u, 0u);
+  }
+}
+
+void main() {
+  if (u_start != 0u) {
+    solve.error_lo = 0u;
+    solve.error_hi = 0u;
+    solve.predictions = 0u;
+    solve.done = 0u;
+    set_groups(true);
+    return;
+  }
+  if (solve.done != 0u) return;
+  // The sum of non-negative errors: the int64 is non-negative and below 2^53 for any particle count (2^22 times an
+  // error below 2^-1 at 2^-32), so the double holds it exactly.
+  double sum = double(solve.error_hi) * 4294967296.0 + double(solve.error_lo);
+  float error = float(sum / SPH_SOLVE_ERROR_SCALE / double(particle_count()));
+  solve.error_lo = 0u;
+  solve.error_hi = 0u;
+  uint k = ++solve.predictions;
+  bool converged = error <= u_max_error;
+  if (!converged && k <= u_max_iterations) return;  // the correction of this prediction runs, then the next one
+  solve.done = 1u;
+  set_groups(false);
+  uint iterations = converged ? k - 1u : u_max_iterations;
+  if (u_mode == SPH_SOLVE_DENSITY) {
+    solve.last.x = iterations;
+    solve.last.z = floatBitsToUint(error);
+    solve.totals.x += iterations;
+  } else {
+    solve.last.y = iterations;
+    solve.last.w = floatBitsToUint(error);
+    solve.totals.y += iterations;
+  }
+  if (!converged) ++solve.totals.z;
+}

@@ -1,0 +1,55 @@
+#version 430
+// DFSPH, one Jacobi step's velocity correction (pressure_solve.glsl): with the kappas of dfsph_predict.comp,
+//   v_i -= dt sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) grad W_ij - dt kappa_i / rho_i^2 (-rho0 grad V_i),
+// and the solve's running total p_i += kappa_i. The warm start (u_warm) applies DFSPH_WARM_START times the last
+// step's totals instead (kappa = that, the running total starts from it) and, in the density solve, first the non-pressure acceleration of forces.comp
+// (v* = v + dt a). A pass reads the kappas of its neighbours but writes only its own velocity and total, so the
+// order of the work does not matter. Runs by indirect dispatch (warm start: direct).
+#include "sph/layout.glsl"
+#include "sph/particles.glsl"
+#include "sph/neighbours.glsl"
+#include "sph/boundary.glsl"
+#include "sph/mirror.glsl"
+#include "sph/pressure_solve.glsl"
+
+layout(local_size_x = SPH_LOCAL_SIZE) in;
+layout(std430, binding = SPH_BIND_BOUNDARY) readonly buffer BoundaryBuffer { BoundaryTerms boundary[]; };
+layout(std430, binding = SPH_BIND_NEIGHBOUR_LISTS) readonly buffer NeighbourListBuffer { uint neighbour_lists[]; };
+uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
+uniform uint u_first;        // first sorted slot of this dispatch; neighbour_lists[] starts at its list
+uniform uint u_mode;         // SPH_SOLVE_DENSITY or SPH_SOLVE_DIVERGENCE
+uniform uint u_warm;         // 1: apply the last step's totals
+#include "sph/pairs.glsl"
+
+float g_ki_over_rho2;
+vec3 g_sum = vec3(0.0);  // sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) grad W_ij, without solve_gradient_scale()
+
+// The kappa of sorted slot j in this pass [Pa].
+float kappa_of(uint j) {
+  if (u_warm == 0u) return solver_terms[j].y;
+  return DFSPH_WARM_START * (u_mode == SPH_SOLVE_DENSITY ? particles[j].a_p.w : divergence_pressure(particles[j]));
+}
+
+void visit_pair(uint j, vec3 r, float r2, vec3 velocity_signs, bool self) {
+  if (self) return;
+  float rho_j = particles[j].v_rho.w;
+  g_sum += (positions[j].w * (g_ki_over_rho2 + kappa_of(j) / (rho_j * rho_j))) * solve_gradient(r, r2);
+}
+
+void main() {
+  uint s = u_first + gl_GlobalInvocationID.x;
+  uint list = (s - u_first) * u_list_stride;
+  if (s >= particle_count()) return;
+  Particle p = particles[s];
+  float kappa = kappa_of(s), rho = p.v_rho.w, dt = time_step();
+  g_ki_over_rho2 = kappa / (rho * rho);
+  vec3 v = p.v_rho.xyz;
+  if (u_warm != 0u && u_mode == SPH_SOLVE_DENSITY) v += dt * p.a_p.xyz;
+  for_each_pair(s, list, p.x_m.xyz);
+  v += -dt * solve_gradient_scale() * g_sum + dt * g_ki_over_rho2 * boundary[s].pressure_volume.xyz;
+  particles[s].v_rho.xyz = v;
+  // The running total: the warm start's share of the last step's, then each iteration's kappa. (Not in the
+  // particle: the warm start's neighbours read the last step's total there.)
+  uint c = total_component(u_mode);
+  solver_terms[s][c] = u_warm != 0u ? kappa : solver_terms[s][c] + kappa;
+}

@@ -1,0 +1,64 @@
+#version 430
+// DFSPH, one Jacobi step's prediction (pressure_solve.glsl): the rate D rho_i / D t at the current velocities, the
+// predicted excess e_i (density solve: rho_i + dt rate - rho0 [kg/m^3]; divergence solve: the rate [kg/(m^3 s)]),
+// the correction kappa_i = max(e_i f_i / dt^2 (or / dt), -p_i) [Pa] for dfsph_correct.comp, and the solve's error,
+// the sum of max(e_i, 0) / rho0 (times dt for the divergence), reduced per work group in shared memory and added
+// once per group in 64-bit fixed point. Runs by indirect dispatch: no groups once the solve has converged.
+#include "sph/layout.glsl"
+#include "sph/particles.glsl"
+#include "sph/neighbours.glsl"
+#include "sph/boundary.glsl"
+#include "sph/mirror.glsl"
+#include "sph/pressure_solve.glsl"
+#include "common/fixed64.glsl"
+
+layout(local_size_x = SPH_LOCAL_SIZE) in;
+layout(std430, binding = SPH_BIND_BOUNDARY) readonly buffer BoundaryBuffer { BoundaryTerms boundary[]; };
+layout(std430, binding = SPH_BIND_NEIGHBOUR_LISTS) readonly buffer NeighbourListBuffer { uint neighbour_lists[]; };
+uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
+uniform uint u_first;        // first sorted slot of this dispatch; neighbour_lists[] starts at its list
+uniform uint u_mode;         // SPH_SOLVE_DENSITY or SPH_SOLVE_DIVERGENCE
+#include "sph/pairs.glsl"
+
+shared float s_error[SPH_LOCAL_SIZE];
+
+vec3 g_vi;
+float g_rate = 0.0;  // sum_j m_j (v_i - v_j') . grad W_ij, without solve_gradient_scale()
+
+void visit_pair(uint j, vec3 r, float r2, vec3 velocity_signs, bool self) {
+  if (self) return;
+  g_rate += positions[j].w * dot(g_vi - velocity_signs * particles[j].v_rho.xyz, solve_gradient(r, r2));
+}
+
+void main() {
+  uint s = u_first + gl_GlobalInvocationID.x;
+  uint list = (s - u_first) * u_list_stride;
+  float error = 0.0;
+  if (s < particle_count()) {
+    Particle p = particles[s];
+    g_vi = p.v_rho.xyz;
+    for_each_pair(s, list, p.x_m.xyz);
+    BoundaryTerms b = boundary[s];
+    // The solids: rho0 G_i . (v_i - v_solid) = -pressure_volume . v_i - viscous.w (boundary.glsl).
+    float rate = solve_gradient_scale() * g_rate - dot(b.pressure_volume.xyz, g_vi) - b.viscous.w;
+    float dt = time_step(), f = solver_terms[s].x, kappa;
+    if (u_mode == SPH_SOLVE_DENSITY) {
+      float e = p.v_rho.w + dt * rate - rest_density();
+      kappa = max(e * f / (dt * dt), -solver_terms[s].z);
+      error = max(e, 0.0) / rest_density();
+    } else {
+      kappa = max(rate * f / dt, -solver_terms[s].w);
+      error = max(rate, 0.0) * dt / rest_density();
+    }
+    solver_terms[s].y = kappa;
+  }
+  // Tree sum in shared memory (a fixed order: the group's sum does not depend on timing), one atomic per group.
+  uint t = gl_LocalInvocationID.x;
+  s_error[t] = error;
+  barrier();
+  for (uint half_size = SPH_LOCAL_SIZE / 2u; half_size > 0u; half_size >>= 1u) {
+    if (t < half_size) s_error[t] += s_error[t + half_size];
+    barrier();
+  }
+  if (t == 0u && s_error[0] > 0.0) ATOMIC_ADD_FIXED64(solve.error_lo, solve.error_hi, s_error[0] * SPH_SOLVE_ERROR_SCALE)
+}

@@ -1,0 +1,37 @@
+#version 430
+// DFSPH, after both solves of a step: the pressure reactions of the solids that take them - the rigid bodies
+// (body_impulses.glsl) and the solid field (solid_field.glsl) - from the step's solid_pressure (the two solves'
+// totals). Each solve moved particle i by -dt kappa / rho_i^2 rho0 grad V_i in total over its iterations, so the
+// solids gain dt m_i rho0 p_i / rho_i^2 G_k, as the density pass gives them under WCSPH; the drag reactions came
+// with the density pass (it knows the velocities the force pass used).
+#include "sph/layout.glsl"
+#include "sph/particles.glsl"
+#include "sph/boundary.glsl"
+#include "sph/status.glsl"
+#include "sph/body_impulses.glsl"
+#include "sph/solid_field.glsl"
+#include "sph/pressure_solve.glsl"
+
+layout(local_size_x = SPH_LOCAL_SIZE) in;
+
+void main() {
+  uint s = gl_GlobalInvocationID.x;
+  if (s >= particle_count()) return;
+  Particle p = particles[s];
+  vec3 x = p.x_m.xyz;
+  // The totals of this step's solves (integrate.comp stores them in the particle afterwards).
+  float m = p.x_m.w, rho = p.v_rho.w, pressure = solver_terms[s].z + solver_terms[s].w, dt = time_step();
+  if (pressure == 0.0) return;
+  add_solid_field_reaction(x, dt * m * rest_density() * pressure / (rho * rho), p.id.x);
+  if (body_count() == 0u) return;
+  Near near = near_solids(x);
+  bool bodies_near = false;
+  for (uint k = 0u; k < near.count; ++k) bodies_near = bodies_near || near.index[k] >= first_body();
+  if (!bodies_near) return;
+  Share share[BOUNDARY_MAX_NEAR];
+  boundary_shares(x, near, share);
+  for (uint k = 0u; k < near.count; ++k) {
+    if (near.index[k] < first_body()) continue;
+    add_body_impulse(near.index[k] - first_body(), dt * solid_pressure_force(share[k], m, rho, pressure), x, p.id.x);
+  }
+}
