@@ -202,7 +202,8 @@
 #define DFSPH_RELAXATION 0.5
 /* The warm start applies this share of the last step's pressure totals (as SPlisHSPlasH; a full warm start, 1.0,
    overshoots: a resting column gained 12 % of its energy within 12 steps). */
-#define DFSPH_WARM_START 0.5
+#define DFSPH_WARM_START_DENSITY 1.0
+#define DFSPH_WARM_START_DIVERGENCE 0.5
 
 /* Region.min_action.w action codes (control regions of the SPH thesis, sph-water.md A.4). */
 #define SPH_REGION_BOUNDARY 0

@@ -26,13 +26,15 @@ layout(std430, binding = SPH_BIND_BOUNDARY) writeonly buffer BoundaryBuffer { Bo
 layout(std430, binding = SPH_BIND_NEIGHBOUR_LISTS) writeonly buffer NeighbourListBuffer { uint neighbour_lists[]; };
 uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
 uniform uint u_first;        // first sorted slot of this dispatch; neighbour_lists[] starts at its list
+uniform float u_gradient_correction;  // DFSPH: the lattice correction c of its pairs' gradient (pressure_solve.glsl)
 
 float g_sum = 0.0;
 uint g_listed = 0u;
 bool g_dfsph;
-// DFSPH's gradient sums in the units of solve_gradient (pressure_solve.glsl; times its scale S).
-vec3 g_grad = vec3(0.0);  // sum_j m_j grad W_ij / S
-float g_grad2 = 0.0;      // sum_j m_j |grad W_ij / S|^2, times S^2 m_i the sum of m_i m_j |grad W_ij|^2
+// DFSPH's sums in the units of solve_kernel and solve_gradient (pressure_solve.glsl; times their scales).
+float g_sum_solve = 0.0;  // sum_j m_j W_ij
+vec3 g_grad = vec3(0.0);  // sum_j m_j grad W_ij
+float g_grad2 = 0.0;      // sum_j m_j |grad W_ij|^2
 
 // Adds neighbour j (sorted slot; of the image set `mask`, 0 for the particle's own position) at r = x_i - x_j'
 // (x_j' the neighbour or its image), and lists it for the force pass (sph/forces.comp) while the list has room; the
@@ -42,6 +44,7 @@ void add(uint list, uint j, uint mask, vec3 r, float r2) {
   float m = positions[j].w;
   g_sum += m * q * q * q;
   if (g_dfsph) {
+    g_sum_solve += m * solve_kernel(r2);
     vec3 grad = solve_gradient(r, r2);
     g_grad += m * grad;
     g_grad2 += m * dot(grad, grad);
@@ -74,14 +77,16 @@ void main() {
   vec4 field = solid_field_at(xi);
   b.pressure_volume += vec4(-rest_density() * field.xyz, field.w);
   boundary[s] = b;
-  float rho = coef.x * g_sum + rest_density() * b.pressure_volume.w;
+  // DFSPH's density is its own kernel's (pressure_solve.glsl), WCSPH's poly6's.
+  float rho = (g_dfsph ? solve_kernel_scale() * g_sum_solve : coef.x * g_sum) + rest_density() * b.pressure_volume.w;
   particles[s].v_rho.w = rho;
   if (g_dfsph) {
-    // The factor of the DFSPH solvers (pressure_solve.glsl): the density gradient includes the solids'
-    // (-b.pressure_volume.xyz = rho0 grad V_i); a particle with no gradient at all (alone) gets no pressure.
-    float c = solve_gradient_scale();
-    vec3 grad = c * g_grad - b.pressure_volume.xyz;
-    float d = dot(grad, grad) + particles[s].x_m.w * c * (c * g_grad2);
+    // The factor of the DFSPH solvers (pressure_solve.glsl): D_i = (S + B) . (c S + B) + c m_i sum_j m_j |grad W|^2
+    // with the solids' B = rho0 grad V_i = -b.pressure_volume.xyz; a particle with no gradient at all (alone) gets no
+    // pressure.
+    float scale = solve_gradient_scale(), c = u_gradient_correction;
+    vec3 pairs = scale * g_grad, solids = -b.pressure_volume.xyz;
+    float d = dot(pairs + solids, c * pairs + solids) + c * particles[s].x_m.w * scale * (scale * g_grad2);
     solver_terms[s] = vec4(d > 0.0 ? DFSPH_RELAXATION * rho * rho / d : 0.0, 0.0, 0.0, 0.0);
     // The solids' drag reactions now; their pressure reactions once the solvers have found the pressure
     // (dfsph_reactions.comp).

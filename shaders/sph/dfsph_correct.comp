@@ -19,6 +19,7 @@ uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
 uniform uint u_first;        // first sorted slot of this dispatch; neighbour_lists[] starts at its list
 uniform uint u_mode;         // SPH_SOLVE_DENSITY or SPH_SOLVE_DIVERGENCE
 uniform uint u_warm;         // 1: apply the last step's totals
+uniform float u_gradient_correction;  // the lattice correction c of the pairs' gradient (pressure_solve.glsl)
 #include "sph/pairs.glsl"
 
 float g_ki_over_rho2;
@@ -27,10 +28,11 @@ vec3 g_sum = vec3(0.0);  // sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) gr
 // The kappa of sorted slot j in this pass [Pa].
 float kappa_of(uint j) {
   if (u_warm == 0u) return solver_terms[j].y;
-  return DFSPH_WARM_START * (u_mode == SPH_SOLVE_DENSITY ? particles[j].a_p.w : divergence_pressure(particles[j]));
+  return u_mode == SPH_SOLVE_DENSITY ? DFSPH_WARM_START_DENSITY * particles[j].a_p.w
+                                     : DFSPH_WARM_START_DIVERGENCE * divergence_pressure(particles[j]);
 }
 
-void visit_pair(uint j, vec3 r, float r2, vec3 velocity_signs, bool self) {
+void visit_pair(uint j, vec3 r, float r2, vec3 reflection, vec3 velocity_signs, bool self) {
   if (self) return;
   float rho_j = particles[j].v_rho.w;
   g_sum += (positions[j].w * (g_ki_over_rho2 + kappa_of(j) / (rho_j * rho_j))) * solve_gradient(r, r2);
@@ -46,7 +48,7 @@ void main() {
   vec3 v = p.v_rho.xyz;
   if (u_warm != 0u && u_mode == SPH_SOLVE_DENSITY) v += dt * p.a_p.xyz;
   for_each_pair(s, list, p.x_m.xyz);
-  v += -dt * solve_gradient_scale() * g_sum + dt * g_ki_over_rho2 * boundary[s].pressure_volume.xyz;
+  v += -dt * u_gradient_correction * solve_gradient_scale() * g_sum + dt * g_ki_over_rho2 * boundary[s].pressure_volume.xyz;
   particles[s].v_rho.xyz = v;
   // The running total: the warm start's share of the last step's, then each iteration's kappa. (Not in the
   // particle: the warm start's neighbours read the last step's total there.)

@@ -2,8 +2,9 @@
 // DFSPH, one Jacobi step's prediction (pressure_solve.glsl): the rate D rho_i / D t at the current velocities, the
 // predicted excess e_i (density solve: rho_i + dt rate - rho0 [kg/m^3]; divergence solve: the rate [kg/(m^3 s)]),
 // the correction kappa_i = max(e_i f_i / dt^2 (or / dt), -p_i) [Pa] for dfsph_correct.comp, and the solve's error,
-// the sum of max(e_i, 0) / rho0 (times dt for the divergence), reduced per work group in shared memory and added
-// once per group in 64-bit fixed point. Runs by indirect dispatch: no groups once the solve has converged.
+// the sum of |kappa_i| dt^2 / f_i / rho0 (the projected residual; times dt for the divergence), reduced per work
+// group in shared memory and added once per group in 64-bit fixed point. Runs by indirect dispatch: no groups once
+// the solve has converged.
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/neighbours.glsl"
@@ -25,9 +26,12 @@ shared float s_error[SPH_LOCAL_SIZE];
 vec3 g_vi;
 float g_rate = 0.0;  // sum_j m_j (v_i - v_j') . grad W_ij, without solve_gradient_scale()
 
-void visit_pair(uint j, vec3 r, float r2, vec3 velocity_signs, bool self) {
+// The image moves as the reflection of its particle: mass leaves and enters the kernel by the normal motion alone,
+// whatever the face's slip condition (a no-slip image's reversed tangential velocity is the viscous term's device; here
+// it would read shear along the wall as compression).
+void visit_pair(uint j, vec3 r, float r2, vec3 reflection, vec3 velocity_signs, bool self) {
   if (self) return;
-  g_rate += positions[j].w * dot(g_vi - velocity_signs * particles[j].v_rho.xyz, solve_gradient(r, r2));
+  g_rate += positions[j].w * dot(g_vi - reflection * particles[j].v_rho.xyz, solve_gradient(r, r2));
 }
 
 void main() {
@@ -41,15 +45,16 @@ void main() {
     BoundaryTerms b = boundary[s];
     // The solids: rho0 G_i . (v_i - v_solid) = -pressure_volume . v_i - viscous.w (boundary.glsl).
     float rate = solve_gradient_scale() * g_rate - dot(b.pressure_volume.xyz, g_vi) - b.viscous.w;
-    float dt = time_step(), f = solver_terms[s].x, kappa;
-    if (u_mode == SPH_SOLVE_DENSITY) {
-      float e = p.v_rho.w + dt * rate - rest_density();
-      kappa = max(e * f / (dt * dt), -solver_terms[s].z);
-      error = max(e, 0.0) / rest_density();
-    } else {
-      kappa = max(rate * f / dt, -solver_terms[s].w);
-      error = max(rate, 0.0) * dt / rest_density();
-    }
+    // The projected step kappa = max(e f / dt^k, -p) and its residual in density units, e_eff = kappa dt^k / f: the
+    // compression where the pressure may still rise, and where it may only fall (e < 0 under a pressure p > 0) the
+    // part of the expansion it can undo. Both count as error, so a warm start that pushes too hard is corrected too.
+    float dt = time_step(), f = solver_terms[s].x;
+    float dtk = u_mode == SPH_SOLVE_DENSITY ? dt * dt : dt;  // kappa = e f / dt^2 (density), e f / dt (divergence)
+    float e = u_mode == SPH_SOLVE_DENSITY ? p.v_rho.w + dt * rate - rest_density() : rate;
+    float total = solver_terms[s][total_component(u_mode)];
+    float kappa = f > 0.0 ? max(e * f / dtk, -total) : 0.0;
+    float e_eff = f > 0.0 ? kappa * dtk / f : 0.0;
+    error = abs(e_eff) * (u_mode == SPH_SOLVE_DENSITY ? 1.0 : dt) / rest_density();
     solver_terms[s].y = kappa;
   }
   // Tree sum in shared memory (a fixed order: the group's sum does not depend on timing), one atomic per group.

@@ -60,7 +60,7 @@ void add(uint j, vec3 r, float r2, vec3 v_j, bool self) {
   if (tension) g_grad_c += (m_rho * q * q) * r;
 }
 
-void visit_pair(uint j, vec3 r, float r2, vec3 velocity_signs, bool self) {
+void visit_pair(uint j, vec3 r, float r2, vec3 reflection, vec3 velocity_signs, bool self) {
   add(j, r, r2, velocity_signs * particles[j].v_rho.xyz, self);
 }
 

@@ -4,13 +4,15 @@
 //   divergence-free solver (start of the step, after the density pass): D rho_i / D t = 0,
 //   constant-density solver (after the non-pressure forces):            rho_i + dt D rho_i / D t = rho0,
 // with D rho_i / D t = sum_j m_j (v_i - v_j) . grad W_ij + rho0 grad V_i . (v_i - v_solid) (the continuum solids of
-// boundary.glsl; the images of the domain faces are pairs). grad W is spiky's (solve_gradient below), the
-// density poly6's: the predicted change is not exactly the change of the measured density (docs/water.md "DFSPH":
-// the solver is experimental). A pressure kappa moves the velocities by
-//   v_i -= dt sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) grad W_ij + dt kappa_i / rho_i^2 rho0 grad V_i
-// (Monaghan's symmetric form, as the WCSPH forces; the solids' term as their pressure force in forces.comp). With
-// kappa_i alone nonzero this changes rho_i's rate by -dt kappa_i / rho_i^2 D_i, where
-//   D_i = |sum_j m_j grad W_ij + rho0 grad V_i|^2 + m_i sum_j m_j |grad W_ij|^2,
+// boundary.glsl; the images of the domain faces are pairs), W the cubic spline (solve_kernel below; the solids keep
+// boundary.glsl's poly6 integrals, an approximation of the spline's: both are 1/2 at the surface and 0 beyond h).
+// A pressure kappa moves the velocities by
+//   v_i -= c dt sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) grad W_ij + dt kappa_i / rho_i^2 rho0 grad V_i
+// (Monaghan's symmetric form, as the WCSPH forces; the solids' term as their pressure force in forces.comp), c the
+// lattice correction of the pairs' gradient (u_gradient_correction, sph/seeding.h cubic_gradient_correction, 0.980
+// at h = 2 s: a linear pressure field is then exact on the seeding lattice, so a resting column carries rho0 g d).
+// With kappa_i alone nonzero this changes rho_i's rate by -dt kappa_i / rho_i^2 D_i, where
+//   D_i = (S_i + B_i) . (c S_i + B_i) + c m_i sum_j m_j |grad W_ij|^2,  S_i = sum_j m_j grad W_ij, B_i = rho0 grad V_i,
 // so the relaxed Jacobi step is kappa_i = e_i f_i / dt^2 (density) or e_i f_i / dt (divergence), with
 // f_i = omega rho_i^2 / D_i [m^2] (omega = DFSPH_RELAXATION; the DFSPH factor alpha_i of Bender & Koschier 2017 Eq. 9,
 // written for a pressure instead of a stiffness) and
@@ -51,20 +53,29 @@ float solid_pressure(Particle p) {
   return has_flag(SPH_FLAG_DFSPH) ? p.a_p.w + divergence_pressure(p) : p.a_p.w;
 }
 
-// The solves' kernel gradient: W_spiky's (Mueller et al. 2003 Eq. 21; Macklin & Mueller 2013 pair it with the
-// poly6 density in the same way), grad W_ij = S u^2 r_ij / |r_ij| with u = 1 - |r_ij| / h and S = -45 / (pi h^4) (times a lattice correction, below).
-// Not poly6's: its gradient peaks at |r| = 0.45 h, just inside the lattice spacing h / 2, and vanishes at 0, so a
-// particle pressed against its own mirror image at a wall meets less and less resistance and runs into the wall.
-// The spiky gradient grows all the way in. Returned without S (u^2 r / |r|, 0 at r = 0), which keeps floats in range
-// for any h.
+// DFSPH's kernel: the cubic spline (Monaghan 1992; support h, q = |r| / h), for the density the solves hold at rho0
+// and for its gradient, so that the predicted change of the density is the change of the density the next density
+// pass measures (Bender & Koschier 2017 use it the same way):
+//   W = 8 / (pi h^3) w(q),  w = 6 q^3 - 6 q^2 + 1 (q <= 1/2), 2 (1 - q)^3 (q <= 1);
+//   grad W_ij = 48 / (pi h^4) g(q) r_ij / |r_ij|,  g = q (3 q - 2) (q <= 1/2), -(1 - q)^2 (q <= 1).
+// Not poly6 (WCSPH's density kernel): its gradient peaks at |r| = 0.45 h, just inside the lattice spacing h / 2, and
+// vanishes at 0, so a particle pressed against its own mirror image at a wall met less and less resistance and ran
+// into the wall; the cubic spline's peaks at h / 3. Nor poly6's density with spiky's gradient: the two disagree, and a
+// resting column churned at 0.2 m/s, its solves stalling at their error bound (docs/water.md "DFSPH").
+// Both are returned without their scales (below), which keeps floats in range for any h.
+float solve_kernel(float r2) {
+  float q = sqrt(r2) / kernel_radius();
+  if (q <= 0.5) return (6.0 * q - 6.0) * q * q + 1.0;
+  float u = 1.0 - q;
+  return q < 1.0 ? 2.0 * u * u * u : 0.0;
+}
+float solve_kernel_scale() { return 8.0 / (3.14159265358979 * kernel.y * kernel_radius()); }
+
 vec3 solve_gradient(vec3 r, float r2) {
   float rl = sqrt(r2);
   if (rl <= 0.0) return vec3(0.0);
-  float u = 1.0 - rl / kernel_radius();
-  return (u * u / rl) * r;
+  float q = rl / kernel_radius();
+  float g = q <= 0.5 ? q * (3.0 * q - 2.0) : (q < 1.0 ? -(1.0 - q) * (1.0 - q) : 0.0);
+  return (g / rl) * r;
 }
-// S includes the lattice correction of the force pass's spiky gradient (coef.z, sph/seeding.h
-// pressure_gradient_correction: sum_j V_j (x_j - x_i) (x) grad W_ij = -I on the seeding lattice), so that the
-// predicted divergence of a linear velocity field and the pressure force of a linear pressure field are exact there:
-// without it a resting column carries 1.08 rho0 g d.
-float solve_gradient_scale() { return coef.z * kernel.y; }
+float solve_gradient_scale() { return 48.0 / (3.14159265358979 * kernel.y * kernel.y); }

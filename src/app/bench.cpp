@@ -28,7 +28,7 @@ void print_table(const mpm::Solver& s, const gl::ContextInfo& info, int substeps
 }
 
 void print_sph_table(const sph::Solver& s, const gl::ContextInfo& info, int steps, double wall_ms,
-                     const std::vector<gl::PassTime>& passes) {
+                     const std::vector<gl::PassTime>& passes, double simulated_s) {
   double sort_ms = 0;
   for (const auto& p : passes)
     if (p.name == "sort" || p.name == "reorder") sort_ms += p.total_ms;
@@ -40,6 +40,16 @@ void print_sph_table(const sph::Solver& s, const gl::ContextInfo& info, int step
   const double gpu_ms = print_pass_table(passes, steps, "step", wall_ms);
   std::printf("\nNeighbour structure (sort + reorder): %.1f%% of GPU time\n", 100.0 * sort_ms / gpu_ms);
   std::printf("Particle steps per second: %.3g\n", s.particle_count() * steps / (wall_ms * 1e-3));
+  std::printf("Simulated: %.4f s in the timed steps; compute seconds per simulated second: %.3f\n", simulated_s,
+              wall_ms * 1e-3 / simulated_s);
+  if (s.settings().pressure_solver == sph::PressureSolver::kDfsph) {
+    const sph::PressureSolveStats& st = s.pressure_solve_stats();
+    std::printf("DFSPH iterations per step (warm-up included): density %.2f, divergence %.2f; solves stopped at the "
+                "limit: %llu\n",
+                double(st.density_iterations_sum) / double(std::max<uint64_t>(st.steps, 1)),
+                double(st.divergence_iterations_sum) / double(std::max<uint64_t>(st.steps, 1)),
+                static_cast<unsigned long long>(st.unconverged));
+  }
 }
 
 int run_sph_bench(const scene::Scene& scene, int steps, const std::string& egl, const std::string& sort) {
@@ -54,11 +64,12 @@ int run_sph_bench(const scene::Scene& scene, int steps, const std::string& egl, 
     s.step(s.step_limits().dt);
     s.check_status();
   }
+  const double t0 = s.time();
   const double wall_ms = time_passes(s.timer(), steps, [&] {
     s.step(s.step_limits().dt);
     s.check_status();  // as advance() does: the adaptive step needs the status of every step
   });
-  print_sph_table(s, context.info(), steps, wall_ms, s.timer().passes());
+  print_sph_table(s, context.info(), steps, wall_ms, s.timer().passes(), s.time() - t0);
   return 0;
 }
 

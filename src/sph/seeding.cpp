@@ -21,8 +21,10 @@ std::pair<glm::dvec3, glm::dvec3> bounds(const Body& b) {
   return {b.min, b.max};
 }
 
-/// Moves the particles [first, end) of a hydrostatic body along gravity: a point at uncompressed height eta above
-/// the body's lowest point (along -g) goes to the compressed height int_0^eta rho0 / rho(depth) d eta'.
+/// Puts the particles [first, end) of a hydrostatic body at equilibrium under gravity. WCSPH: a point at
+/// uncompressed height eta above the body's lowest point (along -g) goes to the compressed height
+/// int_0^eta rho0 / rho(depth) d eta'. DFSPH (incompressible): the lattice stays, each particle starts with the
+/// pressure rho0 |g| d at its depth d below the body's top (the warm start of the first constant-density solve).
 void compress(const SphSettings& st, const glm::dvec3& gravity, std::vector<GpuParticle>& out, size_t first) {
   const double g = glm::length(gravity);
   if (g <= 0 || first == out.size()) return;
@@ -36,6 +38,13 @@ void compress(const SphSettings& st, const glm::dvec3& gravity, std::vector<GpuP
   // The lattice points stand for cubes of side s: the body spans half a spacing beyond the extreme points.
   lo -= 0.5 * st.spacing;
   hi += 0.5 * st.spacing;
+  if (st.pressure_solver == PressureSolver::kDfsph) {
+    for (size_t i = first; i < out.size(); ++i) {
+      const double depth = hi - glm::dot(up, glm::dvec3(glm::vec3(out[i].x_m)));
+      out[i].a_p.w = static_cast<float>(st.rest_density * g * depth);
+    }
+    return;
+  }
   for (size_t i = first; i < out.size(); ++i) {
     const glm::dvec3 x(glm::vec3(out[i].x_m));
     const double eta = glm::dot(up, x) - lo;
@@ -60,29 +69,45 @@ double hydrostatic_density(const SphSettings& st, double g, double depth) {
   return st.rest_density * std::pow(1.0 + p * 7.0 / (st.rest_density * c2), 1.0 / 7.0);
 }
 
-double lattice_particle_mass(const SphSettings& settings) {
+namespace {
+
+/// sum_j f(r_j, y_j) over the points of the cubic lattice of spacing s within the kernel support (the origin
+/// included): r_j their distance from the origin, y_j their y coordinate [m].
+template <class F>
+double lattice_sum(const SphSettings& settings, F f) {
   const double s = settings.spacing, h = settings.h();
   const int reach = static_cast<int>(std::ceil(h / s));
   double sum = 0.0;
   for (int i = -reach; i <= reach; ++i)
     for (int j = -reach; j <= reach; ++j)
-      for (int k = -reach; k <= reach; ++k) sum += poly6(s * std::sqrt(double(i * i + j * j + k * k)), h);
-  return settings.rest_density / sum;
+      for (int k = -reach; k <= reach; ++k) sum += f(s * std::sqrt(double(i * i + j * j + k * k)), s * j);
+  return sum;
+}
+
+/// 1 / sum_j s^3 y_j (y_j / r_j) |dW/dr|(r_j): the discrete gradient of a unit linear field along y, inverted.
+template <class DW>
+double gradient_correction(const SphSettings& settings, DW dw_dr) {
+  const double s = settings.spacing, h = settings.h();
+  return 1.0 / lattice_sum(settings, [&](double r, double y) {
+    return r <= 0 || r >= h ? 0.0 : s * s * s * y * (y / r) * std::abs(dw_dr(r, h));
+  });
+}
+
+}  // namespace
+
+double lattice_particle_mass(const SphSettings& settings) {
+  const double h = settings.h();
+  const bool cubic = settings.pressure_solver == PressureSolver::kDfsph;
+  return settings.rest_density /
+         lattice_sum(settings, [&](double r, double) { return cubic ? cubic_spline(r, h) : poly6(r, h); });
 }
 
 double pressure_gradient_correction(const SphSettings& settings) {
-  const double s = settings.spacing, h = settings.h();
-  const int reach = static_cast<int>(std::ceil(h / s));
-  double sum = 0.0;
-  for (int i = -reach; i <= reach; ++i)
-    for (int j = -reach; j <= reach; ++j)
-      for (int k = -reach; k <= reach; ++k) {
-        const double r = s * std::sqrt(double(i * i + j * j + k * k));
-        if (r <= 0 || r >= h) continue;
-        const double ry = s * j;
-        sum += s * s * s * ry * (ry / r) * spiky_gradient_magnitude(r, h);
-      }
-  return 1.0 / sum;
+  return gradient_correction(settings, spiky_gradient_magnitude);
+}
+
+double cubic_gradient_correction(const SphSettings& settings) {
+  return gradient_correction(settings, cubic_spline_derivative);
 }
 
 std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity) {

@@ -7,8 +7,9 @@
 
 namespace firn::sph {
 
-/// Mass of one lattice particle [kg]: rho0 / sum_j W_poly6(|x_j|, h) over the infinite cubic lattice of spacing s
-/// (the particle itself included), so that the bulk of a freshly seeded body has exactly the rest density.
+/// Mass of one lattice particle [kg]: rho0 / sum_j W(|x_j|, h) over the infinite cubic lattice of spacing s (the
+/// particle itself included), so that the bulk of a freshly seeded body has exactly the rest density. W is the
+/// density kernel of the settings' pressure solver: poly6 (WCSPH) or the cubic spline (DFSPH).
 double lattice_particle_mass(const SphSettings& settings);
 
 /// Correction factor of the spiky kernel gradient [1]: 1 / sum_j s^3 (x_j - x_i)_y (-dW_spiky/dy)(x_i - x_j) over
@@ -16,6 +17,9 @@ double lattice_particle_mass(const SphSettings& settings);
 /// at h = 2 s). Scaling the pressure gradient by it makes a linear pressure field exact on the seeding lattice (a
 /// constant form of Bonet & Lok 1999's gradient correction), so a resting column carries rho g d, not 4.6 % more.
 double pressure_gradient_correction(const SphSettings& settings);
+
+/// The same correction for the cubic spline's gradient (DFSPH's pressure; about 0.980 at h = 2 s).
+double cubic_gradient_correction(const SphSettings& settings);
 
 /// Lattice points x = s (k + 1/2) (k integer, origin at the domain minimum) inside each body, in body order, with
 /// the body's velocity and lattice_particle_mass(); a point covered by two bodies is seeded once. `id` = index.

@@ -42,7 +42,10 @@ struct Body {
   glm::dvec3 velocity{0.0};       ///< initial velocity [m/s]
   /// Start at hydrostatic equilibrium under gravity (a column held by a gate or resting in a tank): each lattice
   /// point is moved along gravity so that the density at depth d below the body's top matches p = rho0 g d through
-  /// the equation of state. Otherwise the body starts at rest density and rings acoustically when released.
+  /// the equation of state. Otherwise the body starts at rest density and rings acoustically when released. With
+  /// DFSPH the lattice stays at rest density and each particle starts with the pressure rho0 g d instead (the first
+  /// solve's warm start: without it the solve must build the column's pressure from nothing, which Jacobi does
+  /// slowly over tall columns).
   bool hydrostatic = false;
 };
 

@@ -10,6 +10,7 @@
 
 #include "common/bindings.h"
 #include "sph/gpu_upload.h"
+#include "sph/seeding.h"
 
 namespace firn::sph {
 namespace {
@@ -70,6 +71,9 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
     solve_ = gl::Buffer::from(std::vector<GpuPressureSolve>(1));
     solve_args_ = gl::Buffer::from(std::vector<glm::uvec4>(chunk_count()));
     solver_terms_ = gl::Buffer(size_t(count_) * sizeof(glm::vec4));
+    const auto correction = static_cast<float>(cubic_gradient_correction(settings_));
+    density_.set("u_gradient_correction", correction);
+    dfsph_correct_.set("u_gradient_correction", correction);
   }
   closed_tank_ = is_closed_tank();
   const auto regions = to_gpu(settings_.regions, settings_.h());

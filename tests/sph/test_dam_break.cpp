@@ -37,9 +37,11 @@ constexpr Point kExperiment[] = {{0.832, 1.217}, {1.219, 1.474}, {1.997, 2.292},
 
 }  // namespace
 
-/// Runs the dam break with a / s = `resolution` and checks the front against every experimental point (+-10 %),
-/// mass conservation and containment.
-void run_dam_break(double resolution) {
+/// Runs the dam break with a / s = `resolution` and checks the front against the experimental points from T =
+/// `checked_from` on (+-10 %), mass conservation and containment. Returns the simulated front at T = 0.25, 0.5, ...
+/// 3. `dfsph`: DFSPH with water's viscosity (1e-3 Pa s) and Monaghan's damping alpha = 0.1 (the column starts at
+/// rest density with its hydrostatic pressure).
+std::vector<Point> run_dam_break(double resolution, bool dfsph = false, double checked_from = 0.0) {
   firn::test::gl_context();
   const double a = 0.1, g = 9.81, s = a / resolution;
   SphSettings st;
@@ -50,6 +52,12 @@ void run_dam_break(double resolution) {
   st.domain_max = glm::dvec3(5 * a, 2.5 * a, 4 * s);
   st.no_slip = {true, true, false};
   st.viscosity = default_viscosity(st);
+  if (dfsph) {
+    st.pressure_solver = PressureSolver::kDfsph;
+    st.viscosity = 1e-3;
+    st.artificial_viscosity = 0.1;
+    st.dt_max = 5e-3;
+  }
   Body column;
   column.min = glm::dvec3(0.0);
   column.max = glm::dvec3(a, 2 * a, 4 * s);
@@ -73,11 +81,16 @@ void run_dam_break(double resolution) {
   for (const Point& e : kExperiment) {
     // Linear interpolation of the simulated front between the quarter-T samples.
     auto hi = std::find_if(sim.begin(), sim.end(), [&](const Point& p) { return p.t >= e.t; });
-    ASSERT_NE(hi, sim.end());
+    if (hi == sim.end()) {
+      ADD_FAILURE() << "no simulated front at T " << e.t;
+      return sim;
+    }
     const Point lo = hi == sim.begin() ? Point{0.0, 1.0} : *(hi - 1);
     const double z = lo.z + (hi->z - lo.z) * (e.t - lo.t) / (hi->t - lo.t);
-    std::printf("  T %.3f: experiment Z %.3f, simulated %.3f (%+.1f %%)\n", e.t, e.z, z, 100 * (z / e.z - 1));
-    EXPECT_NEAR(z / e.z, 1.0, 0.10) << "T " << e.t;
+    const bool checked = e.t >= checked_from;
+    std::printf("  T %.3f: experiment Z %.3f, simulated %.3f (%+.1f %%)%s\n", e.t, e.z, z, 100 * (z / e.z - 1),
+                checked ? "" : " (not checked)");
+    if (checked) EXPECT_NEAR(z / e.z, 1.0, 0.10) << "T " << e.t;
   }
   const auto final_particles = solver.download_particles();
   const Diagnostics d = measure(final_particles, st.rest_density);
@@ -88,8 +101,32 @@ void run_dam_break(double resolution) {
     EXPECT_GE(d.min[k], st.domain_min[k] - slack);
     EXPECT_LE(d.max[k], st.domain_max[k] + slack);
   }
+  if (dfsph) {
+    const PressureSolveStats& ps = solver.pressure_solve_stats();
+    std::printf("  DFSPH: %llu steps, mean iterations %.1f + %.1f, %llu solves stopped at the limit\n",
+                static_cast<unsigned long long>(ps.steps), double(ps.density_iterations_sum) / ps.steps,
+                double(ps.divergence_iterations_sum) / ps.steps, static_cast<unsigned long long>(ps.unconverged));
+  }
+  return sim;
 }
 
 TEST(SphDamBreak, SurgeFrontWithin10PercentOfMartinMoyce) { run_dam_break(30); }
 
 TEST(SphDamBreak, DISABLED_FinerRunWithin10PercentOfMartinMoyce) { run_dam_break(40); }
+
+// DFSPH with water's viscosity (and alpha = 0.1 of damping) at a / s = 15, 20 and 30, the same parameters: the front
+// converges (the largest difference between successive resolutions shrinks) and follows the experiment within 10 %
+// from T = 1.5 on. Before, it leads by 10-16 % at every resolution (measured 20 / 30 / 40: +15.3 / +15.9 / +16.0 %
+// at T = 1.21), a lead that does not shrink with h: the experiment's gate took time to lift, which the model's
+// instant release does not (docs/dam-break.md; the WCSPH runs with free-slip walls lead by 12-14 % there too).
+TEST(SphDamBreak, DfsphWithWatersViscosityConvergesAndFollowsMartinMoyceFromT15) {
+  const auto coarse = run_dam_break(15, true, 1e9), middle = run_dam_break(20, true, 1e9),
+             fine = run_dam_break(30, true, 1.5);
+  double d1 = 0, d2 = 0;
+  for (size_t k = 0; k < fine.size(); ++k) {
+    d1 = std::max(d1, std::abs(middle[k].z - coarse[k].z));
+    d2 = std::max(d2, std::abs(fine[k].z - middle[k].z));
+  }
+  std::printf("  largest front difference: a/s 15 -> 20 %.4f, 20 -> 30 %.4f\n", d1, d2);
+  EXPECT_LT(d2, d1);
+}

@@ -28,6 +28,7 @@ TEST(Dfsph, DISABLED_HydrostaticColumnCarriesRhoGDepthWithinTheDensityBound) {
   st.pressure_solver = PressureSolver::kDfsph;
   st.spacing = s;
   st.viscosity = 1e-3;
+  st.artificial_viscosity = 0.1;
   st.max_density_error = 1e-3;
   st.dt_max = 4e-3;
   st.domain_min = glm::dvec3(0.0);
@@ -35,8 +36,9 @@ TEST(Dfsph, DISABLED_HydrostaticColumnCarriesRhoGDepthWithinTheDensityBound) {
   Body column;
   column.min = glm::dvec3(0.0);
   column.max = glm::dvec3(width, height, width);
+  column.hydrostatic = true;
   st.bodies = {column};
-  const auto seeded = seed_bodies(st);
+  const auto seeded = seed_bodies(st, glm::dvec3(0, -g, 0));
   Solver solver(st, {}, glm::dvec3(0, -g, 0), seeded);
   solver.advance(1.0);
   std::map<long, std::pair<double, double>> sums;

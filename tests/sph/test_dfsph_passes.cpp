@@ -1,7 +1,7 @@
 // DFSPH's passes (shaders/sph/dfsph_*.comp, the factor in density.comp) against a double-precision CPU reference
-// written from Bender & Koschier 2017 (Sec. 3-4) with the model's choices stated in docs/water.md "DFSPH": the
-// spiky kernel gradient with the lattice correction, Monaghan's symmetric pressure form, relaxed projected Jacobi,
-// the domain faces as mirror images. A jittered block of water touching three walls, random velocities (a converging
+// written from Bender & Koschier 2017 (Sec. 3-4) with the model's choices stated in docs/water.md "DFSPH": the cubic
+// spline (Monaghan 1992) for density and gradient, the pairs' gradient corrected on the lattice in the velocity
+// update, Monaghan's symmetric pressure form, relaxed projected Jacobi, the domain faces as mirror images. A jittered block of water touching three walls, random velocities (a converging
 // and shearing flow, so that both signs of the rate occur), an awkward particle count; one iteration of each solve:
 // with max_iterations = 1 and an unreachable bound the solve applies exactly one correction after the warm start
 // (the last step's totals are zero here) and reports the error of the prediction after it.
@@ -58,11 +58,13 @@ std::vector<std::vector<Pair>> all_pairs(const SphSettings& s, const std::vector
   return out;
 }
 
-/// grad_i W_spiky(r) [1/m^4] (Mueller et al. 2003 Eq. 21) times the lattice correction of the pressure gradient.
-glm::dvec3 spiky_gradient(const glm::dvec3& r, double h, double correction) {
-  const double l = glm::length(r);
-  if (l <= 0 || l >= h) return glm::dvec3(0.0);
-  return -45.0 / (std::numbers::pi * std::pow(h, 6)) * correction * (h - l) * (h - l) / l * r;
+/// grad_i W(r) [1/m^4] of the cubic spline with support h: W = 8 / (pi h^3) (1 - 6 q^2 + 6 q^3) for q = |r| / h
+/// <= 1/2, 16 / (pi h^3) (1 - q)^3 up to 1, differentiated by hand.
+glm::dvec3 spline_gradient(const glm::dvec3& r, double h) {
+  const double l = glm::length(r), q = l / h, k = 8.0 / (std::numbers::pi * h * h * h);
+  if (l <= 0 || q >= 1) return glm::dvec3(0.0);
+  const double dw_dq = q <= 0.5 ? k * (-12.0 * q + 18.0 * q * q) : -3.0 * 2.0 * k * (1 - q) * (1 - q);
+  return dw_dq / h / l * r;
 }
 
 struct Reference {
@@ -74,7 +76,7 @@ struct Reference {
 /// One DFSPH iteration: the factors, the rates at velocities `v`, kappa, the correction, the error after it.
 Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p, const std::vector<glm::dvec3>& v,
                         uint32_t mode, double dt) {
-  const double h = s.h(), rho0 = s.rest_density, corr = pressure_gradient_correction(s);
+  const double h = s.h(), rho0 = s.rest_density, corr = cubic_gradient_correction(s);
   const auto pairs = all_pairs(s, p);
   const size_t n = p.size();
   std::vector<double> f(n), kappa(n), magnitude(n);
@@ -82,7 +84,7 @@ Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p,
   const auto rate = [&](size_t i, const std::vector<glm::dvec3>& vel, double* scale) {
     double sum = 0, abs_sum = 0;
     for (const Pair& q : pairs[i]) {
-      const double t = p[q.j].x_m.w * glm::dot(vel[i] - q.velocity_signs * vel[q.j], spiky_gradient(q.r, h, corr));
+      const double t = p[q.j].x_m.w * glm::dot(vel[i] - q.velocity_signs * vel[q.j], spline_gradient(q.r, h));
       sum += t;
       abs_sum += std::abs(t);
     }
@@ -90,14 +92,16 @@ Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p,
     return sum;
   };
   for (size_t i = 0; i < n; ++i) {
+    // Only kappa_i nonzero: v_i changes by -dt kappa_i / rho_i^2 corr sum_j m_j grad W_ij, each neighbour j by
+    // +dt kappa_i / rho_i^2 corr m_i grad W_ij; the rate of rho_i by -dt kappa_i / rho_i^2 times d below.
     glm::dvec3 grad(0.0);
     double grad2 = 0;
     for (const Pair& q : pairs[i]) {
-      const glm::dvec3 g = spiky_gradient(q.r, h, corr);
+      const glm::dvec3 g = spline_gradient(q.r, h);
       grad += double(p[q.j].x_m.w) * g;
       grad2 += double(p[i].x_m.w) * p[q.j].x_m.w * glm::dot(g, g);
     }
-    const double rho = p[i].v_rho.w, d = glm::dot(grad, grad) + grad2;
+    const double rho = p[i].v_rho.w, d = corr * (glm::dot(grad, grad) + grad2);
     f[i] = d > 0 ? DFSPH_RELAXATION * rho * rho / d : 0;
     const double e = mode == SPH_SOLVE_DENSITY ? rho + dt * rate(i, v, &magnitude[i]) - rho0 : rate(i, v, &magnitude[i]);
     kappa[i] = std::max(mode == SPH_SOLVE_DENSITY ? e * f[i] / (dt * dt) : e * f[i] / dt, 0.0);
@@ -112,7 +116,7 @@ Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p,
     double scale = 0;
     for (const Pair& q : pairs[i]) {
       const double rho_j = p[q.j].v_rho.w;
-      const glm::dvec3 g = spiky_gradient(q.r, h, corr);
+      const glm::dvec3 g = corr * spline_gradient(q.r, h);
       const double k = kappa[i] / (rho_i * rho_i) + kappa[q.j] / (rho_j * rho_j);
       const double k_scale = (kappa[i] + magnitude[i]) / (rho_i * rho_i) + (kappa[q.j] + magnitude[q.j]) / (rho_j * rho_j);
       dv += -dt * p[q.j].x_m.w * k * g;
@@ -122,10 +126,14 @@ Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p,
     // Float: every kappa and pair term to a few ulps of the sums of magnitudes they come from.
     ref.bound[i] = 1e-5 * scale + 1e-6 * glm::length(v[i]) + 1e-9;
   }
+  // The error after the correction: the projected residual, the predicted compression or, where the pressure
+  // (kappa_i after one correction) could fall, the expansion it could undo: max(e, -kappa_i dt^k / f_i).
   double error = 0;
   for (size_t i = 0; i < n; ++i) {
-    const double r = rate(i, ref.v, nullptr);
-    error += std::max(mode == SPH_SOLVE_DENSITY ? double(p[i].v_rho.w) + dt * r - rho0 : r * dt, 0.0) / rho0;
+    if (f[i] <= 0) continue;
+    const double r = rate(i, ref.v, nullptr), dtk = mode == SPH_SOLVE_DENSITY ? dt * dt : dt;
+    const double e = mode == SPH_SOLVE_DENSITY ? double(p[i].v_rho.w) + dt * r - rho0 : r;
+    error += std::abs(std::max(e, -kappa[i] * dtk / f[i])) * (mode == SPH_SOLVE_DENSITY ? 1.0 : dt) / rho0;
   }
   ref.error = error / double(n);
   return ref;
