@@ -70,7 +70,8 @@ uint solid_kind(uint w) {
     return shape == COLLIDER_PLANE ? SOLID_HALF_SPACE : (shape == COLLIDER_SPHERE ? SOLID_SPHERE : SOLID_BOX);
   }
   w -= collider_count();
-  if (w < 6u) return SOLID_NONE;  // the domain faces act through mirror images (mirror.glsl)
+  // The domain faces act through mirror images (mirror.glsl), or under DFSPH as half-spaces.
+  if (w < 6u) return faces_are_solids() ? SOLID_HALF_SPACE : SOLID_NONE;
   return uint(regions[w - 6u].min_action.w) == SPH_REGION_BOUNDARY ? SOLID_SLAB : SOLID_NONE;
 }
 
@@ -239,7 +240,7 @@ vec2 solid_interval(uint w, vec3 x, vec3 e) {
              0.5 * (reg.max_thickness.xyz - reg.min_action.xyz), t0, t1);
   }
   // Only the part inside the domain box: beyond its faces the mirror images stand for the solid already.
-  if (has_flag(SPH_FLAG_WALLS))
+  if (faces_are_images())
     clip_box(x - 0.5 * (domain_min.xyz + domain_max.xyz), e, 0.5 * (domain_max.xyz - domain_min.xyz), t0, t1);
   return vec2(t0, t1);
 }
@@ -250,8 +251,22 @@ vec2 solid_interval(uint w, vec3 x, vec3 e) {
 //   visc lap:    (1 - u) u^2      ->  u^3/3 - u^4/4
 // Returned with the kernel constants 315 / (64 pi), 945 / (32 pi), 45 / pi applied, so that the shares below are
 // the integrals in units of 1, 1/h and 1/h^2.
+// Under DFSPH the density kernel is the cubic spline (pressure_solve.glsl), w(u) = 6u^3 - 6u^2 + 1 (u <= 1/2),
+// 2 (1 - u)^3 (u <= 1), |w'(u)| = 12u - 18u^2, 6 (1 - u)^2, with the constant 8 / pi:
+//   cubic:       w u^2     ->  u^6 - 6u^5/5 + u^3/3;           2 (u^3/3 - 3u^4/4 + 3u^5/5 - u^6/6) - 1/480
+//   cubic grad:  |w'| u^2  ->  3u^4 - 18u^5/5;                 2u^3 - 3u^4 + 6u^5/5 - 1/40
+// (the constants make them continuous at u = 1/2; the first is 1/32 at u = 1: a whole kernel is 1).
+vec2 cubic_radial_antiderivatives(float u) {
+  float u2 = u * u, u3 = u2 * u;
+  if (u <= 0.5) return (8.0 / PI) * vec2(u3 * (u3 - 1.2 * u2 + 1.0 / 3.0), u3 * u * (3.0 - 3.6 * u));
+  return (8.0 / PI) * vec2(2.0 * u3 * (1.0 / 3.0 + u * (-0.75 + u * (0.6 - u / 6.0))) - 1.0 / 480.0,
+                           u3 * (2.0 + u * (-3.0 + 1.2 * u)) - 1.0 / 40.0);
+}
+
 vec3 radial_antiderivatives(float u) {
   float u2 = u * u, u3 = u2 * u;
+  if (has_flag(SPH_FLAG_DFSPH))
+    return vec3(cubic_radial_antiderivatives(u), 45.0 / PI * u3 * (1.0 / 3.0 - 0.25 * u));
   return vec3(315.0 / (64.0 * PI), 945.0 / (32.0 * PI), 45.0 / PI) *
          vec3(u3 * (1.0 / 3.0 + u2 * (-3.0 / 5.0 + u2 * (3.0 / 7.0 - u2 / 9.0))),
               u3 * u * (0.25 + u2 * (-1.0 / 3.0 + u2 * 0.125)), u3 * (1.0 / 3.0 - 0.25 * u));
@@ -261,8 +276,24 @@ vec3 radial_antiderivatives(float u) {
 //   V(u) = 1/2 - 315/256 (u - 4u^3/3 + 6u^5/5 - 4u^7/7 + u^9/9), V(-u) = 1 - V(u);
 //   |G|(u) = 315/256 (1 - u^2)^4 (times 1/h; the poly6 integral over the plane at distance u), along -n on both
 //   sides;  L(u) = 7.5 (1 - u)^3 (1 + u), L(-u) = 15 - L(u) (times 1/h^2).
+// Under DFSPH, the cubic spline: V(u) = 16 (I2(u, 1) - u I1(u, 1)) and |G|(u) = 16 I1(u, 1) with I_k(a, b) =
+// int_a^b w(t) t^k dt (2 pi int_d^h W r (r - d) dr and 2 pi int_d^h W r dr); I1's antiderivative is
+// 6u^5/5 - 3u^4/2 + u^2/2 (u <= 1/2), 2 (u^2/2 - u^3 + 3u^4/4 - u^5/5) - 1/80 (u <= 1), 7/80 at u = 1.
+float cubic_first_moment(float u) {
+  float u2 = u * u;
+  if (u <= 0.5) return u2 * (0.5 + u2 * (-1.5 + 1.2 * u));
+  return 2.0 * u2 * (0.5 + u * (-1.0 + u * (0.75 - 0.2 * u))) - 1.0 / 80.0;
+}
+
 vec3 half_space_integrals(float d) {
   float u = min(abs(d) / kernel_radius(), 1.0), u2 = u * u;
+  if (has_flag(SPH_FLAG_DFSPH)) {
+    float i1 = 7.0 / 80.0 - cubic_first_moment(u);
+    float i2 = 1.0 / 32.0 - (PI / 8.0) * cubic_radial_antiderivatives(u).x;
+    float vc = 16.0 * (i2 - u * i1), gc = 16.0 * i1;
+    float wc = 1.0 - u, lc = 7.5 * wc * wc * wc * (1.0 + u);
+    return d >= 0.0 ? vec3(vc, gc, lc) : vec3(1.0 - vc, gc, 15.0 - lc);
+  }
   float f = u * (1.0 + u2 * (-4.0 / 3.0 + u2 * (6.0 / 5.0 + u2 * (-4.0 / 7.0 + u2 / 9.0))));
   float v = 0.5 - (315.0 / 256.0) * f;
   float q = 1.0 - u2, w = 1.0 - u;
@@ -289,7 +320,7 @@ struct Near {
 // Whether the half-space at distance d with normal n lies wholly beyond a domain face (a face facing the same way
 // at most as far): clipped to the domain it is empty, e.g. a plane collider lying on a domain face.
 bool beyond_a_face(vec3 x, float d, vec3 n) {
-  for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
+  for (uint f = 0u; f < 6u && faces_are_images(); ++f) {
     vec3 nf;
     if (face_distance(f, x, nf) <= d && dot(nf, n) > 0.9999) return true;
   }
@@ -408,7 +439,7 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
     exact = acts_as_half_space(s.index[k], x, s.d[k], s.n[k]);
     for (uint j = 0u; j < k && exact; ++j)
       exact = same_way(s.n[j], s.n[k]) || !half_spaces_meet(s.d[j], s.n[j], s.d[k], s.n[k]);
-    for (uint f = 0u; f < 6u && exact && has_flag(SPH_FLAG_WALLS); ++f) {
+    for (uint f = 0u; f < 6u && exact && faces_are_images(); ++f) {
       vec3 nf;
       float df = face_distance(f, x, nf);
       exact = df >= kernel_radius() || same_way(nf, s.n[k]) || !half_spaces_meet(df, nf, s.d[k], s.n[k]);
@@ -420,7 +451,7 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
       float nearest = 2.0 * kernel_radius();
       for (uint j = 0u; j < k; ++j)
         if (same_way(s.n[j], s.n[k])) nearest = min(nearest, s.d[j]);
-      for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
+      for (uint f = 0u; f < 6u && faces_are_images(); ++f) {
         vec3 nf;
         float df = face_distance(f, x, nf);
         if (same_way(nf, s.n[k])) nearest = min(nearest, df);
@@ -487,8 +518,9 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
 // sph::GpuBoundaryTerms, checked by tests/gl/test_struct_layouts.cpp).
 struct BoundaryTerms {
   vec4 pressure_volume;  // xyz = -rho0 G_i [kg/m^4] (times p_i / rho_i^2: an acceleration), w = V_i [1]
-  vec4 viscous;          // xyz = 2 sum_k L_k (v_k - v_i) (normal part on free-slip solids) [1/(m s)] (times mu / rho_i);
-                         // w = rho0 sum_k G_k . v_k [kg/(m^3 s)], the solids' motion's share of D rho_i / D t (DFSPH)
+  vec4 viscous;          // xyz = 2 sum_k L_k (v_k - v_i) (normal part on free-slip solids) [1/(m s)]
+                         // (times mu / rho_i); w = rho0 sum_k G_k . v_k [kg/(m^3 s)], the solids' motion's share of
+                         // D rho_i / D t (DFSPH)
   vec4 damping;          // xyz = 2 sum_k L_k (normal part of v_k - v_i while i approaches k) [1/(m s)] (times mu_a / rho_i)
 };
 

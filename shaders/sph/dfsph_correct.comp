@@ -1,10 +1,11 @@
 #version 430
 // DFSPH, one Jacobi step's velocity correction (pressure_solve.glsl): with the kappas of dfsph_predict.comp,
-//   v_i -= dt sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) grad W_ij - dt kappa_i / rho_i^2 (-rho0 grad V_i),
-// and the solve's running total p_i += kappa_i. The warm start (u_warm) applies DFSPH_WARM_START times the last
-// step's totals instead (kappa = that, the running total starts from it) and, in the density solve, first the non-pressure acceleration of forces.comp
-// (v* = v + dt a). A pass reads the kappas of its neighbours but writes only its own velocity and total, so the
-// order of the work does not matter. Runs by indirect dispatch (warm start: direct).
+//   v_i -= c dt sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) grad W_ij - dt kappa_i / rho_i^2 (-rho0 grad V_i),
+// and the solve's running total p_i += kappa_i. The warm start (u_warm) applies DFSPH_WARM_START_DENSITY (or
+// _DIVERGENCE) times the last step's totals instead (kappa = that, the running total starts from it) and, in the
+// density solve, first the non-pressure acceleration of forces.comp (v* = v + dt a). A pass reads the kappas of its
+// neighbours but writes only its own velocity and total, so the order of the work does not matter. Runs by indirect
+// dispatch (warm start: direct).
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/neighbours.glsl"
@@ -48,7 +49,8 @@ void main() {
   vec3 v = p.v_rho.xyz;
   if (u_warm != 0u && u_mode == SPH_SOLVE_DENSITY) v += dt * p.a_p.xyz;
   for_each_pair(s, list, p.x_m.xyz);
-  v += -dt * u_gradient_correction * solve_gradient_scale() * g_sum + dt * g_ki_over_rho2 * boundary[s].pressure_volume.xyz;
+  v += -dt * u_gradient_correction * solve_gradient_scale() * g_sum;
+  v += dt * g_ki_over_rho2 * boundary[s].pressure_volume.xyz;
   particles[s].v_rho.xyz = v;
   // The running total: the warm start's share of the last step's, then each iteration's kappa. (Not in the
   // particle: the warm start's neighbours read the last step's total there.)

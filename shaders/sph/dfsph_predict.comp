@@ -65,5 +65,6 @@ void main() {
     if (t < half_size) s_error[t] += s_error[t + half_size];
     barrier();
   }
-  if (t == 0u && s_error[0] > 0.0) ATOMIC_ADD_FIXED64(solve.error_lo, solve.error_hi, s_error[0] * SPH_SOLVE_ERROR_SCALE)
+  if (t == 0u && s_error[0] > 0.0)
+    ATOMIC_ADD_FIXED64(solve.error_lo, solve.error_hi, s_error[0] * SPH_SOLVE_ERROR_SCALE)
 }
