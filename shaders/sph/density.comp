@@ -36,21 +36,22 @@ float g_sum_solve = 0.0;  // sum_j m_j W_ij
 vec3 g_grad = vec3(0.0);  // sum_j m_j grad W_ij
 float g_grad2 = 0.0;      // sum_j m_j |grad W_ij|^2
 
-// Adds neighbour j (sorted slot; of the image set `mask`, 0 for the particle's own position) at r = x_i - x_j'
-// (x_j' the neighbour or its image), and lists it for the force pass (sph/forces.comp) while the list has room; the
-// count goes on past it.
-void add(uint list, uint j, uint mask, vec3 r, float r2) {
+// Adds neighbour j (sorted slot; of the image set `mask`, 0 for the particle's own position) at squared distance
+// r2, and lists it for the force pass (sph/forces.comp) while the list has room; the count goes on past it.
+void add(uint list, uint j, uint mask, float r2) {
   float q = kernel.y - r2;
-  float m = positions[j].w;
-  g_sum += m * q * q * q;
-  if (g_dfsph) {
-    g_sum_solve += m * solve_kernel(r2);
-    vec3 grad = solve_gradient(r, r2);
-    g_grad += m * grad;
-    g_grad2 += m * dot(grad, grad);
-  }
+  g_sum += positions[j].w * q * q * q;
   if (g_listed + 1u < u_list_stride) neighbour_lists[list + 1u + g_listed] = (j << 3) | mask;
   ++g_listed;
+}
+
+// DFSPH's sums of neighbour j at r = x_i - x_j' (x_j' the neighbour or its image).
+void add_solve_sums(uint j, vec3 r, float r2) {
+  float m = positions[j].w;
+  g_sum_solve += m * solve_kernel(r2);
+  vec3 grad = solve_gradient(r, r2);
+  g_grad += m * grad;
+  g_grad2 += m * dot(grad, grad);
 }
 
 void main() {
@@ -59,15 +60,33 @@ void main() {
   if (s >= particle_count()) return;
   g_dfsph = has_flag(SPH_FLAG_DFSPH);
   vec3 xi = particles[s].x_m.xyz;
-  FOR_EACH_NEIGHBOUR(xi, j, r, r2) { add(list, j, 0u, r, r2); }
-  END_FOR_EACH_NEIGHBOUR
   ivec3 faces = near_faces(xi);
-  for (uint mask = 1u; mask < 8u; ++mask) {
-    if (!image_usable(mask, faces)) continue;
-    vec3 y = reflect_point(xi, mask, faces);
-    vec3 f = flip_signs(mask);
-    FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(list, j, mask, f * r, r2); }
+  // Two copies of the loops, so that the equation of state's path compiles as it did before DFSPH (the same bits).
+  if (g_dfsph) {
+    FOR_EACH_NEIGHBOUR(xi, j, r, r2) {
+      add(list, j, 0u, r2);
+      add_solve_sums(j, r, r2);
+    }
     END_FOR_EACH_NEIGHBOUR
+    for (uint mask = 1u; mask < 8u; ++mask) {
+      if (!image_usable(mask, faces)) continue;
+      vec3 y = reflect_point(xi, mask, faces);
+      vec3 f = flip_signs(mask);
+      FOR_EACH_NEIGHBOUR(y, j, r, r2) {
+        add(list, j, mask, r2);
+        add_solve_sums(j, f * r, r2);
+      }
+      END_FOR_EACH_NEIGHBOUR
+    }
+  } else {
+    FOR_EACH_NEIGHBOUR(xi, j, r, r2) { add(list, j, 0u, r2); }
+    END_FOR_EACH_NEIGHBOUR
+    for (uint mask = 1u; mask < 8u; ++mask) {
+      if (!image_usable(mask, faces)) continue;
+      vec3 y = reflect_point(xi, mask, faces);
+      FOR_EACH_NEIGHBOUR(y, j, r, r2) { add(list, j, mask, r2); }
+      END_FOR_EACH_NEIGHBOUR
+    }
   }
   if (u_list_stride > 0u) neighbour_lists[list] = g_listed;
   vec3 vi = particles[s].v_rho.xyz;
@@ -78,9 +97,9 @@ void main() {
   b.pressure_volume += vec4(-rest_density() * field.xyz, field.w);
   boundary[s] = b;
   // DFSPH's density is its own kernel's (pressure_solve.glsl), WCSPH's poly6's.
-  float rho = (g_dfsph ? solve_kernel_scale() * g_sum_solve : coef.x * g_sum) + rest_density() * b.pressure_volume.w;
-  particles[s].v_rho.w = rho;
   if (g_dfsph) {
+    float rho = solve_kernel_scale() * g_sum_solve + rest_density() * b.pressure_volume.w;
+    particles[s].v_rho.w = rho;
     // The factor of the DFSPH solvers (pressure_solve.glsl): D_i = (S + B) . (c S + B) + c m_i sum_j m_j |grad W|^2
     // with the solids' B = rho0 grad V_i = -b.pressure_volume.xyz; a particle with no gradient at all (alone) gets no
     // pressure.
@@ -97,6 +116,8 @@ void main() {
     }
     return;
   }
+  float rho = coef.x * g_sum + rest_density() * b.pressure_volume.w;
+  particles[s].v_rho.w = rho;
   float p = pressure_of(rho);
   particles[s].a_p.w = p;
   add_solid_field_reaction(xi, time_step() * particles[s].x_m.w * rest_density() * p / (rho * rho),

@@ -8,7 +8,9 @@
 namespace firn::sph {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 4;  // 2: the watchdog's energy reference; 3: colliders at t = 0; 4: bodies
+// 2: the watchdog's energy reference; 3: colliders at t = 0; 4: bodies; 5: DFSPH's solve statistics (the next
+// step's issued rounds follow the last iterations: Solver::pressure_solve)
+constexpr std::uint32_t kStateVersion = 5;
 
 }  // namespace
 
@@ -17,6 +19,9 @@ void save_state(const Solver& s, BinaryWriter& out) {
   out.put(kStateVersion, s.time_, s.dt_, s.step_, s.checked_step_);
   out.put(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
   out.put(s.energy_, s.energy_start_);  // the closed-tank energy check compares with the first step's energy
+  const PressureSolveStats& ps = s.solve_stats_;
+  out.put(ps.density_iterations, ps.divergence_iterations, ps.density_error, ps.divergence_error, ps.steps,
+          ps.density_iterations_sum, ps.divergence_iterations_sum, ps.unconverged);
   put_collider_points(out, s.colliders_.at_zero());
   out.put_array(s.download_particles());
   // Rigid bodies: shapes and double states, the float poses as the GPU rounded them, the impulse sums not yet taken.
@@ -39,6 +44,9 @@ void restore_state(Solver& s, BinaryReader& in) {
   in.read(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
   double energy = 0, energy_start = 0;
   in.read(energy, energy_start);
+  PressureSolveStats ps;
+  in.read(ps.density_iterations, ps.divergence_iterations, ps.density_error, ps.divergence_error, ps.steps,
+          ps.density_iterations_sum, ps.divergence_iterations_sum, ps.unconverged);
   std::vector<Collider> colliders = get_collider_points(in, s.colliders_.at_zero());
   const auto particles = in.get_array<GpuParticle>();
   if (particles.size() != s.count_)
@@ -73,6 +81,7 @@ void restore_state(Solver& s, BinaryReader& in) {
   s.limits_ = l;
   s.energy_ = energy;
   s.energy_start_ = energy_start;
+  s.solve_stats_ = ps;
   s.set_time_step(dt);  // uploads the uniform block with the restored dt, step index and collider count
 }
 

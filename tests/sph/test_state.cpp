@@ -26,9 +26,10 @@ struct WaterScene {
   std::vector<GpuParticle> particles;
 };
 
-WaterScene water_scene(std::mt19937_64& rng) {
+WaterScene water_scene(std::mt19937_64& rng, PressureSolver solver = PressureSolver::kWcsph) {
   WaterScene sc;
   sc.settings = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(0.6, 0.6, 0.5), kH);
+  sc.settings.pressure_solver = solver;
   sc.settings.viscosity = default_viscosity(sc.settings);
   // A jittered block hit by a ball is no physical start; the watchdog's compression bound would stop it, and this
   // test is about the state, not the physics.
@@ -61,9 +62,9 @@ Solver make_solver(const WaterScene& sc) {
 
 }  // namespace
 
-TEST(SphState, RestoredSolverContinuesBitForBit) {
+static void check_restored_solver_continues_bit_for_bit(PressureSolver solver) {
   std::mt19937_64 rng(sphtest::test_seed());
-  const WaterScene sc = water_scene(rng);
+  const WaterScene sc = water_scene(rng, solver);
   Solver a = make_solver(sc);
   a.advance(0.02);
   const auto bytes = saved_state(a);
@@ -92,6 +93,14 @@ TEST(SphState, RestoredSolverContinuesBitForBit) {
   Solver fresh = make_solver(sc);
   fresh.advance(0.02);
   EXPECT_FALSE(same_bytes(fresh.download_particles(), b.download_particles()));
+}
+
+TEST(SphState, RestoredSolverContinuesBitForBit) { check_restored_solver_continues_bit_for_bit(PressureSolver::kWcsph); }
+
+// DFSPH's state includes the solves' pressure totals (in the particles) and the iteration counts that set the next
+// step's issued rounds.
+TEST(SphState, RestoredDfsphSolverContinuesBitForBit) {
+  check_restored_solver_continues_bit_for_bit(PressureSolver::kDfsph);
 }
 
 TEST(SphState, AnotherSceneIsRefused) {
