@@ -88,8 +88,7 @@ struct SphSettings {
   /// this (the constant-density solve: (rho* - rho0) / rho0; the divergence-free solve: the compression its rate
   /// would cause within the step, dt D rho / D t / rho0), as SPlisHSPlasH's maxError and maxErrorV (in %). In (0, 1).
   double max_density_error = 0.001;
-  /// DFSPH: corrections per solve at most (each solve stops earlier once within max_density_error), >= 1. After the
-  /// first step at most 4 k + 8 are issued (k the last step's; sph::Solver::pressure_solve).
+  /// DFSPH: corrections per solve at most (each solve stops earlier once within max_density_error), >= 1.
   uint32_t max_iterations = 100;
   EquationOfState eos = EquationOfState::kTait;
   SortMethod sort = SortMethod::kCounting;

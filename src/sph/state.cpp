@@ -8,8 +8,8 @@
 namespace firn::sph {
 namespace {
 
-// 2: the watchdog's energy reference; 3: colliders at t = 0; 4: bodies; 5: DFSPH's solve statistics (the next
-// step's issued rounds follow the last iterations: Solver::pressure_solve)
+// 2: the watchdog's energy reference; 3: colliders at t = 0; 4: bodies; 5: DFSPH's solve statistics (what the
+// viewer and `firn bench` show continue across a resume)
 constexpr std::uint32_t kStateVersion = 5;
 
 }  // namespace

@@ -1,12 +1,13 @@
-// A water column at rest in a closed tank, started from the unloaded lattice (rest density everywhere, so it first
-// sags and rings acoustically; a large viscosity damps that). After settling, the pressure averaged over layers
-// two kernel radii thick and over the last 0.2 s must be rho0 g d within 5 % at every depth d of at least 2 h below
-// the free surface, the density error (largest compression) below 1 %, the mass unchanged and every particle inside
-// the tank.
+// A water column at rest in a closed tank. After settling, the pressure averaged over layers two kernel radii thick
+// and over the last 0.2 s must be rho0 g d at every depth d of at least 2 h below the free surface, within 5 %
+// (WCSPH, started from the unloaded lattice: it first sags and rings acoustically, which a large viscosity damps)
+// or within 2 % (DFSPH, issue 11's validation), with the density error, the speed and the mass bounded.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 
 #include "sph/diagnostics.h"
@@ -17,63 +18,97 @@
 using namespace firn;
 using namespace firn::sph;
 
-TEST(SphHydrostatic, PressureMatchesRhoGDepthAtRest) {
-  firn::test::gl_context();
-  const double g = 9.81, width = 0.08, height = 0.2, s = 0.01;
+namespace {
+
+constexpr double kG = 9.81, kWidth = 0.08, kHeight = 0.2, kSpacing = 0.01;
+
+/// The column's settings: a tank of domain faces 0.08 m wide, the column 0.2 m high, spacing 0.01 m.
+SphSettings column_settings() {
   SphSettings st;
-  st.spacing = s;
+  st.spacing = kSpacing;
   st.rest_density = 1000;
-  st.sound_speed = 20;   // Mach number of a 0.2 m column ~ 0.1: compression g H / c^2 = 0.5 %
-  st.viscosity = 20;     // Pa s: damps the acoustic ringing within the run; the equilibrium does not depend on it
   st.domain_min = glm::dvec3(0.0);
-  st.domain_max = glm::dvec3(width, 0.3, width);
+  st.domain_max = glm::dvec3(kWidth, 0.3, kWidth);
   Body column;
   column.min = glm::dvec3(0.0);
-  column.max = glm::dvec3(width, height, width);
+  column.max = glm::dvec3(kWidth, kHeight, kWidth);
   st.bodies = {column};
-  const auto seeded = seed_bodies(st);
-  Solver solver(st, {}, glm::dvec3(0, -g, 0), seeded);
-  const double mass0 = measure(seeded, st.rest_density).total_mass;
-  solver.advance(0.8);
+  return st;
+}
+
+/// Mean pressure against rho0 g d of one layer.
+struct Layer {
+  double depth, p, want;
+};
+
+/// Runs the column for `settle` seconds, then samples 10 times over 0.2 s: the layers' mean pressures (the particle's
+/// pressure given by `pressure`) and, per sample, `sample` (for the density bounds). Returns the layers in depth order.
+std::vector<Layer> settle_and_measure(Solver& solver, const SphSettings& st, double settle,
+                                      const std::function<double(const GpuParticle&)>& pressure,
+                                      const std::function<void(const Diagnostics&)>& sample) {
+  solver.advance(settle);
   const double bin = 2 * st.h();
   std::map<long, std::pair<double, double>> sums;  // depth bin -> (sum p, sum depth) over particles and samples
   std::map<long, int> counts;
-  double worst_density_error = 0, surface = 0;
   for (int k = 0; k < 10; ++k) {
     solver.advance(0.02);
     const auto particles = solver.download_particles();
     const Diagnostics d = measure(particles, st.rest_density);
-    worst_density_error = std::max(worst_density_error, d.max_density_error);
+    sample(d);
     // The free surface: the top particle layer plus half a spacing (each particle stands for a cube of side s).
     double top = 0;
     int in_top = 0;
     for (const auto& p : particles)
-      if (p.x_m.y > d.max.y - 0.5 * s) top += p.x_m.y, ++in_top;
-    surface = top / in_top + 0.5 * s;
+      if (p.x_m.y > d.max.y - 0.5 * kSpacing) top += p.x_m.y, ++in_top;
+    const double surface = top / in_top + 0.5 * kSpacing;
     for (const auto& p : particles) {
       const double depth = surface - p.x_m.y;
       auto& [psum, dsum] = sums[long(std::floor(depth / bin))];
-      psum += p.a_p.w;
+      psum += pressure(p);
       dsum += depth;
       ++counts[long(std::floor(depth / bin))];
     }
   }
-  const auto final_particles = solver.download_particles();
-  const Diagnostics d = measure(final_particles, st.rest_density);
-  std::printf("  %u particles, %llu steps, surface %.4f m, max speed %.2e m/s, worst density error %.4f\n",
-              solver.particle_count(), static_cast<unsigned long long>(solver.steps()), surface, d.max_speed,
-              worst_density_error);
-  int checked = 0;
+  std::vector<Layer> out;
   for (const auto& [k, ps] : sums) {
-    const double depth = ps.second / counts[k], p = ps.first / counts[k], want = st.rest_density * g * depth;
-    const bool deep = depth >= 2 * st.h();
-    std::printf("  depth %.4f m: p %7.1f Pa, rho0 g d %7.1f Pa, ratio %.4f%s\n", depth, p, want, p / want,
+    const double depth = ps.second / counts[k];
+    out.push_back({depth, ps.first / counts[k], st.rest_density * kG * depth});
+  }
+  return out;
+}
+
+/// Checks every layer at least 2 h deep against rho0 g d within `tolerance` (relative); at least 3 are checked.
+void expect_hydrostatic(const std::vector<Layer>& layers, const SphSettings& st, double tolerance) {
+  int checked = 0;
+  for (const Layer& l : layers) {
+    const bool deep = l.depth >= 2 * st.h();
+    std::printf("  depth %.4f m: p %7.1f Pa, rho0 g d %7.1f Pa, ratio %.4f%s\n", l.depth, l.p, l.want, l.p / l.want,
                 deep ? "" : " (not checked: within 2 h of the surface)");
     if (!deep) continue;
     ++checked;
-    EXPECT_NEAR(p / want, 1.0, 0.05) << "depth " << depth;
+    EXPECT_NEAR(l.p / l.want, 1.0, tolerance) << "depth " << l.depth;
   }
   EXPECT_GE(checked, 3);
+}
+
+}  // namespace
+
+TEST(SphHydrostatic, PressureMatchesRhoGDepthAtRest) {
+  firn::test::gl_context();
+  SphSettings st = column_settings();
+  st.sound_speed = 20;   // Mach number of a 0.2 m column ~ 0.1: compression g H / c^2 = 0.5 %
+  st.viscosity = 20;     // Pa s: damps the acoustic ringing within the run; the equilibrium does not depend on it
+  const auto seeded = seed_bodies(st);
+  Solver solver(st, {}, glm::dvec3(0, -kG, 0), seeded);
+  const double mass0 = measure(seeded, st.rest_density).total_mass;
+  double worst_density_error = 0;
+  const auto layers = settle_and_measure(
+      solver, st, 0.8, [](const GpuParticle& p) { return double(p.a_p.w); },
+      [&](const Diagnostics& d) { worst_density_error = std::max(worst_density_error, d.max_density_error); });
+  const Diagnostics d = measure(solver.download_particles(), st.rest_density);
+  std::printf("  %u particles, %llu steps, max speed %.2e m/s, worst density error %.4f\n", solver.particle_count(),
+              static_cast<unsigned long long>(solver.steps()), d.max_speed, worst_density_error);
+  expect_hydrostatic(layers, st, 0.05);
   EXPECT_LT(worst_density_error, 0.01);
   EXPECT_LT(d.max_speed, 0.05);  // at rest: well under the 2 m/s of free fall from the column height
   EXPECT_NEAR(d.total_mass, mass0, 1e-9 * mass0);
@@ -82,4 +117,37 @@ TEST(SphHydrostatic, PressureMatchesRhoGDepthAtRest) {
     EXPECT_GE(d.min[a], st.domain_min[a]);
     EXPECT_LE(d.max[a], st.domain_max[a]);
   }
+}
+
+// DFSPH with water's viscosity (and alpha = 0.1 of damping), the column starting at rest density with its hydrostatic
+// pressure: p = rho0 g d within 2 % and every solve's final error within the bound.
+// Disabled: fails. Measured (2026-11-24, llvmpipe; 1280 particles, 300 steps of 4 ms): 30 density and 3.9
+// divergence iterations per step, 32 of the 600 solves stopped at 100 iterations above the bound (worst final error
+// 1.8e-3), p 2.6-4.6 % above rho0 g d below 2 h; largest speed 0.04 m/s. Without damping the lattice relaxes into
+// 0.1-0.3 m/s jitter (docs/water.md "DFSPH"). Kept as the check the solver still has to pass.
+TEST(SphHydrostatic, DISABLED_DfsphPressureMatchesRhoGDepthWithinTheDensityBound) {
+  firn::test::gl_context();
+  SphSettings st = column_settings();
+  st.pressure_solver = PressureSolver::kDfsph;
+  st.viscosity = 1e-3;
+  st.artificial_viscosity = 0.1;
+  st.max_density_error = 1e-3;
+  st.dt_max = 4e-3;
+  st.bodies[0].hydrostatic = true;
+  const glm::dvec3 gravity(0, -kG, 0);
+  Solver solver(st, {}, gravity, seed_bodies(st, gravity));
+  double worst_error = 0;
+  const auto layers = settle_and_measure(
+      solver, st, 1.0, [](const GpuParticle& p) { return double(p.a_p.w) + std::bit_cast<float>(p.id.y); },
+      [&](const Diagnostics&) { worst_error = std::max(worst_error, solver.pressure_solve_stats().density_error); });
+  const PressureSolveStats& ps = solver.pressure_solve_stats();
+  const Diagnostics d = measure(solver.download_particles(), st.rest_density);
+  std::printf("  %u particles, %llu steps, iterations per step %.2f + %.2f, at the limit %llu, max speed %.2e m/s\n",
+              solver.particle_count(), static_cast<unsigned long long>(solver.steps()),
+              double(ps.density_iterations_sum) / ps.steps, double(ps.divergence_iterations_sum) / ps.steps,
+              static_cast<unsigned long long>(ps.unconverged), d.max_speed);
+  expect_hydrostatic(layers, st, 0.02);
+  EXPECT_LE(worst_error, st.max_density_error);
+  EXPECT_LT(d.max_speed, 0.05);
+  EXPECT_EQ(d.nonfinite, 0u);
 }

@@ -97,8 +97,8 @@ static void check_restored_solver_continues_bit_for_bit(PressureSolver solver) {
 
 TEST(SphState, RestoredSolverContinuesBitForBit) { check_restored_solver_continues_bit_for_bit(PressureSolver::kWcsph); }
 
-// DFSPH's state includes the solves' pressure totals (in the particles) and the iteration counts that set the next
-// step's issued rounds.
+// DFSPH's state includes the solves' pressure totals (in the particles: the next step's warm start) and their
+// statistics.
 TEST(SphState, RestoredDfsphSolverContinuesBitForBit) {
   check_restored_solver_continues_bit_for_bit(PressureSolver::kDfsph);
 }
