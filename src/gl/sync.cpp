@@ -14,6 +14,9 @@ uint64_t blocking_reads() { return t_blocking_reads; }
 void count_blocking_read() { ++t_blocking_reads; }
 
 void storage_barrier() { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT); }
+void dispatch_args_barrier() {
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+}
 
 Fence Fence::insert() {
   Fence f;

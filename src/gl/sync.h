@@ -16,6 +16,9 @@ void count_blocking_read();
 /// Makes shader storage writes of the commands issued so far visible to later shader reads and writes and to
 /// buffer reads (glMemoryBarrier): between compute passes that hand buffers to each other.
 void storage_barrier();
+/// storage_barrier() plus the shader-written arguments of later indirect dispatches (GL_COMMAND_BARRIER_BIT): after
+/// a pass that writes the group counts another pass is dispatched with (Program::dispatch_indirect).
+void dispatch_args_barrier();
 
 /// A GL sync object marking the commands issued before it (glFenceSync). Move-only; an empty Fence is signalled.
 class Fence {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/bindings.h"
+#include "gl/sync.h"
 #include "sph/gpu_upload.h"
 #include "sph/seeding.h"
 
@@ -238,7 +239,7 @@ void Solver::pressure_solve(uint32_t mode) {
   const auto check = [&](bool start) {
     dfsph_check_.set("u_start", start ? 1u : 0u);
     dfsph_check_.dispatch_1d(1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    gl::dispatch_args_barrier();
   };
   // Every solve is issued max_iterations rounds; the GPU empties those after convergence. Issuing fewer (4 k + 8 or
   // 4 k + 32, k the last read step's iterations) saved up to 6 ms per step on llvmpipe (about 10 us of CPU per
