@@ -148,7 +148,7 @@
 #define SPH_BIND_NEIGHBOUR_LISTS 47 /* uint[stride n]: per sorted slot the density pass's neighbours (count, entries) */
 #define SPH_BIND_PRESSURE_SOLVE 55  /* PressureSolve: DFSPH's iteration state and error sums */
 #define SPH_BIND_SOLVER_TERMS 56    /* vec4[] per sorted slot: DFSPH factor [m^2], kappa and running totals [Pa] */
-#define SPH_BIND_SOLVE_ARGS 57      /* uvec4[] per chunk of particles: DFSPH's indirect dispatch args (groups, 1, 1, 0) */
+#define SPH_BIND_SOLVE_ARGS 57      /* uvec4[] per chunk of particles: DFSPH's indirect dispatch args (groups, 1, 1) */
 
 /* Snow-water coupling (src/app/snow_water_exchange.h, shaders/coupling): a grid with the snow grid's spacing and
    origin, filled by both materials' particles at a coupling interval's end (Bardenhagen et al. 2000 contact). */
@@ -190,18 +190,21 @@
 #define SPH_FLAG_WALLS 2u        /* the domain box is walled */
 #define SPH_FLAG_NO_SLIP_X 4u    /* both x faces are no-slip; axis a uses SPH_FLAG_NO_SLIP_X << a */
 #define SPH_FLAG_SOLID_FIELD 32u /* a solid volume-fraction field is set (src/sph/solid_field.h) */
-#define SPH_FLAG_DFSPH 64u       /* pressure from DFSPH's two solvers (pressure_solve.glsl), not the equation of state */
+#define SPH_FLAG_DFSPH 64u       /* pressure from DFSPH's two solves (pressure_solve.glsl), not the equation of state */
 
 /* DFSPH solves (sph::Solver::pressure_solve, shaders/sph/dfsph_*.comp): the u_mode uniform. */
 #define SPH_SOLVE_DENSITY 0u     /* the constant-density solver: predicted density rho* -> rho0 */
 #define SPH_SOLVE_DIVERGENCE 1u  /* the divergence-free solver: D rho / D t -> 0 */
 /* Jacobi's relaxation omega of both solves (the factor f_i is omega rho_i^2 / D_i). D_i is the exact diagonal of the
-   system, but on a particle lattice with h = 2 s the largest eigenvalue of diag(D)^-1 A is about 3.6 (a 7^3 block,
-   periodic or with free surfaces; 2.7 for the cubic spline), so plain Jacobi (omega = 1) lets checkerboard modes grow
-   and omega must stay below 2 / 3.6 = 0.56 (docs/water.md "DFSPH"). SPlisHSPlasH's DFSPH uses 0.5 too. */
+   system, but on a particle lattice with h = 2 s the largest eigenvalue of diag(D)^-1 A is 2.7 for the cubic spline
+   (3.6 for poly6's gradient; a 7^3 block, periodic or with free surfaces), so plain Jacobi (omega = 1) lets
+   checkerboard modes grow and omega must stay below 2 / 2.7 = 0.74 (docs/water.md "DFSPH"). SPlisHSPlasH's DFSPH
+   uses 0.5 too. */
 #define DFSPH_RELAXATION 0.5
-/* The warm start applies this share of the last step's pressure totals (as SPlisHSPlasH; a full warm start, 1.0,
-   overshoots: a resting column gained 12 % of its energy within 12 steps). */
+/* The shares of the last step's pressure totals the warm starts apply: all of the density solve's (its pressure holds
+   the weight from step to step; an overshoot is undone by the projected residual, which also counts pressure under
+   expansion), half of the divergence solve's (as SPlisHSPlasH: an impulse, not a steady state). Both at 1.0 with an
+   error that counted compression only made a resting column gain 12 % of its energy within 12 steps. */
 #define DFSPH_WARM_START_DENSITY 1.0
 #define DFSPH_WARM_START_DIVERGENCE 0.5
 

@@ -70,8 +70,7 @@ uint solid_kind(uint w) {
     return shape == COLLIDER_PLANE ? SOLID_HALF_SPACE : (shape == COLLIDER_SPHERE ? SOLID_SPHERE : SOLID_BOX);
   }
   w -= collider_count();
-  // The domain faces act through mirror images (mirror.glsl), or under DFSPH as half-spaces.
-  if (w < 6u) return faces_are_solids() ? SOLID_HALF_SPACE : SOLID_NONE;
+  if (w < 6u) return SOLID_NONE;  // the domain faces act through mirror images (mirror.glsl)
   return uint(regions[w - 6u].min_action.w) == SPH_REGION_BOUNDARY ? SOLID_SLAB : SOLID_NONE;
 }
 
@@ -240,7 +239,7 @@ vec2 solid_interval(uint w, vec3 x, vec3 e) {
              0.5 * (reg.max_thickness.xyz - reg.min_action.xyz), t0, t1);
   }
   // Only the part inside the domain box: beyond its faces the mirror images stand for the solid already.
-  if (faces_are_images())
+  if (has_flag(SPH_FLAG_WALLS))
     clip_box(x - 0.5 * (domain_min.xyz + domain_max.xyz), e, 0.5 * (domain_max.xyz - domain_min.xyz), t0, t1);
   return vec2(t0, t1);
 }
@@ -320,7 +319,7 @@ struct Near {
 // Whether the half-space at distance d with normal n lies wholly beyond a domain face (a face facing the same way
 // at most as far): clipped to the domain it is empty, e.g. a plane collider lying on a domain face.
 bool beyond_a_face(vec3 x, float d, vec3 n) {
-  for (uint f = 0u; f < 6u && faces_are_images(); ++f) {
+  for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
     vec3 nf;
     if (face_distance(f, x, nf) <= d && dot(nf, n) > 0.9999) return true;
   }
@@ -439,7 +438,7 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
     exact = acts_as_half_space(s.index[k], x, s.d[k], s.n[k]);
     for (uint j = 0u; j < k && exact; ++j)
       exact = same_way(s.n[j], s.n[k]) || !half_spaces_meet(s.d[j], s.n[j], s.d[k], s.n[k]);
-    for (uint f = 0u; f < 6u && exact && faces_are_images(); ++f) {
+    for (uint f = 0u; f < 6u && exact && has_flag(SPH_FLAG_WALLS); ++f) {
       vec3 nf;
       float df = face_distance(f, x, nf);
       exact = df >= kernel_radius() || same_way(nf, s.n[k]) || !half_spaces_meet(df, nf, s.d[k], s.n[k]);
@@ -451,7 +450,7 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
       float nearest = 2.0 * kernel_radius();
       for (uint j = 0u; j < k; ++j)
         if (same_way(s.n[j], s.n[k])) nearest = min(nearest, s.d[j]);
-      for (uint f = 0u; f < 6u && faces_are_images(); ++f) {
+      for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
         vec3 nf;
         float df = face_distance(f, x, nf);
         if (same_way(nf, s.n[k])) nearest = min(nearest, df);
@@ -521,7 +520,8 @@ struct BoundaryTerms {
   vec4 viscous;          // xyz = 2 sum_k L_k (v_k - v_i) (normal part on free-slip solids) [1/(m s)]
                          // (times mu / rho_i); w = rho0 sum_k G_k . v_k [kg/(m^3 s)], the solids' motion's share of
                          // D rho_i / D t (DFSPH)
-  vec4 damping;          // xyz = 2 sum_k L_k (normal part of v_k - v_i while i approaches k) [1/(m s)] (times mu_a / rho_i)
+  vec4 damping;          // xyz = 2 sum_k L_k (normal part of v_k - v_i while i approaches k) [1/(m s)]
+                         // (times mu_a / rho_i)
 };
 
 // The velocity of near solid k relative to a particle at x moving at v, as the viscous term sees it: the solid's
@@ -558,7 +558,10 @@ BoundaryTerms boundary_terms(vec3 x, vec3 v, Near s, out Share share[BOUNDARY_MA
   boundary_shares(x, s, share);
   for (uint k = 0u; k < s.count; ++k) {
     t.pressure_volume += vec4(-rest_density() * share[k].g / kernel_radius(), share[k].v);
-    t.viscous.w += rest_density() / kernel_radius() * dot(share[k].g, solid_velocity(s.index[k], x - s.d[k] * s.n[k]));
+    if (has_flag(SPH_FLAG_DFSPH)) {
+      vec3 v_solid = solid_velocity(s.index[k], x - s.d[k] * s.n[k]);
+      t.viscous.w += rest_density() / kernel_radius() * dot(share[k].g, v_solid);
+    }
     t.viscous.xyz += 2.0 / kernel.y * share[k].l * relative_velocity(s, k, x, v);
     if (damping.z > 0.0) t.damping.xyz += 2.0 / kernel.y * share[k].l * approach_velocity(s, k, x, v);
   }

@@ -35,8 +35,8 @@ void main() {
     return;
   }
   if (solve.done != 0u) return;
-  // The sum of non-negative errors: the int64 is non-negative and below 2^53 for any particle count (2^22 times an
-  // error below 2^-1 at 2^-32), so the double holds it exactly.
+  // The sum of non-negative errors as a double: exact while it stays below 2^53 units (an average error below 1/2 at
+  // 2^22 particles), rounded in the 16th digit beyond; the stop decision compares far coarser numbers.
   double sum = double(solve.error_hi) * 4294967296.0 + double(solve.error_lo);
   float error = float(sum / SPH_SOLVE_ERROR_SCALE / double(particle_count()));
   solve.error_lo = 0u;

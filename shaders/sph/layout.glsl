@@ -42,8 +42,3 @@ uint collider_count() { return counts.z; }
 uint region_count() { return counts.w; }
 uint body_count() { return step.w; }
 bool has_flag(uint f) { return (step.y & f) != 0u; }
-// The walled domain's faces act through mirror images (mirror.glsl); as continuum half-spaces (boundary.glsl) they
-// would not continue the seeding lattice exactly (docs/water.md "DFSPH": 3.8 % too dense at a wall with the cubic
-// spline at h = 2 s), so both pressure solvers use the images.
-bool faces_are_images() { return has_flag(SPH_FLAG_WALLS); }
-bool faces_are_solids() { return false; }

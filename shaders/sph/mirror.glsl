@@ -8,7 +8,7 @@
 // For each axis: -1 / +1 when x is closer than h to the lower / upper face, 0 otherwise.
 ivec3 near_faces(vec3 x) {
   ivec3 f = ivec3(0);
-  if (!faces_are_images()) return f;
+  if (!has_flag(SPH_FLAG_WALLS)) return f;
   for (int a = 0; a < 3; ++a) {
     if (x[a] - domain_min[a] < kernel_radius()) f[a] = -1;
     else if (domain_max[a] - x[a] < kernel_radius()) f[a] = 1;

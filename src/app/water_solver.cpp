@@ -26,6 +26,12 @@ SolverReport WaterSolver::report() const {
   const sph::Diagnostics d = sph::measure(solver_->download_particles(), solver_->settings().rest_density);
   SolverReport r{d, {}};
   r.fields["max_density_error"] = d.max_density_error;
+  if (solver_->settings().pressure_solver == sph::PressureSolver::kDfsph) {
+    // Solves that stopped at max_iterations above the error bound (since the start) would otherwise go unseen.
+    const sph::PressureSolveStats& ps = solver_->pressure_solve_stats();
+    r.fields["dfsph_unconverged_solves"] = ps.unconverged;
+    r.fields["dfsph_iterations"] = {ps.density_iterations, ps.divergence_iterations};
+  }
   return r;
 }
 

@@ -217,6 +217,9 @@ void Solver::set_list_chunk(uint32_t particles) {
                                 " particles; allowed: a multiple of " + std::to_string(SPH_LOCAL_SIZE) +
                                 " with aligned list offsets, at most " + std::to_string(list_chunk_));
   list_chunk_ = particles;
+  // DFSPH's indirect dispatch arguments: one per chunk.
+  if (settings_.pressure_solver == PressureSolver::kDfsph)
+    solve_args_ = gl::Buffer::from(std::vector<glm::uvec4>(chunk_count()));
 }
 
 void Solver::density() {

@@ -71,10 +71,11 @@ void Solver::check_status() {
                   .quantity = quantity_name(s.error.quantity),
                   .nonfinite = s.nonfinite,
                   .hint = "try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity"}));
-  // Only steps since the last read have reduced into the status: without any, keep the limits as they are.
-  if (settings_.pressure_solver == PressureSolver::kDfsph) {  // (also after solves issued alone: tests)
+  // DFSPH's iterations and errors (also after solves issued alone: tests). A second read call, counted as a blocking
+  // read, but the GPU has already finished: the status read above waited for it.
+  if (settings_.pressure_solver == PressureSolver::kDfsph) {
     GpuPressureSolve solve{};
-    solve_.download(0, sizeof solve, &solve);  // the GPU is idle after the status read: no second wait
+    solve_.download(0, sizeof solve, &solve);
     solve_stats_.density_iterations = solve.last.x;
     solve_stats_.divergence_iterations = solve.last.y;
     solve_stats_.density_error = std::bit_cast<float>(solve.last.z);
@@ -86,6 +87,7 @@ void Solver::check_status() {
     const glm::uvec4 zero(0);
     solve_.upload(offsetof(GpuPressureSolve, totals), sizeof zero, &zero);
   }
+  // Only steps since the last read have reduced into the status: without any, keep the limits as they are.
   if (step_ > checked_step_) {
     choose_time_step(std::bit_cast<float>(s.max_speed_bits), std::bit_cast<float>(s.max_accel_bits));
     limits_.max_density = std::bit_cast<float>(s.max_density_bits);

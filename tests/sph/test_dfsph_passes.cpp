@@ -172,6 +172,9 @@ void check_one_iteration(uint32_t mode) {
   const double dt = 2e-3;
   Solver solver(s, {}, glm::dvec3(0, -9.81, 0), particles);
   solver.set_time_step(dt);
+  // The density solve in chunks of 256 particles (3 chunks, each with its own indirect dispatch arguments, as lists
+  // larger than one storage binding run), the divergence solve in one.
+  if (mode == SPH_SOLVE_DENSITY) solver.set_list_chunk(256);
   solver.sort();
   solver.density();
   if (mode == SPH_SOLVE_DENSITY) solver.forces();
