@@ -140,7 +140,7 @@
 #define SPH_BIND_BODIES 36         /* RigidBody[]: float pose, velocity, faces, boundary per body */
 #define SPH_BIND_BODY_PLANES 37    /* vec4[]: face planes of every body, body frame: xyz unit normal, w offset [m] */
 #define SPH_BIND_BODY_IMPULSES 38  /* uint[12 n]: impulse and angular impulse of the water on each body (fixed point) */
-#define SPH_BIND_BODY_STATES 39    /* RigidState[]: pose and velocity in double, advanced by shaders/sph/bodies.comp */
+#define SPH_BIND_BODY_STATES 39    /* RigidState[]: pose and velocity in double, advanced by shaders/sph/step.comp */
 /* A solid given as a volume fraction on a grid (src/sph/solid_field.h, shaders/sph/solid_field.glsl: the snow as
    the water sees it); after the coupling's 40-43. */
 #define SPH_BIND_FIELD_FRACTION 44  /* float[n]: solid volume fraction per grid node [1] */
@@ -149,6 +149,8 @@
 #define SPH_BIND_PRESSURE_SOLVE 55  /* PressureSolve: DFSPH's iteration state and error sums */
 #define SPH_BIND_SOLVER_TERMS 56    /* vec4[] per sorted slot: DFSPH factor [m^2], kappa and running totals [Pa] */
 #define SPH_BIND_SOLVE_ARGS 57      /* uvec4[] per chunk of particles: DFSPH's indirect dispatch args (groups, 1, 1) */
+#define SPH_BIND_STEP 58            /* SphStep: the running step's dt and index, the time, the folded reductions */
+#define SPH_BIND_COLLIDER_POINTS 59 /* dvec4[2 n]: each collider's point at t = 0 and velocity, in double (step.comp) */
 
 /* Snow-water coupling (src/app/snow_water_exchange.h, shaders/coupling): a grid with the snow grid's spacing and
    origin, filled by both materials' particles at a coupling interval's end (Bardenhagen et al. 2000 contact). */
@@ -184,6 +186,15 @@
 #define SPH_ERROR_DENSITY 4u  /* compression rho / rho0 - 1 above SphSettings::max_compression */
 #define SPH_ERROR_BODY_IMPULSE_OVERFLOW 8u /* a rigid body's impulse sum left the int64 range (index: the particle) */
 #define SPH_ERROR_FIELD_REACTION_OVERFLOW 16u /* a solid field node's impulse sum left the int64 range */
+#define SPH_ERROR_ENERGY 32u  /* kinetic + potential energy of water in a closed tank grew (step.comp's fold) */
+
+/* SphStep.flags bits (sph::GpuStep; the GPU's, set by shaders/sph/step.comp). */
+#define SPH_STEP_RUN 1u           /* the running step runs: every step pass returns at once without it */
+#define SPH_STEP_REFERENCE 2u     /* energy_start holds the closed-tank energy reference of epoch energy_epoch_seen */
+/* SphStep.watch (CPU-written): 1 = check the closed-tank energy growth in the fold. */
+/* step.comp's u_mode. */
+#define SPH_STEP_BEGIN 0u         /* choose dt, move the clock, colliders and bodies, or run nothing */
+#define SPH_STEP_FOLD 1u          /* fold the step's reductions into SphStep, check the energy, reset them */
 
 /* SphParams.flags bits. */
 #define SPH_FLAG_LINEAR_EOS 1u   /* Mueller 2003 p = k (rho - rho0) instead of Tait */

@@ -57,7 +57,7 @@ void add_solve_sums(uint j, vec3 r, float r2) {
 void main() {
   uint s = u_first + gl_GlobalInvocationID.x;
   uint list = (s - u_first) * u_list_stride;  // this particle's list within the bound range
-  if (s >= particle_count()) return;
+  if (s >= particle_count() || !step_runs()) return;
   g_dfsph = has_flag(SPH_FLAG_DFSPH);
   vec3 xi = particles[s].x_m.xyz;
   ivec3 faces = near_faces(xi);

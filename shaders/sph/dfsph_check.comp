@@ -30,8 +30,9 @@ void main() {
     solve.error_lo = 0u;
     solve.error_hi = 0u;
     solve.predictions = 0u;
-    solve.done = 0u;
-    set_groups(true);
+    // A step that does not run (step.comp) starts no solve: its rounds become empty dispatches.
+    solve.done = step_runs() ? 0u : 1u;
+    set_groups(step_runs());
     return;
   }
   if (solve.done != 0u) return;

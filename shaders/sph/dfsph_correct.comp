@@ -42,7 +42,7 @@ void visit_pair(uint j, vec3 r, float r2, vec3 reflection, vec3 velocity_signs, 
 void main() {
   uint s = u_first + gl_GlobalInvocationID.x;
   uint list = (s - u_first) * u_list_stride;
-  if (s >= particle_count()) return;
+  if (s >= particle_count() || !step_runs()) return;
   Particle p = particles[s];
   float kappa = kappa_of(s), rho = p.v_rho.w, dt = time_step();
   g_ki_over_rho2 = kappa / (rho * rho);

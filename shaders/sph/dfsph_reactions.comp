@@ -16,7 +16,7 @@ layout(local_size_x = SPH_LOCAL_SIZE) in;
 
 void main() {
   uint s = gl_GlobalInvocationID.x;
-  if (s >= particle_count()) return;
+  if (s >= particle_count() || !step_runs()) return;
   Particle p = particles[s];
   vec3 x = p.x_m.xyz;
   // The totals of this step's solves (integrate.comp stores them in the particle afterwards).

@@ -67,7 +67,7 @@ void visit_pair(uint j, vec3 r, float r2, vec3 reflection, vec3 velocity_signs, 
 void main() {
   uint s = u_first + gl_GlobalInvocationID.x;
   uint list = (s - u_first) * u_list_stride;  // this particle's list within the bound range
-  if (s >= particle_count()) return;
+  if (s >= particle_count() || !step_runs()) return;
   Particle pi = particles[s];
   g_dfsph = has_flag(SPH_FLAG_DFSPH);
   vec3 xi = pi.x_m.xyz;

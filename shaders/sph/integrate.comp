@@ -41,7 +41,7 @@ void apply_walls(inout vec3 x, inout vec3 v, float m, uint id) {
 
 void main() {
   uint s = gl_GlobalInvocationID.x;
-  if (s >= particle_count()) return;
+  if (s >= particle_count() || !step_runs()) return;
   Particle p = particles[s];
   vec3 a = p.a_p.xyz;
   // DFSPH's density solve has already applied the acceleration with the pressure (dfsph_correct.comp); the
@@ -62,7 +62,7 @@ void main() {
     report_error(SPH_ERROR_NONFINITE, p.id.x);
   } else {
     float speed = length(v);
-    if (speed > domain_max.w) report_error(SPH_ERROR_CFL, p.id.x);
+    if (speed > stepper.speed_limit) report_error(SPH_ERROR_CFL, p.id.x);
     if (p.v_rho.w > rest_density() * (1.0 + uintBitsToFloat(step.z))) report_error(SPH_ERROR_DENSITY, p.id.x);
     atomicMax(status.max_speed_bits, floatBitsToUint(speed));
     atomicMax(status.max_accel_bits, floatBitsToUint(length(a)));

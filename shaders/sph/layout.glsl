@@ -22,20 +22,39 @@ layout(std140, binding = SPH_BIND_PARAMS) uniform SphParams {
   vec4 kernel;       // h, h^2, rho0, spacing s
   vec4 coef;         // poly6, poly6 grad/lap, spiky grad, viscosity lap coefficients
   vec4 material;     // EOS stiffness, mu, sigma, surface threshold l
-  vec4 gravity_dt;   // gravity, dt
+  vec4 gravity_dt;   // gravity; w unused (dt lives in SphStep)
   vec4 domain_min;   // w = sound speed
-  vec4 domain_max;   // w = CFL error speed h / dt
+  vec4 domain_max;   // w unused (the CFL error speed lives in SphStep)
   uvec4 counts;      // particles, table size, colliders, regions
-  uvec4 step;        // step index, flags, floatBitsToUint(max compression), rigid bodies
+  uvec4 step;        // x unused (the step index lives in SphStep), flags, floatBitsToUint(max compression), bodies
   vec4 field_origin_h;  // solid field (SPH_FLAG_SOLID_FIELD): node 0 [m]; w = node spacing [m]
   uvec4 field_dims;     // solid field node counts; w = floatBitsToUint(fixed-point units per N s of its reaction)
   vec4 damping;         // Monaghan's artificial viscosity: x alpha c h_s [m^2/s], y 0.01 h_s^2 [m^2] (h_s = h / 2),
                         // z alpha rho0 c h_s / 10 [Pa s] (its viscosity, used at continuum solids)
 };
 
+// Step control (GpuStep in src/sph/layout.h), written by the step pass (shaders/sph/step.comp) and read by every
+// step pass: the running step's dt and index live here, not in the uniform block, so that the GPU chooses them
+// without the CPU waiting. Read-only except in step.comp, which defines SPH_STEP_WRITABLE.
+#ifdef SPH_STEP_WRITABLE
+#define SPH_STEP_ACCESS coherent
+#else
+#define SPH_STEP_ACCESS readonly
+#endif
+layout(std430, binding = SPH_BIND_STEP) SPH_STEP_ACCESS buffer SphStep {
+  double end, forced_dt, cfl_length, wave_speed, h, dt_max, dt_viscous, energy_tolerance, energy_slack;
+  uint budget, watch, energy_epoch, pad0;
+  double time, dt, max_speed, max_accel, max_density, energy, energy_start;
+  float dt_f, speed_limit;
+  uint step, count, taken, flags, energy_epoch_seen, pad1;
+} stepper;
+
 float kernel_radius() { return kernel.x; }
 float rest_density() { return kernel.z; }
-float time_step() { return gravity_dt.w; }
+float time_step() { return stepper.dt_f; }
+// False when the step pass has decided that the issued step does not run (the advance reached its end, spent its
+// budget or met an error): every step pass then returns at once, so a step issued past the end changes nothing.
+bool step_runs() { return (stepper.flags & SPH_STEP_RUN) != 0u; }
 uint particle_count() { return counts.x; }
 uint table_size() { return counts.y; }
 uint collider_count() { return counts.z; }

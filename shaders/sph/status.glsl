@@ -2,7 +2,7 @@
 // record: floatBitsToUint of max |v| [m/s], max |a| [m/s^2] and max rho [kg/m^3], the count of particles with a
 // non-finite value, and the water's kinetic plus potential energy (64-bit fixed point, 2^-20 J; fixed64.glsl).
 #define STATUS_BINDING SPH_BIND_STATUS
-#define STATUS_STEP step.x
+#define STATUS_STEP stepper.step
 #define STATUS_REDUCTIONS \
   uint max_speed_bits; uint max_accel_bits; uint max_density_bits; uint nonfinite; uint energy_lo; uint energy_hi;
 #include "common/status.glsl"

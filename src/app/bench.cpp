@@ -27,6 +27,36 @@ void print_table(const mpm::Solver& s, const gl::ContextInfo& info, int substeps
   std::printf("\nParticle substeps per second: %.3g\n", s.particle_count() * substeps / (wall_ms * 1e-3));
 }
 
+/// What frames() did: steps taken, advance calls, blocking reads counted by the GL layer.
+struct FrameRun {
+  int steps = 0, calls = 0;
+  uint64_t blocking_reads = 0;
+};
+
+/// Steps `solver` as `firn run` does, for at least `steps` steps: frames of 1 / fps, each one GPU-resident
+/// advance_until, the last one cut at `steps`. `timed` wraps the loop (the pass timer's measurement).
+template <class Solver, class Timed>
+FrameRun frames(Solver& s, double fps, int steps, Timed timed) {
+  FrameRun r;
+  double end = s.time();
+  const uint64_t reads = gl::blocking_reads();
+  timed([&] {
+    while (r.steps < steps) {
+      if (!before_end(s.time(), end)) end = s.time() + 1.0 / fps;
+      r.steps += s.advance_until(end, steps - r.steps).steps;
+      ++r.calls;
+    }
+  });
+  r.blocking_reads = gl::blocking_reads() - reads;
+  return r;
+}
+
+void print_blocking_reads(const FrameRun& r, const char* step, double fps) {
+  std::printf("blocking reads per %s: %.4f (%llu in %d %ss, %d advance calls, frames of 1/%g s)\n", step,
+              static_cast<double>(r.blocking_reads) / r.steps, static_cast<unsigned long long>(r.blocking_reads),
+              r.steps, step, r.calls, fps);
+}
+
 void print_sph_table(const sph::Solver& s, const gl::ContextInfo& info, int steps, double wall_ms,
                      const std::vector<gl::PassTime>& passes, double simulated_s) {
   double sort_ms = 0;
@@ -60,16 +90,12 @@ int run_sph_bench(const scene::Scene& scene, int steps, const std::string& egl, 
   if (sort == "counting") water_only.sph->sort = sph::SortMethod::kCounting;
   Simulation sim(water_only);
   sph::Solver& s = *sim.water();
-  for (int k = 0; k < 3; ++k) {  // warm-up: shader compilation, first-use costs
-    s.step(s.step_limits().dt);
-    s.check_status();
-  }
+  s.advance_until(s.time() + 1.0 / scene.fps, 3);  // warm-up: shader compilation, first-use costs
   const double t0 = s.time();
-  const double wall_ms = time_passes(s.timer(), steps, [&] {
-    s.step(s.step_limits().dt);
-    s.check_status();  // as advance() does: the adaptive step needs the status of every step
-  });
-  print_sph_table(s, context.info(), steps, wall_ms, s.timer().passes(), s.time() - t0);
+  double wall_ms = 0;
+  const FrameRun r = frames(s, scene.fps, steps, [&](auto loop) { wall_ms = time_passes(s.timer(), 1, loop); });
+  print_sph_table(s, context.info(), r.steps, wall_ms, s.timer().passes(), s.time() - t0);
+  print_blocking_reads(r, "step", scene.fps);
   return 0;
 }
 
@@ -92,21 +118,10 @@ int run_bench(const std::filesystem::path& scene_file, int substeps, const std::
   Simulation sim(scene);
   mpm::Solver& s = *sim.snow();
   s.advance_until(s.time() + 1.0 / scene.fps, 3);  // warm-up: shader compilation, first-use costs
-  // As `firn run` steps: frames of 1 / fps, each one GPU-resident advance, the last one cut at `substeps`.
-  int taken = 0, calls = 0;
-  double end = s.time();
-  const uint64_t reads = gl::blocking_reads();
-  const double wall_ms = time_passes(s.timer(), 1, [&] {
-    while (taken < substeps) {
-      if (!before_end(s.time(), end)) end = s.time() + 1.0 / scene.fps;
-      taken += s.advance_until(end, substeps - taken).steps;
-      ++calls;
-    }
-  });
-  print_table(s, context.info(), taken, wall_ms, s.timer().passes());
-  std::printf("blocking reads per substep: %.4f (%llu in %d substeps, %d advance calls, frames of 1/%g s)\n",
-              static_cast<double>(gl::blocking_reads() - reads) / taken,
-              static_cast<unsigned long long>(gl::blocking_reads() - reads), taken, calls, scene.fps);
+  double wall_ms = 0;
+  const FrameRun r = frames(s, scene.fps, substeps, [&](auto loop) { wall_ms = time_passes(s.timer(), 1, loop); });
+  print_table(s, context.info(), r.steps, wall_ms, s.timer().passes());
+  print_blocking_reads(r, "substep", scene.fps);
   return 0;
 }
 

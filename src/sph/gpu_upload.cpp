@@ -43,8 +43,8 @@ double eos_stiffness(const SphSettings& s) {
   return s.eos == EquationOfState::kTait ? s.rest_density * c2 / 7.0 : c2;
 }
 
-GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, double dt, uint32_t particles,
-                      uint32_t table_size, uint32_t colliders, uint32_t regions, uint32_t step) {
+GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, uint32_t particles, uint32_t table_size,
+                      uint32_t colliders, uint32_t regions) {
   const double h = s.h(), pi = std::numbers::pi;
   GpuParams p{};
   p.origin_cell = glm::vec4(glm::vec3(0.5 * (s.domain_min + s.domain_max)), static_cast<float>(hash_cell_size(s)));
@@ -52,16 +52,16 @@ GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, double dt
   p.coef = glm::vec4(315.0 / (64.0 * pi * std::pow(h, 9)), -945.0 / (32.0 * pi * std::pow(h, 9)),
                      -45.0 / (pi * std::pow(h, 6)) * pressure_gradient_correction(s), 45.0 / (pi * std::pow(h, 6)));
   p.material = glm::vec4(eos_stiffness(s), s.viscosity, s.surface_tension, s.surface_threshold);
-  p.gravity_dt = glm::vec4(glm::vec3(gravity), static_cast<float>(dt));
+  p.gravity_dt = glm::vec4(glm::vec3(gravity), 0.0f);
   p.domain_min = glm::vec4(glm::vec3(s.domain_min), static_cast<float>(s.sound_speed));
-  p.domain_max = glm::vec4(glm::vec3(s.domain_max), static_cast<float>(dt > 0 ? h / dt : 0.0));
+  p.domain_max = glm::vec4(glm::vec3(s.domain_max), 0.0f);
   uint32_t flags = SPH_FLAG_WALLS;
   for (uint32_t a = 0; a < 3; ++a)
     if (s.no_slip[a]) flags |= SPH_FLAG_NO_SLIP_X << a;
   if (s.eos == EquationOfState::kLinear) flags |= SPH_FLAG_LINEAR_EOS;
   if (s.pressure_solver == PressureSolver::kDfsph) flags |= SPH_FLAG_DFSPH;
   p.counts = glm::uvec4(particles, table_size, colliders, regions);
-  p.step = glm::uvec4(step, flags, std::bit_cast<uint32_t>(static_cast<float>(s.max_compression)), 0);
+  p.step = glm::uvec4(0, flags, std::bit_cast<uint32_t>(static_cast<float>(s.max_compression)), 0);
   const double hs = 0.5 * h;  // Monaghan's smoothing length: the kernels' support h is 2 h_s
   p.damping = glm::vec4(s.artificial_viscosity * s.sound_speed * hs, 0.01 * hs * hs,
                         s.artificial_viscosity * s.rest_density * s.sound_speed * hs / 10.0, 0);

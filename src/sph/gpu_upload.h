@@ -21,9 +21,10 @@ inline constexpr double kMaxCellsFromOrigin = 65536.0;
 /// Control regions in the shaders' layout; a boundary slab of thickness 0 gets 2 h.
 std::vector<GpuRegion> to_gpu(const std::vector<Region>& regions, double h);
 
-/// The uniform block of one step. `table_size` is the hash table size T, dt [s], `step` the step index.
-GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, double dt, uint32_t particles,
-                      uint32_t table_size, uint32_t colliders, uint32_t regions, uint32_t step);
+/// The uniform block (what stays from step to step; dt and the step index live in GpuStep). `table_size` is the
+/// hash table size T.
+GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, uint32_t particles, uint32_t table_size,
+                      uint32_t colliders, uint32_t regions);
 
 /// Stiffness of the equation of state: Tait B = rho0 c^2 / 7 [Pa], or Mueller's k = c^2 [m^2/s^2].
 double eos_stiffness(const SphSettings& s);

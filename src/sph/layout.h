@@ -74,6 +74,49 @@ struct GpuPressureSolve {
 static_assert(sizeof(GpuPressureSolve) == 48);
 static_assert(offsetof(GpuPressureSolve, last) == 16);
 
+/// Step control (std430, 176 bytes; SphStep in shaders/sph/layout.glsl): GPU-resident stepping (docs/water.md "Steps
+/// without waiting"). The first part is the CPU's (uploaded before every advance and step), the second the GPU's:
+/// shaders/sph/step.comp chooses each dt there, moves the clock and counts the steps, and folds each step's
+/// reductions; every step pass reads the running step's dt and index here and returns at once without SPH_STEP_RUN.
+struct GpuStep {
+  // Written by the CPU (Solver::upload_step).
+  double end;               ///< end of the current advance [s]
+  double forced_dt;         ///< > 0: the next step takes this dt [s] (Solver::step); 0: the step pass chooses it
+  double cfl_length;        ///< cfl s (DFSPH: the particle speed condition) or cfl h (WCSPH) [m]
+  double wave_speed;        ///< sound speed c [m/s] (WCSPH) or 0 (DFSPH): dt_cfl = cfl_length / (c + |v|max)
+  double h;                 ///< kernel support [m] (the force condition 0.25 sqrt(h / |a|max))
+  double dt_max;            ///< upper bound on dt [s]
+  double dt_viscous;        ///< 0.125 h^2 rho0 / mu [s]; 0: no viscosity, no bound
+  double energy_tolerance;  ///< SphSettings::max_energy_growth
+  double energy_slack;      ///< firn::kEnergySlack [J]
+  uint32_t budget;          ///< steps the step pass may still start in this advance
+  uint32_t watch;           ///< 1: the fold checks the closed-tank energy growth
+  uint32_t energy_epoch;    ///< bumped by the CPU to restart the energy reference (an edit did work on the water)
+  uint32_t pad0;
+  // Written by the GPU (and by the CPU only at construction and restore).
+  double time;               ///< simulated time at the end of the running (or last) step [s]
+  double dt;                 ///< the running step's dt [s]
+  double max_speed;          ///< largest particle speed of the last folded step [m/s]
+  double max_accel;          ///< largest acceleration of the last folded step [m/s^2]
+  double max_density;        ///< largest density of the last folded step [kg/m^3]
+  double energy;             ///< kinetic plus potential energy of the last folded step [J]
+  double energy_start;       ///< the closed-tank reference [J] (valid with SPH_STEP_REFERENCE)
+  float dt_f;                ///< float(dt): what the passes use [s]
+  float speed_limit;         ///< float(h / dt): the CFL violation speed [m/s]
+  uint32_t step;             ///< index of the running step (error records)
+  uint32_t count;            ///< steps taken in all (low 32 bits)
+  uint32_t taken;            ///< steps started in this advance
+  uint32_t flags;            ///< SPH_STEP_* bits
+  uint32_t energy_epoch_seen;  ///< energy_epoch of the reference
+  uint32_t pad1;
+};
+static_assert(sizeof(GpuStep) == 176);
+static_assert(offsetof(GpuStep, time) == 88);
+static_assert(offsetof(GpuStep, dt_f) == 144);
+static_assert(offsetof(GpuStep, flags) == 164);
+/// Bytes of GpuStep the CPU writes before every advance and step.
+constexpr size_t kStepCpuBytes = offsetof(GpuStep, time);
+
 /// Uniform block shared by every SPH pass (std140, 192 bytes).
 struct GpuParams {
   glm::vec4 origin_cell;  ///< hash origin [m]; w = hash cell size [m]
@@ -81,11 +124,11 @@ struct GpuParams {
   glm::vec4 coef;         ///< x poly6 315/(64 pi h^9), y poly6 grad/lap -945/(32 pi h^9), z spiky grad
                           ///< -45/(pi h^6) times pressure_gradient_correction(), w viscosity lap 45/(pi h^6)
   glm::vec4 material;     ///< x EOS stiffness (Tait B [Pa] or k [m^2/s^2]), y mu [Pa s], z sigma [N/m], w l [1/m]
-  glm::vec4 gravity_dt;   ///< gravity [m/s^2]; w = dt [s]
+  glm::vec4 gravity_dt;   ///< gravity [m/s^2]; w unused (dt lives in GpuStep)
   glm::vec4 domain_min;   ///< walled box min [m]; w = sound speed c [m/s]
-  glm::vec4 domain_max;   ///< walled box max [m]; w = CFL error speed h / dt [m/s]
+  glm::vec4 domain_max;   ///< walled box max [m]; w unused (the CFL error speed lives in GpuStep)
   glm::uvec4 counts;      ///< x particles, y hash table size T (power of two), z colliders, w regions
-  glm::uvec4 step;        ///< x step index, y SPH_FLAG_* bits, z floatBitsToUint(max_compression), w rigid bodies
+  glm::uvec4 step;        ///< x unused (the step index lives in GpuStep), y SPH_FLAG_* bits, z floatBitsToUint(max_compression), w rigid bodies
   glm::vec4 field_origin_h;  ///< solid field (sph/solid_field.h): node 0 [m]; w = node spacing [m] (0: none)
   glm::uvec4 field_dims;     ///< solid field node counts; w = floatBitsToUint(reaction units per N s)
   glm::vec4 damping;  ///< artificial viscosity (SphSettings::artificial_viscosity): x alpha c h_s [m^2/s], y 0.01 h_s^2

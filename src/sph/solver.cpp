@@ -41,13 +41,15 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       regions_(sizeof(GpuRegion) * std::max<size_t>(1, settings.regions.size())),
       status_(sizeof(GpuStatus)),
       params_(sizeof(GpuParams)),
+      step_state_(sizeof(GpuStep)),
+      collider_points_(sizeof(glm::dvec4)),
       reorder_(gl::Program::compute("sph/reorder.comp")),
       density_(gl::Program::compute("sph/density.comp")),
       forces_(gl::Program::compute("sph/forces.comp")),
       integrate_(gl::Program::compute("sph/integrate.comp")),
       neighbour_list_(gl::Program::compute("sph/neighbour_list.comp")),
       loads_(gl::Program::compute("sph/loads.comp")),
-      move_bodies_(gl::Program::compute("sph/bodies.comp")),
+      step_pass_(gl::Program::compute("sph/step.comp")),
       bodies_gpu_(sizeof(GpuRigidBody)),
       body_planes_(sizeof(glm::vec4)),
       body_impulses_(12 * sizeof(uint32_t)),
@@ -81,8 +83,12 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
   if (!regions.empty()) regions_.write(regions);
   double v0 = 0;
   for (const GpuParticle& p : particles) v0 = std::max(v0, double(glm::length(glm::vec3(p.v_rho))));
-  choose_time_step(v0, glm::length(gravity));
-  set_time_step(limits_.dt);
+  // The first step's dt follows from the seeded speeds and gravity, as if a step had reduced them.
+  stepper_.max_speed = v0;
+  stepper_.max_accel = glm::length(gravity);
+  choose_time_step(stepper_.max_speed, stepper_.max_accel);
+  upload_params();
+  set_time_step(limits_.dt);  // passes called one by one (tests) run with the first step's dt
 }
 
 size_t Solver::gpu_bytes() const {
@@ -108,6 +114,7 @@ void Solver::bind() const {
   colliders_.bind(SPH_BIND_COLLIDERS);
   regions_.bind_storage(SPH_BIND_REGIONS);
   status_.bind_storage(SPH_BIND_STATUS);
+  step_state_.bind_storage(SPH_BIND_STEP);
   bodies_gpu_.bind_storage(SPH_BIND_BODIES);
   body_planes_.bind_storage(SPH_BIND_BODY_PLANES);
   body_impulses_.bind_storage(SPH_BIND_BODY_IMPULSES);
@@ -125,8 +132,8 @@ void Solver::bind() const {
 void Solver::barrier() const { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT); }
 
 void Solver::upload_params() {
-  GpuParams p = make_params(settings_, gravity_, dt_, count_, sort_.table_size(), colliders_.count(),
-                            static_cast<uint32_t>(settings_.regions.size()), static_cast<uint32_t>(step_));
+  GpuParams p = make_params(settings_, gravity_, count_, sort_.table_size(), colliders_.count(),
+                            static_cast<uint32_t>(settings_.regions.size()));
   p.step.w = static_cast<uint32_t>(bodies_.size());
   if (field_) {
     p.step.y |= SPH_FLAG_SOLID_FIELD;
@@ -154,8 +161,12 @@ void Solver::set_solid_field(const SolidFieldGrid& grid) {
 }
 
 void Solver::set_time_step(double dt) {
-  dt_ = dt;
-  upload_params();
+  stepper_.dt = dt;
+  stepper_.dt_f = static_cast<float>(dt);
+  stepper_.speed_limit = static_cast<float>(settings_.h() / dt);
+  stepper_.step = static_cast<uint32_t>(step_);
+  stepper_.flags |= SPH_STEP_RUN;
+  upload_step(time_, 0.0, 0, true);
 }
 
 bool Solver::is_closed_tank() const {
@@ -167,7 +178,7 @@ bool Solver::is_closed_tank() const {
 void Solver::set_colliders(std::vector<Collider> at_zero) {
   colliders_.set(std::move(at_zero), time_);
   closed_tank_ = is_closed_tank();
-  energy_start_ = std::numeric_limits<double>::quiet_NaN();
+  ++energy_epoch_;  // the energy reference restarts at the next step
   upload_params();  // the collider count is in the uniform block
 }
 
@@ -190,6 +201,7 @@ void Solver::sort() {
     barrier();
   }
   current_ = 1 - current_;
+  unsorted_ = false;
 }
 
 void Solver::dispatch_with_lists(gl::Program& program, bool indirect) {
@@ -280,17 +292,9 @@ void Solver::integrate() {
   barrier();
 }
 
-void Solver::step(double dt) {
-  colliders_.set_time(time_ + dt);
-  set_time_step(dt);
-  if (!bodies_.empty()) {  // poses at the step's end, as the colliders'
-    bind();
-    gl::ScopedPass t(timer_, "bodies");
-    move_bodies_.set("u_dt", dt);
-    move_bodies_.dispatch_1d(static_cast<uint32_t>(bodies_.size()), SPH_LOCAL_SIZE);
-    barrier();
-  }
-  sort();
+void Solver::issue_step() {
+  if (unsorted_) sort();  // particles set by the caller (construction, upload, restore)
+  step_pass(SPH_STEP_BEGIN);
   density();
   const bool dfsph = settings_.pressure_solver == PressureSolver::kDfsph;
   if (dfsph) pressure_solve(SPH_SOLVE_DIVERGENCE);
@@ -305,29 +309,11 @@ void Solver::step(double dt) {
     }
   }
   integrate();
-  time_ += dt;
-  ++step_;
-}
-
-int Solver::advance(double seconds) {
-  return advance_until(time_ + seconds, std::numeric_limits<int>::max()).steps;
-}
-
-AdvanceResult Solver::advance_until(double end, int max_steps) {
-  AdvanceResult r;
-  // The status (errors, and the speed and acceleration of the adaptive step) is read after every step: a weakly
-  // compressible fluid can accelerate within a few steps, and the read is a 32-byte download. A step taken by
-  // step() since the last read is read first; otherwise the last read stands (no read per call: a coupling calls
-  // once per interval).
-  if (step_ != checked_step_) check_status();
-  while (before_end(time_, end) && r.steps < std::max(1, max_steps)) {
-    step(even_step(end - time_, limits_.dt));
-    ++r.steps;
-    check_status();
-  }
-  r.reached = !before_end(time_, end);
-  if (r.reached) timer_.resolve();
-  return r;
+  // Sorted at the end of the step: the next step's neighbour search needs it, and between steps the slots, the cell
+  // table and the positions agree. In a step that does not run, the particles are already sorted by their keys and
+  // the sort by (key, slot) leaves every one where it is.
+  sort();
+  step_pass(SPH_STEP_FOLD);
 }
 
 std::vector<std::vector<uint32_t>> Solver::neighbour_ids(uint32_t max_per_particle) {
@@ -373,6 +359,7 @@ std::vector<SolidLoad> Solver::solid_loads() {
 void Solver::upload_particles(const std::vector<GpuParticle>& p) {
   if (p.size() != count_) throw std::invalid_argument("sph::Solver::upload_particles: particle count changed");
   particles().write(p);
+  unsorted_ = true;  // sorted before the next step; until then the slots stay as given
 }
 
 }  // namespace firn::sph

@@ -1,6 +1,7 @@
 #pragma once
 /// The GPU SPH water solver (Mueller, Charypar & Gross 2003 forces, weakly compressible Tait pressure) with the
 /// domain-size-independent hashed neighbour search of hash_sort.h.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -52,7 +53,11 @@ struct SolidLoad {
 };
 
 /// Runs SPH water on the GPU. Needs a current OpenGL 4.3 context. The particle buffer is kept sorted by hash key
-/// (re-sorted at the start of every step), so particle slots change every step; GpuParticle::id is stable.
+/// (re-sorted at the end of every step, so that between steps the slots, the cell table and the positions agree;
+/// particles given at construction or by upload_particles keep their slots until the next step sorts them),
+/// so particle slots change every step; GpuParticle::id is stable. Steps run GPU-resident: the GPU chooses each dt
+/// (shaders/sph/step.comp) and the CPU reads the state back once per advance_until (docs/water.md "Steps without
+/// waiting").
 /// Step: sort (hash keys, counting or radix sort, cell table), reorder, density + pressure, forces, integration
 /// with control regions and walls; see shaders/sph/*.comp.
 class Solver {
@@ -63,22 +68,25 @@ class Solver {
          const std::vector<GpuParticle>& particles);
 
   /// Advances simulated time by `seconds` [s] in steps of the adaptive time step. Throws firn::NumericalError
-  /// naming the step, the quantity and the particle on a non-finite state or a CFL violation. Returns the steps.
+  /// naming the step, the quantity and the particle on a non-finite state, a CFL violation, compression beyond
+  /// the bound or energy growth in a closed tank. Returns the steps.
   int advance(double seconds);
   /// advance() in slices (for the interactive viewer): advances towards simulated time `end` [s] by at most
   /// `max_steps` steps (at least one), on advance()'s own schedule, so calling it until `reached` with the same
-  /// `end` gives bit-identical state to advance(end - time()). Throws as advance().
+  /// `end` gives bit-identical state to advance(end - time()). Issues the steps without waiting for the GPU and
+  /// reads the state back once, at the end (one blocking read per call, gl::blocking_reads()). Throws as advance().
   AdvanceResult advance_until(double end, int max_steps);
-  /// One step of `dt` [s]: collider motion, then every pass. Errors are only checked by check_status().
+  /// One step of `dt` [s] chosen by the caller (benchmarks and tests): collider and body motion, then every pass.
+  /// Errors are only checked by check_status().
   void step(double dt);
-  /// Reads the status buffer, throws firn::NumericalError on a reported error, updates step_limits() and resets
-  /// the reductions. Waits for the GPU.
+  /// Reads the status and step state back (waits for the GPU), throws firn::NumericalError on a reported error and
+  /// updates step_limits(), energy() and pressure_solve_stats().
   void check_status();
   StepLimits step_limits() const { return limits_; }
-  /// DFSPH's iterations and errors, as of the last status read.
+  /// DFSPH's iterations and errors, as of the last read-back.
   const PressureSolveStats& pressure_solve_stats() const { return solve_stats_; }
-  /// Kinetic plus potential energy of the water [J] (potential from the domain's lowest corner along gravity) after
-  /// the last step that check_status() read alone; NaN before.
+  /// Kinetic plus potential energy of the water [J] (potential from the domain's lowest corner along gravity) of
+  /// the last step read back; NaN before the first.
   double energy() const { return energy_; }
 
   /// Force and torque of the water on every solid from the particles' current density and pressure (call after
@@ -102,7 +110,8 @@ class Solver {
   void pressure_solve(uint32_t mode);
   /// Velocity and position update, control regions, walls, reductions.
   void integrate();
-  /// Sets dt [s] for the next passes (uploads the uniform block).
+  /// Sets dt [s] for passes called one by one (tests): the step state's dt, CFL speed and step index, marked as
+  /// running. Not needed before step() or advance_until().
   void set_time_step(double dt);
   /// Replaces the colliders (given as functions of time: points are poses at t = 0, core/collider.h posed_at; the
   /// count may change) from the next step on. An edit is work done on the water: the closed-tank energy check
@@ -180,6 +189,13 @@ class Solver {
   const glm::dvec3& gravity() const { return gravity_; }
   double time() const { return time_; }
   uint64_t steps() const { return step_; }
+  /// Steps issued by advance_until since construction, those past the end included (the step pass ran none of
+  /// their passes; GPU-resident stepping issues them when the CPU's estimate of the steps left is high).
+  uint64_t issued_steps() const { return issued_; }
+  /// advance_until issues at least `steps` steps between read-backs (1..32, default 1; clamped), even when the last
+  /// read-back says fewer are left: fewer polls, more steps past the end (which change nothing; tests use it to
+  /// issue many).
+  void set_min_batch(uint32_t steps) { min_batch_ = std::clamp<uint32_t>(steps, 1, 32); }
   gl::PassTimer& timer() { return timer_; }
 
   /// Particles in their current (sorted) slot order.
@@ -199,27 +215,62 @@ class Solver {
   uint32_t chunk_count() const;
   void upload_params();
   void barrier() const;
-  double choose_time_step(double max_speed, double max_accel);
+  /// The step limits for the given largest speed [m/s] and acceleration [m/s^2] (the conditions of step.comp's
+  /// time_step_limit, in the same double operations).
+  StepLimits time_step_limits(double max_speed, double max_accel) const;
+  void choose_time_step(double max_speed, double max_accel) { limits_ = time_step_limits(max_speed, max_accel); }
   bool is_closed_tank() const;
+  // GPU-resident stepping (solver_advance.cpp).
+  struct InFlight;
+  struct Readback {
+    GpuStatus status{};
+    GpuStep step{};
+    GpuPressureSolve solve{};
+  };
+  void bind_step() const;
+  void upload_collider_points();
+  /// Writes the CPU's part of the step state (and zeroes `taken`): the advance's end [s], a forced dt [s] (0: the
+  /// step pass chooses) and the step budget. With `whole`, also the GPU's part from the CPU's copy stepper_.
+  void upload_step(double end, double forced_dt, uint32_t budget, bool whole = false);
+  void step_pass(uint32_t mode);
+  /// One step as the GPU runs it: the begin pass, every pass (each returns at once when the begin pass decided
+  /// that the step does not run), the sort, the fold pass.
+  void issue_step();
+  InFlight record(size_t slot);
+  Readback read(const InFlight& f) const;
+  /// Takes a read-back over as the CPU's state (time, steps, limits, energy, collider poses); throws on an error.
+  void apply(const Readback& r);
+  /// apply(), then the body impulse sums and DFSPH's totals of the same slot.
+  void take_over(const InFlight& f, const Readback& r);
+  [[noreturn]] void throw_failure(const Readback& r) const;
 
   SphSettings settings_;
   gl::ColliderBuffer colliders_;
   glm::dvec3 gravity_;
   uint32_t count_;
   uint32_t current_ = 0;
-  double dt_ = 0, time_ = 0;
+  double time_ = 0;
   uint64_t step_ = 0;
-  uint64_t checked_step_ = 0;  ///< step_ at the last status read
+  bool unread_ = false;  ///< step() ran since the last read-back
+  bool unsorted_ = true;  ///< the particles were set by the caller since the last sort
+  uint64_t read_step_ = 0;  ///< step_ at the last read-back
+  uint64_t issued_ = 0;     ///< see issued_steps()
+  uint32_t min_batch_ = 1;  ///< see set_min_batch()
+  GpuStep stepper_{};    ///< the CPU's copy of the step state, as of the last read-back
+  uint32_t energy_epoch_ = 0;  ///< bumped by edits that do work on the water (GpuStep::energy_epoch)
   StepLimits limits_;
   bool coupled_ = false;      ///< see set_coupled()
   bool closed_tank_ = false;  ///< no region moves water and no collider moves: the energy can only fall
-  double energy_ = std::numeric_limits<double>::quiet_NaN(), energy_start_ = std::numeric_limits<double>::quiet_NaN();
+  double energy_ = std::numeric_limits<double>::quiet_NaN();
   gl::Buffer particles_[2];
   gl::Buffer positions_;  ///< vec4 (position, mass) per sorted slot, written by the reorder pass
   gl::Buffer boundary_;   ///< GpuBoundaryTerms per sorted slot, written by the density pass
   HashSort sort_;
   gl::Buffer regions_, status_, params_;
-  gl::Program reorder_, density_, forces_, integrate_, neighbour_list_, loads_, move_bodies_;
+  gl::Buffer step_state_;       ///< GpuStep
+  gl::Buffer collider_points_;  ///< dvec4 point at t = 0 and velocity per collider (the step pass poses them)
+  gl::Buffer staging_;          ///< read-back slots: status, step state, DFSPH solve, body impulse sums
+  gl::Program reorder_, density_, forces_, integrate_, neighbour_list_, loads_, step_pass_;
   gl::Program dfsph_predict_, dfsph_correct_, dfsph_check_, dfsph_reactions_;
   gl::Buffer solve_;         ///< GpuPressureSolve (DFSPH)
   gl::Buffer solve_args_;    ///< uvec4 indirect dispatch arguments per chunk of particles (DFSPH)
@@ -232,7 +283,6 @@ class Solver {
   gl::Buffer field_fraction_, field_reaction_;
   gl::Buffer neighbour_lists_;  ///< see SphSettings::neighbour_list_stride (empty when 0)
   uint32_t list_chunk_ = 0;     ///< particles whose lists fit one storage binding (a multiple of the offset alignment)
-  gl::Buffer status_staging_;  ///< status and impulse sums behind one fence (check_status with bodies)
   StagedRead staged_impulses_;  ///< the impulse sums read with the last status
   gl::PassTimer timer_;
 };

@@ -1,6 +1,6 @@
 // Rigid bodies of sph::Solver (two-way coupling with the grains, docs/coupling.md): upload, pose read-back and the
-// impulse sums. The boundary model treats them as solids (shaders/sph/boundary.glsl); the bodies pass moves them
-// (shaders/sph/bodies.comp); the density and integrate passes sum the impulses (shaders/sph/body_impulses.glsl).
+// impulse sums. The boundary model treats them as solids (shaders/sph/boundary.glsl); the step pass moves them
+// (shaders/sph/step.comp); the density and integrate passes sum the impulses (shaders/sph/body_impulses.glsl).
 #include <algorithm>
 #include <limits>
 
@@ -42,7 +42,7 @@ void Solver::set_rigid_bodies(std::vector<RigidCollider> bodies) {
   bodies_ = std::move(bodies);
   body_radii_ = std::move(radii);
   closed_tank_ = is_closed_tank();
-  energy_start_ = std::numeric_limits<double>::quiet_NaN();
+  ++energy_epoch_;  // the energy reference restarts at the next step
   upload_params();  // the body count lives in the uniform block
 }
 

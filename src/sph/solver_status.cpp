@@ -1,4 +1,4 @@
-// Status checks and the adaptive time step of sph::Solver.
+// The adaptive time step of sph::Solver and the report of a failed step.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -7,7 +7,6 @@
 #include <string>
 
 #include "common/bindings.h"
-#include "gl/sync.h"
 #include "core/energy_watch.h"
 #include "core/error.h"
 #include "core/numerical_failure.h"
@@ -23,90 +22,45 @@ std::string quantity_name(uint32_t bit) {
     case SPH_ERROR_DENSITY: return "density (compression rho / rho0 - 1 above sph.max_compression)";
     case SPH_ERROR_BODY_IMPULSE_OVERFLOW: return "a rigid body's impulse sum (outside the 64-bit fixed-point range)";
     case SPH_ERROR_FIELD_REACTION_OVERFLOW: return "a solid field node's impulse sum (outside the 64-bit fixed-point range)";
+    case SPH_ERROR_ENERGY: return "kinetic plus potential energy of water in a closed tank";
   }
   return "unknown";
 }
 
 }  // namespace
 
-double Solver::choose_time_step(double max_speed, double max_accel) {
+StepLimits Solver::time_step_limits(double max_speed, double max_accel) const {
+  constexpr double inf = std::numeric_limits<double>::infinity();
   const double h = settings_.h();
-  limits_.max_speed = max_speed;
-  limits_.max_accel = max_accel;
-  if (settings_.pressure_solver == PressureSolver::kDfsph)
-    limits_.dt_cfl = max_speed > 0 ? settings_.cfl * settings_.spacing / max_speed
-                                   : std::numeric_limits<double>::infinity();
-  else
-    limits_.dt_cfl = settings_.cfl * h / (settings_.sound_speed + max_speed);
-  limits_.dt_force = max_accel > 0 ? 0.25 * std::sqrt(h / max_accel) : std::numeric_limits<double>::infinity();
-  limits_.dt_viscous = settings_.viscosity > 0 ? 0.125 * h * h * settings_.rest_density / settings_.viscosity
-                                               : std::numeric_limits<double>::infinity();
-  limits_.dt = std::min({settings_.dt_max, limits_.dt_cfl, limits_.dt_force, limits_.dt_viscous});
-  return limits_.dt;
+  const bool dfsph = settings_.pressure_solver == PressureSolver::kDfsph;
+  // WCSPH: cfl h / (c + |v|max), the acoustic condition; DFSPH: cfl s / |v|max, the particle speed condition (c = 0).
+  const double cfl_length = settings_.cfl * (dfsph ? settings_.spacing : h);
+  const double c = (dfsph ? 0.0 : settings_.sound_speed) + max_speed;
+  StepLimits l = limits_;
+  l.max_speed = max_speed;
+  l.max_accel = max_accel;
+  l.dt_cfl = c > 0 ? cfl_length / c : inf;
+  l.dt_force = max_accel > 0 ? 0.25 * std::sqrt(h / max_accel) : inf;
+  l.dt_viscous = settings_.viscosity > 0 ? 0.125 * h * h * settings_.rest_density / settings_.viscosity : inf;
+  l.dt = std::min({settings_.dt_max, l.dt_cfl, l.dt_force, l.dt_viscous});
+  return l;
 }
 
-void Solver::check_status() {
-  GpuStatus s{};
-  if (bodies_.empty()) {
-    status_.download(0, sizeof s, &s);
-  } else {
-    // The bodies' impulse sums come back with the status behind one fence (one blocking read), so that the coupling
-    // interval's take_rigid_impulses after the last step needs no read of its own.
-    const size_t impulse_bytes = 12 * sizeof(uint32_t) * bodies_.size();
-    const size_t offset = (sizeof s + 15) / 16 * 16;
-    if (status_staging_.size() < offset + impulse_bytes) status_staging_ = gl::Buffer(offset + impulse_bytes);
-    status_staging_.copy_from(status_, 0, 0, sizeof s);
-    status_staging_.copy_from(body_impulses_, 0, offset, impulse_bytes);
-    const gl::Fence fence = gl::Fence::insert();
-    fence.wait();
-    status_staging_.download_fenced(fence, 0, sizeof s, &s);
-    std::vector<uint32_t> words(12 * bodies_.size());
-    status_staging_.download_fenced(fence, offset, impulse_bytes, words.data());
-    staged_impulses_.keep(std::move(words), step_);
+void Solver::throw_failure(const Readback& r) const {
+  const GpuStatus& s = r.status;
+  if (s.error.quantity == SPH_ERROR_ENERGY) {
+    const auto growth = energy_growth_failure(r.step.energy, r.step.energy_start, settings_.max_energy_growth,
+                                              "sph.max_energy_growth", "water in a closed tank");
+    throw NumericalError("numerical failure in the water (SPH) at step " + std::to_string(s.error.step) +
+                         " (t = " + std::to_string(time_) + " s): " + growth.value_or("energy growth") +
+                         "; try a smaller sph.cfl or dt_max");
   }
-  if (s.error.flags)
-    throw NumericalError(failure_message(
-        s.error, {.at = "in the water (SPH) at step",
-                  .time = time_,
-                  .quantity = quantity_name(s.error.quantity),
-                  .nonfinite = s.nonfinite,
-                  .hint = "try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity"}));
-  // DFSPH's iterations and errors (also after solves issued alone: tests). A second read call, counted as a blocking
-  // read, but the GPU has already finished: the status read above waited for it.
-  if (settings_.pressure_solver == PressureSolver::kDfsph) {
-    GpuPressureSolve solve{};
-    solve_.download(0, sizeof solve, &solve);
-    solve_stats_.density_iterations = solve.last.x;
-    solve_stats_.divergence_iterations = solve.last.y;
-    solve_stats_.density_error = std::bit_cast<float>(solve.last.z);
-    solve_stats_.divergence_error = std::bit_cast<float>(solve.last.w);
-    solve_stats_.steps += step_ - checked_step_;
-    solve_stats_.density_iterations_sum += solve.totals.x;
-    solve_stats_.divergence_iterations_sum += solve.totals.y;
-    solve_stats_.unconverged += solve.totals.z;
-    const glm::uvec4 zero(0);
-    solve_.upload(offsetof(GpuPressureSolve, totals), sizeof zero, &zero);
-  }
-  // Only steps since the last read have reduced into the status: without any, keep the limits as they are.
-  if (step_ > checked_step_) {
-    choose_time_step(std::bit_cast<float>(s.max_speed_bits), std::bit_cast<float>(s.max_accel_bits));
-    limits_.max_density = std::bit_cast<float>(s.max_density_bits);
-  }
-  // The energy sum is one step's only when exactly one step ran since the last read.
-  if (step_ == checked_step_ + 1) {
-    energy_ = double(static_cast<int64_t>((uint64_t(s.energy_hi) << 32) | s.energy_lo)) / SPH_ENERGY_SCALE;
-    if (std::isnan(energy_start_)) energy_start_ = energy_;
-    const auto growth = closed_tank_ ? energy_growth_failure(energy_, energy_start_, settings_.max_energy_growth,
-                                                             "sph.max_energy_growth", "water in a closed tank")
-                                     : std::nullopt;
-    if (growth) {
-      throw NumericalError("numerical failure in the water (SPH) at step " + std::to_string(step_ - 1) +
-                           " (t = " + std::to_string(time_) + " s): " + *growth + "; try a smaller sph.cfl or dt_max");
-    }
-  }
-  checked_step_ = step_;
-  GpuStatus reset{};
-  status_.upload(0, sizeof reset, &reset);
+  throw NumericalError(failure_message(
+      s.error, {.at = "in the water (SPH) at step",
+                .time = time_,
+                .quantity = quantity_name(s.error.quantity),
+                .nonfinite = s.nonfinite,
+                .hint = "try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity"}));
 }
 
 }  // namespace firn::sph

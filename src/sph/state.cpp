@@ -3,22 +3,27 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/bindings.h"
 #include "core/collider_state.h"
 
 namespace firn::sph {
 namespace {
 
 // 2: the watchdog's energy reference; 3: colliders at t = 0; 4: bodies; 5: DFSPH's solve statistics (what the
-// viewer and `firn bench` show continue across a resume)
-constexpr std::uint32_t kStateVersion = 5;
+// viewer and `firn bench` show continue across a resume); 6: the step state of GPU-resident stepping (the folded
+// reductions the next dt follows from, and whether the energy reference is set)
+constexpr std::uint32_t kStateVersion = 6;
 
 }  // namespace
 
 void save_state(const Solver& s, BinaryWriter& out) {
   const StepLimits& l = s.limits_;
-  out.put(kStateVersion, s.time_, s.dt_, s.step_, s.checked_step_);
+  const GpuStep& st = s.stepper_;  // as of the last read-back, which every advance ends with
+  out.put(kStateVersion, s.time_, s.step_);
   out.put(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
-  out.put(s.energy_, s.energy_start_);  // the closed-tank energy check compares with the first step's energy
+  // The closed-tank energy check compares with the first step's energy.
+  const std::uint32_t reference = (st.flags & SPH_STEP_REFERENCE) != 0 && st.energy_epoch_seen == s.energy_epoch_;
+  out.put(s.energy_, st.energy, st.energy_start, reference, st.max_speed, st.max_accel, st.max_density);
   const PressureSolveStats& ps = s.solve_stats_;
   out.put(ps.density_iterations, ps.divergence_iterations, ps.density_error, ps.divergence_error, ps.steps,
           ps.density_iterations_sum, ps.divergence_iterations_sum, ps.unconverged);
@@ -37,13 +42,14 @@ void save_state(const Solver& s, BinaryWriter& out) {
 
 void restore_state(Solver& s, BinaryReader& in) {
   in.expect_version(kStateVersion, "water state");
-  double time = 0, dt = 0;
-  std::uint64_t step = 0, checked = 0;
+  double time = 0;
+  std::uint64_t step = 0;
   StepLimits l;
-  in.read(time, dt, step, checked);
+  in.read(time, step);
   in.read(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
-  double energy = 0, energy_start = 0;
-  in.read(energy, energy_start);
+  double energy = 0, folded_energy = 0, energy_start = 0, max_speed = 0, max_accel = 0, max_density = 0;
+  std::uint32_t reference = 0;
+  in.read(energy, folded_energy, energy_start, reference, max_speed, max_accel, max_density);
   PressureSolveStats ps;
   in.read(ps.density_iterations, ps.divergence_iterations, ps.density_error, ps.divergence_error, ps.steps,
           ps.density_iterations_sum, ps.divergence_iterations_sum, ps.unconverged);
@@ -71,18 +77,28 @@ void restore_state(Solver& s, BinaryReader& in) {
     s.body_impulses_.write(words);
   }
   s.colliders_.set(std::move(colliders), time);
-  s.particles().write(particles);
-  const GpuStatus zero{};  // zero after every status read; clearing makes the restore independent of the solver's past
+  s.upload_params();  // the collider count
+  s.upload_particles(particles);  // saved sorted: the next step's sort moves none, and rebuilds the cell table
+  // Zero after every fold and read; clearing makes the restore independent of the solver's past.
+  const GpuStatus zero{};
   s.status_.upload(0, sizeof zero, &zero);
   s.time_ = time;
   s.step_ = step;
-  s.checked_step_ = checked;
+  s.read_step_ = step;
+  s.unread_ = false;
   s.staged_impulses_.forget();  // staged impulse sums belong to the state before the restore
   s.limits_ = l;
   s.energy_ = energy;
-  s.energy_start_ = energy_start;
   s.solve_stats_ = ps;
-  s.set_time_step(dt);  // uploads the uniform block with the restored dt, step index and collider count
+  GpuStep& st = s.stepper_;
+  st.energy = folded_energy;
+  st.energy_start = energy_start;
+  st.max_speed = max_speed;
+  st.max_accel = max_accel;
+  st.max_density = max_density;
+  st.flags = reference ? SPH_STEP_REFERENCE : 0u;
+  st.energy_epoch_seen = s.energy_epoch_;
+  s.set_time_step(l.dt);  // the whole step state, as the GPU had it after the saved step
 }
 
 }  // namespace firn::sph

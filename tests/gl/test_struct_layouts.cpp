@@ -217,6 +217,24 @@ std::vector<Mirror> sph_mirrors() {
            FIRN_ROW(GpuPressureSolve, last, "last"), FIRN_ROW(GpuPressureSolve, totals, "totals")}),
       array_of<glm::vec4>("glm::vec4", "SolverTermsBuffer", SPH_BIND_SOLVER_TERMS, "solver_terms"),
       array_of<glm::uvec4>("glm::uvec4", "SolveArgsBuffer", SPH_BIND_SOLVE_ARGS, "solve_args"),
+      // GPU-resident stepping (src/sph/solver_advance.cpp): the step state; the colliders' points and velocities.
+      struct_block<GpuStep>(
+          "sph::GpuStep", "SphStep", SPH_BIND_STEP, true, "SphStep.",
+          {FIRN_ROW(GpuStep, end, "end"), FIRN_ROW(GpuStep, forced_dt, "forced_dt"),
+           FIRN_ROW(GpuStep, cfl_length, "cfl_length"), FIRN_ROW(GpuStep, wave_speed, "wave_speed"),
+           FIRN_ROW(GpuStep, h, "h"), FIRN_ROW(GpuStep, dt_max, "dt_max"), FIRN_ROW(GpuStep, dt_viscous, "dt_viscous"),
+           FIRN_ROW(GpuStep, energy_tolerance, "energy_tolerance"), FIRN_ROW(GpuStep, energy_slack, "energy_slack"),
+           FIRN_ROW(GpuStep, budget, "budget"), FIRN_ROW(GpuStep, watch, "watch"),
+           FIRN_ROW(GpuStep, energy_epoch, "energy_epoch"), FIRN_ROW(GpuStep, pad0, "pad0"),
+           FIRN_ROW(GpuStep, time, "time"),
+           FIRN_ROW(GpuStep, dt, "dt"), FIRN_ROW(GpuStep, max_speed, "max_speed"),
+           FIRN_ROW(GpuStep, max_accel, "max_accel"), FIRN_ROW(GpuStep, max_density, "max_density"),
+           FIRN_ROW(GpuStep, energy, "energy"), FIRN_ROW(GpuStep, energy_start, "energy_start"),
+           FIRN_ROW(GpuStep, dt_f, "dt_f"), FIRN_ROW(GpuStep, speed_limit, "speed_limit"),
+           FIRN_ROW(GpuStep, step, "step"), FIRN_ROW(GpuStep, count, "count"), FIRN_ROW(GpuStep, taken, "taken"),
+           FIRN_ROW(GpuStep, flags, "flags"), FIRN_ROW(GpuStep, energy_epoch_seen, "energy_epoch_seen"),
+           FIRN_ROW(GpuStep, pad1, "pad1")}),
+      array_of<glm::dvec4>("glm::dvec4", "ColliderPoints", SPH_BIND_COLLIDER_POINTS, "collider_points"),
   };
   const std::pair<const char*, std::pair<int, const char*>> words[] = {
       {"KeyBuffer", {SPH_BIND_KEYS, "keys"}},
@@ -394,7 +412,7 @@ TEST(StructLayouts, CouplingProgramsMatchTheirCppMirrors) {
                  coupling_mirrors(mpm_mirrors(),
                                   {"ParticleBuffer", "MpmParams", "MpmStep", "AffineBuffer", "MaterialBuffer"}));
   check_programs({{{"coupling/p2g_water.comp"}, {}}, {{"coupling/g2p_water.comp"}, {}}},
-                 coupling_mirrors(sph_mirrors(), {"ParticleBuffer", "SphParams"}));
+                 coupling_mirrors(sph_mirrors(), {"ParticleBuffer", "SphParams", "SphStep"}));
   // The contact and field passes also use the water's solid field (sph/solid_field.h).
   check_programs({{{"coupling/contact.comp"}, {}}}, coupling_mirrors(sph_mirrors(), {"FieldReactionBuffer"}));
   std::vector<Mirror> field = coupling_mirrors(sph_mirrors(), {"FieldFractionBuffer"});

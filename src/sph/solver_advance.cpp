@@ -1,0 +1,239 @@
+// GPU-resident stepping of sph::Solver (advance_until, step, check_status): the CPU issues steps without waiting;
+// the step pass (shaders/sph/step.comp) chooses each dt on the GPU and folds each step's reductions; status and step
+// state come back through staging slots behind fences, polled without waiting, and once, waited for, at the end of
+// each call (docs/water.md "Steps without waiting"). The same scheme as the snow's (src/mpm/solver_advance.cpp).
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <deque>
+#include <limits>
+
+#include "common/bindings.h"
+#include "core/energy_watch.h"
+#include "gl/sync.h"
+#include "sph/solver.h"
+
+namespace firn::sph {
+
+struct Solver::InFlight {
+  gl::Fence fence;
+  size_t slot = 0;
+};
+
+namespace {
+
+/// Staging slots: read-backs in flight at once. The CPU waits for the oldest only when all are in flight.
+constexpr size_t kSlots = 8;
+/// Most steps issued between two read-backs: bounds the steps issued past the end of an advance (they run as
+/// passes that return at once) when the CPU's estimate of the steps left is short.
+constexpr uint32_t kMaxBatch = 32;
+/// A staging slot: GpuStatus at 0, GpuStep at kStepOffset, GpuPressureSolve at kSolveOffset, then the rigid bodies'
+/// impulse sums (12 words per body). Slots are 256-byte aligned.
+constexpr size_t kStepOffset = 64;
+constexpr size_t kSolveOffset = kStepOffset + sizeof(GpuStep);
+constexpr size_t kImpulseOffset = (kSolveOffset + sizeof(GpuPressureSolve) + 15) / 16 * 16;
+static_assert(sizeof(GpuStatus) <= kStepOffset);
+
+size_t slot_bytes(size_t bodies) { return (kImpulseOffset + 48 * bodies + 255) / 256 * 256; }
+
+}  // namespace
+
+void Solver::bind_step() const {
+  step_state_.bind_storage(SPH_BIND_STEP);
+  collider_points_.bind_storage(SPH_BIND_COLLIDER_POINTS);
+  body_states_.bind_storage(SPH_BIND_BODY_STATES);
+}
+
+void Solver::upload_collider_points() {
+  std::vector<glm::dvec4> points;
+  for (const Collider& c : colliders_.at_zero()) {  // the step pass poses them at each step's end time
+    points.emplace_back(c.point, 0.0);
+    points.emplace_back(c.velocity, 0.0);
+  }
+  if (points.size() * sizeof(glm::dvec4) > collider_points_.size())
+    collider_points_ = gl::Buffer(points.size() * sizeof(glm::dvec4));
+  if (!points.empty()) collider_points_.write(points);
+}
+
+void Solver::upload_step(double end, double forced_dt, uint32_t budget, bool whole) {
+  const StepLimits l = time_step_limits(0.0, 0.0);  // only its viscous bound is used here
+  const bool dfsph = settings_.pressure_solver == PressureSolver::kDfsph;
+  GpuStep& s = stepper_;
+  s.end = end;
+  s.forced_dt = forced_dt;
+  s.cfl_length = settings_.cfl * (dfsph ? settings_.spacing : settings_.h());
+  s.wave_speed = dfsph ? 0.0 : settings_.sound_speed;
+  s.h = settings_.h();
+  s.dt_max = settings_.dt_max;
+  s.dt_viscous = std::isfinite(l.dt_viscous) ? l.dt_viscous : 0.0;
+  s.energy_tolerance = settings_.max_energy_growth;
+  s.energy_slack = kEnergySlack;
+  s.budget = budget;
+  s.watch = closed_tank_ ? 1u : 0u;
+  s.energy_epoch = energy_epoch_;
+  s.taken = 0;
+  if (whole) {
+    s.time = time_;
+    s.count = static_cast<uint32_t>(step_);
+    step_state_.upload(0, sizeof s, &s);
+  } else {
+    step_state_.upload(0, kStepCpuBytes, &s);
+    step_state_.upload(offsetof(GpuStep, taken), sizeof s.taken, &s.taken);
+  }
+}
+
+void Solver::step_pass(uint32_t mode) {
+  bind();
+  bind_step();
+  gl::ScopedPass t(timer_, "step");
+  step_pass_.set("u_mode", mode);
+  step_pass_.dispatch_linear(1, 1);
+  barrier();
+}
+
+Solver::InFlight Solver::record(size_t slot) {
+  const size_t bytes = slot_bytes(bodies_.size());
+  if (staging_.size() != kSlots * bytes) staging_ = gl::Buffer(kSlots * bytes);
+  const size_t base = slot * bytes;
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  staging_.copy_from(status_, 0, base, sizeof(GpuStatus));
+  staging_.copy_from(step_state_, 0, base + kStepOffset, sizeof(GpuStep));
+  if (settings_.pressure_solver == PressureSolver::kDfsph)
+    staging_.copy_from(solve_, 0, base + kSolveOffset, sizeof(GpuPressureSolve));
+  // The impulse sums ride along, so that a coupling interval's impulses come back with its final read.
+  if (!bodies_.empty()) staging_.copy_from(body_impulses_, 0, base + kImpulseOffset, 48 * bodies_.size());
+  return {gl::Fence::insert(), slot};
+}
+
+Solver::Readback Solver::read(const InFlight& f) const {
+  const size_t base = f.slot * slot_bytes(bodies_.size());
+  Readback r;
+  staging_.download_fenced(f.fence, base, sizeof r.status, &r.status);
+  staging_.download_fenced(f.fence, base + kStepOffset, sizeof r.step, &r.step);
+  if (settings_.pressure_solver == PressureSolver::kDfsph)
+    staging_.download_fenced(f.fence, base + kSolveOffset, sizeof r.solve, &r.solve);
+  return r;
+}
+
+void Solver::apply(const Readback& r) {
+  step_ += static_cast<uint32_t>(r.step.count - static_cast<uint32_t>(step_));  // the GPU counts mod 2^32
+  time_ = r.step.time;
+  // The CPU's copy of the GPU's part; the CPU's part stays as the CPU last wrote it.
+  std::memcpy(reinterpret_cast<char*>(&stepper_) + kStepCpuBytes, reinterpret_cast<const char*>(&r.step) + kStepCpuBytes,
+              sizeof(GpuStep) - kStepCpuBytes);
+  choose_time_step(r.step.max_speed, r.step.max_accel);  // the limits the next step pass will compute
+  limits_.max_density = r.step.max_density;
+  if (step_ > 0) energy_ = r.step.energy;
+  colliders_.set_time(time_);  // the poses the step pass computed, in the same double operations
+  if (settings_.pressure_solver == PressureSolver::kDfsph) {  // the last solves (also ones issued alone: tests)
+    solve_stats_.density_iterations = r.solve.last.x;
+    solve_stats_.divergence_iterations = r.solve.last.y;
+    solve_stats_.density_error = std::bit_cast<float>(r.solve.last.z);
+    solve_stats_.divergence_error = std::bit_cast<float>(r.solve.last.w);
+  }
+  if (r.status.error.flags) throw_failure(r);
+}
+
+void Solver::step(double dt) {
+  upload_collider_points();
+  upload_step(time_ + dt, dt, 1);
+  issue_step();
+  time_ += dt;
+  ++step_;
+  unread_ = true;
+}
+
+void Solver::check_status() {
+  const InFlight f = record(0);
+  f.fence.wait();
+  take_over(f, read(f));
+  unread_ = false;
+}
+
+void Solver::take_over(const InFlight& f, const Readback& r) {
+  apply(r);
+  if (!bodies_.empty()) {  // read with the status: no wait of their own
+    std::vector<uint32_t> words(12 * bodies_.size());
+    staging_.download_fenced(f.fence, f.slot * slot_bytes(bodies_.size()) + kImpulseOffset,
+                             words.size() * sizeof(uint32_t), words.data());
+    staged_impulses_.keep(std::move(words), step_);
+  }
+  if (settings_.pressure_solver == PressureSolver::kDfsph) {
+    // The solves' totals since the last reset, taken over and cleared (after every step issued so far).
+    solve_stats_.steps += step_ - read_step_;
+    solve_stats_.density_iterations_sum += r.solve.totals.x;
+    solve_stats_.divergence_iterations_sum += r.solve.totals.y;
+    solve_stats_.unconverged += r.solve.totals.z;
+    const glm::uvec4 zero(0);
+    solve_.upload(offsetof(GpuPressureSolve, totals), sizeof zero, &zero);
+  }
+  read_step_ = step_;
+  const uint32_t zero = 0;
+  status_.upload(offsetof(GpuStatus, nonfinite), sizeof zero, &zero);
+}
+
+int Solver::advance(double seconds) {
+  return advance_until(time_ + seconds, std::numeric_limits<int>::max()).steps;
+}
+
+AdvanceResult Solver::advance_until(double end, int max_steps) {
+  AdvanceResult result;
+  if (unread_) check_status();  // steps taken by step() since the last read
+  if (!before_end(time_, end)) {
+    timer_.resolve();
+    result.reached = true;
+    return result;
+  }
+  gl::PassScope scope("sph advance");
+  const uint32_t budget = static_cast<uint32_t>(std::clamp<int64_t>(max_steps, 1, int64_t{1} << 31));
+  upload_collider_points();
+  upload_step(end, 0.0, budget);
+  std::deque<InFlight> in_flight;
+  size_t next_slot = 0;
+  uint32_t issued = 0, known_taken = 0;
+  double known_time = time_, known_dt = limits_.dt;
+  bool done = false;
+  // Takes over the oldest read-backs that have signalled (or, with `wait`, the oldest one): errors end the call at
+  // once; the time and the dt give the estimate of the steps left.
+  auto take = [&](bool wait) {
+    while (!in_flight.empty() && (wait || in_flight.front().fence.signalled())) {
+      if (wait) in_flight.front().fence.wait();
+      wait = false;
+      const Readback r = read(in_flight.front());
+      in_flight.pop_front();
+      if (r.status.error.flags) apply(r);  // throws, naming the step
+      known_time = r.step.time;
+      known_dt = time_step_limits(r.step.max_speed, r.step.max_accel).dt;
+      known_taken = r.step.taken;
+      done = done || !before_end(known_time, end) || known_taken >= budget;
+    }
+  };
+  while (!done && issued < budget) {
+    // Steps still needed by the latest state read back, less those issued since: at least one, so that a short
+    // estimate (dt shrinking at an impact) only costs another batch.
+    const double estimate = std::ceil((end - known_time) / known_dt) - double(issued - known_taken);
+    const uint32_t n = std::min<uint32_t>(
+        {budget - issued, kMaxBatch, static_cast<uint32_t>(std::clamp(estimate, double(min_batch_), double(kMaxBatch)))});
+    for (uint32_t k = 0; k < n; ++k) issue_step();
+    issued += n;
+    issued_ += n;
+    in_flight.push_back(record(next_slot));
+    next_slot = (next_slot + 1) % kSlots;
+    take(false);
+    if (!done && in_flight.size() == kSlots) take(true);
+  }
+  // The final state: the newest read-back, waited for (the one blocking read of this call).
+  if (in_flight.empty()) in_flight.push_back(record(next_slot));
+  const InFlight& last = in_flight.back();
+  last.fence.wait();
+  const Readback r = read(last);
+  take_over(last, r);
+  result.steps = static_cast<int>(r.step.taken);
+  result.reached = !before_end(time_, end);
+  if (result.reached) timer_.resolve();
+  return result;
+}
+
+}  // namespace firn::sph
