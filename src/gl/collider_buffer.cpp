@@ -24,6 +24,16 @@ void ColliderBuffer::set(std::vector<Collider> at_zero, double t) {
   set_time(t);
 }
 
+void ColliderBuffer::upload_motion(Buffer& motion) const {
+  std::vector<glm::dvec4> points;
+  for (const Collider& c : at_zero_) {
+    points.emplace_back(c.point, 0.0);
+    points.emplace_back(c.velocity, 0.0);
+  }
+  if (points.size() * sizeof(glm::dvec4) > motion.size()) motion = Buffer(points.size() * sizeof(glm::dvec4));
+  if (!points.empty()) motion.write(points);
+}
+
 void ColliderBuffer::upload() {
   const auto gpu = to_gpu_colliders(colliders_);
   if (gpu.size() * sizeof(GpuCollider) > buffer_.size()) buffer_ = Buffer(gpu.size() * sizeof(GpuCollider));

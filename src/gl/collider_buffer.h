@@ -24,6 +24,10 @@ class ColliderBuffer {
   /// them posed at `t` [s].
   void set(std::vector<Collider> at_zero, double t);
 
+  /// Writes each collider's point at t = 0 and velocity as two dvec4 (w = 0) into `motion`, grown when needed: what
+  /// the solvers' step passes (shaders/mpm/step.comp, shaders/sph/step.comp) pose the colliders from on the GPU.
+  void upload_motion(Buffer& motion) const;
+
   /// Binds the GPU copy to SSBO binding point `binding` (MPM_BIND_COLLIDERS, SPH_BIND_COLLIDERS).
   void bind(GLuint binding) const { buffer_.bind_storage(binding); }
   /// The colliders posed at the last set_time.

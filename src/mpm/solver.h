@@ -11,6 +11,7 @@
 #include "gl/buffer.h"
 #include "gl/collider_buffer.h"
 #include "gl/program.h"
+#include "gl/resident_advance.h"
 #include "gl/scan.h"
 #include "gl/sync.h"
 #include "gl/timer.h"
@@ -185,10 +186,6 @@ class Solver {
     GpuStatus status;
     GpuStep step;
   };
-  struct InFlight {
-    gl::Fence fence;
-    size_t slot;
-  };
   void bind() const;
   void bind_step() const;
   /// Sets the grid window's box from `particles` (CPU, conservative for either kernel), grows the window when the
@@ -218,10 +215,10 @@ class Solver {
   /// Issues one GPU-resident substep: the step pass, then every pass with indirect dispatch.
   void issue_substep();
   /// Copies the status, the step state and the collider points into staging slot `slot` behind a fence.
-  InFlight record(size_t slot);
-  Readback read(const InFlight& f) const;
+  gl::InFlight record(size_t slot);
+  Readback read(const gl::InFlight& f) const;
   /// Keeps the impulse sums staged with `f` in staged_impulses_ (after f's fence has been waited for).
-  void read_impulses(const InFlight& f);
+  void read_impulses(const gl::InFlight& f);
   /// Takes over a read-back's time, substep count and CFL inputs, poses the colliders at that time; throws
   /// NumericalError on an error.
   void apply(const Readback& r);

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <deque>
 #include <cstddef>
 #include <limits>
 
@@ -14,8 +13,6 @@
 namespace firn::mpm {
 namespace {
 
-/// Staging slots: read-backs in flight at once. The CPU waits for the oldest only when all are in flight.
-constexpr size_t kSlots = 8;
 /// Most substeps issued between two read-backs: bounds the substeps issued past the end of an advance (they run
 /// as empty dispatches) when the CPU's estimate of the substeps left is short.
 constexpr uint32_t kMaxBatch = 64;
@@ -38,14 +35,7 @@ void Solver::bind_step() const {
 }
 
 void Solver::upload_collider_points() {
-  std::vector<glm::dvec4> points;
-  for (const Collider& c : colliders_.at_zero()) {  // the step pass poses them at each substep's end time
-    points.emplace_back(c.point, 0.0);
-    points.emplace_back(c.velocity, 0.0);
-  }
-  if (points.size() * sizeof(glm::dvec4) > collider_points_.size())
-    collider_points_ = gl::Buffer(points.size() * sizeof(glm::dvec4));
-  if (!points.empty()) collider_points_.write(points);
+  colliders_.upload_motion(collider_points_);  // the step pass poses them at each substep's end time
 }
 
 void Solver::issue_substep() {
@@ -70,9 +60,9 @@ void Solver::issue_substep() {
   indirect_ = false;
 }
 
-Solver::InFlight Solver::record(size_t slot) {
+gl::InFlight Solver::record(size_t slot) {
   const size_t bytes = slot_bytes(rigid_.size());
-  if (staging_.size() != kSlots * bytes) staging_ = gl::Buffer(kSlots * bytes);
+  if (staging_.size() != gl::kStagingSlots * bytes) staging_ = gl::Buffer(gl::kStagingSlots * bytes);
   const size_t base = slot * bytes;
   staging_.copy_from(status_, 0, base, sizeof(GpuStatus));
   staging_.copy_from(step_, 0, base + kStepOffset, sizeof(GpuStep));
@@ -82,7 +72,7 @@ Solver::InFlight Solver::record(size_t slot) {
   return {gl::Fence::insert(), slot};
 }
 
-Solver::Readback Solver::read(const InFlight& f) const {
+Solver::Readback Solver::read(const gl::InFlight& f) const {
   const size_t base = f.slot * slot_bytes(rigid_.size());
   Readback r;
   staging_.download_fenced(f.fence, base, sizeof r.status, &r.status);
@@ -90,7 +80,7 @@ Solver::Readback Solver::read(const InFlight& f) const {
   return r;
 }
 
-void Solver::read_impulses(const InFlight& f) {
+void Solver::read_impulses(const gl::InFlight& f) {
   std::vector<uint32_t> words(12 * rigid_.size());
   staging_.download_fenced(f.fence, f.slot * slot_bytes(rigid_.size()) + kImpulseOffset, words.size() * sizeof(uint32_t),
                            words.data());
@@ -134,52 +124,26 @@ AdvanceResult Solver::advance_until(double end, int max_substeps) {
   upload_collider_points();
   upload_step(dt_, end, budget);
   if (!rigid_.empty()) rigid_on_gpu_ = true;  // the step pass moves them from here on
-  std::deque<InFlight> in_flight;
-  size_t next_slot = 0;
-  uint32_t issued = 0, known_taken = 0;
-  double known_time = time_, known_dt = limits_.dt;
-  bool done = false;
-  // Polls the oldest read-backs that have signalled (or, with `wait`, the oldest one), without a blocking read
-  // unless asked to wait.
-  auto take = [&](bool wait) {
-    while (!in_flight.empty() && (wait || in_flight.front().fence.signalled())) {
-      if (wait) in_flight.front().fence.wait();
-      wait = false;
-      const Readback r = read(in_flight.front());
-      in_flight.pop_front();
-      if (r.status.error.flags) {
-        inversions_ += r.status.inversions;
-        apply(r);  // throws, naming the substep
-      }
-      grow_on_request(r.step);
-      known_time = r.step.time;
-      known_dt = r.step.dt_cfl;
-      known_taken = r.step.taken;
-      done = done || !before_end(known_time, end) || r.step.budget == 0;
-    }
-  };
-  while (!done && issued < budget) {
-    // Substeps still needed by the latest state read back, less those issued since: at least one, so that a
-    // short estimate (dt shrinking at an impact) only costs another batch.
-    const double estimate = std::ceil((end - known_time) / known_dt) - double(issued - known_taken);
-    const uint32_t n = std::min<uint32_t>(
-        {budget - issued, kMaxBatch, static_cast<uint32_t>(std::clamp(estimate, 1.0, double(kMaxBatch)))});
+  const auto issue = [&](uint32_t n) {
     for (uint32_t k = 0; k < n; ++k) issue_substep();
-    issued += n;
-    in_flight.push_back(record(next_slot));
-    next_slot = (next_slot + 1) % kSlots;
-    take(false);
-    if (!done && in_flight.size() == kSlots) take(true);
-  }
+  };
+  const gl::InFlight final = gl::resident_advance(
+      end, time_, limits_.dt, budget, {1, kMaxBatch}, issue, [&](size_t slot) { return record(slot); },
+      [&](const gl::InFlight& f) {
+        const Readback r = read(f);
+        if (r.status.error.flags) {
+          inversions_ += r.status.inversions;
+          apply(r);  // throws, naming the substep
+        }
+        grow_on_request(r.step);
+        return gl::StepProgress{r.step.time, r.step.dt_cfl, r.step.taken};
+      });
   // The final state: the newest read-back, waited for (the one blocking read of this call).
-  Readback last;
-  if (in_flight.empty()) in_flight.push_back(record(next_slot));
-  in_flight.back().fence.wait();
-  last = read(in_flight.back());
+  const Readback last = read(final);
   inversions_ += last.status.inversions;
   apply(last);
   grow_on_request(last.step);
-  if (!rigid_.empty()) read_impulses(in_flight.back());  // the same wait: no read of its own
+  if (!rigid_.empty()) read_impulses(final);  // the same wait: no read of its own
   checked_substep_ = substep_;
   // The counts are taken over; the speed and hardening stay for the next step pass while pending.
   const uint32_t zero[2] = {0, 0};

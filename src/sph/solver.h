@@ -15,6 +15,7 @@
 #include "gl/buffer.h"
 #include "gl/collider_buffer.h"
 #include "gl/program.h"
+#include "gl/resident_advance.h"
 #include "gl/timer.h"
 #include "sph/hash_sort.h"
 #include "sph/layout.h"
@@ -221,7 +222,6 @@ class Solver {
   void choose_time_step(double max_speed, double max_accel) { limits_ = time_step_limits(max_speed, max_accel); }
   bool is_closed_tank() const;
   // GPU-resident stepping (solver_advance.cpp).
-  struct InFlight;
   struct Readback {
     GpuStatus status{};
     GpuStep step{};
@@ -236,12 +236,12 @@ class Solver {
   /// One step as the GPU runs it: the begin pass, every pass (each returns at once when the begin pass decided
   /// that the step does not run), the sort, the fold pass.
   void issue_step();
-  InFlight record(size_t slot);
-  Readback read(const InFlight& f) const;
+  gl::InFlight record(size_t slot);
+  Readback read(const gl::InFlight& f) const;
   /// Takes a read-back over as the CPU's state (time, steps, limits, energy, collider poses); throws on an error.
   void apply(const Readback& r);
   /// apply(), then the body impulse sums and DFSPH's totals of the same slot.
-  void take_over(const InFlight& f, const Readback& r);
+  void take_over(const gl::InFlight& f, const Readback& r);
   [[noreturn]] void throw_failure(const Readback& r) const;
 
   SphSettings settings_;

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
-#include <deque>
 #include <limits>
 
 #include "common/bindings.h"
@@ -17,15 +16,8 @@
 
 namespace firn::sph {
 
-struct Solver::InFlight {
-  gl::Fence fence;
-  size_t slot = 0;
-};
-
 namespace {
 
-/// Staging slots: read-backs in flight at once. The CPU waits for the oldest only when all are in flight.
-constexpr size_t kSlots = 8;
 /// Most steps issued between two read-backs: bounds the steps issued past the end of an advance (they run as
 /// passes that return at once) when the CPU's estimate of the steps left is short.
 constexpr uint32_t kMaxBatch = 32;
@@ -47,14 +39,7 @@ void Solver::bind_step() const {
 }
 
 void Solver::upload_collider_points() {
-  std::vector<glm::dvec4> points;
-  for (const Collider& c : colliders_.at_zero()) {  // the step pass poses them at each step's end time
-    points.emplace_back(c.point, 0.0);
-    points.emplace_back(c.velocity, 0.0);
-  }
-  if (points.size() * sizeof(glm::dvec4) > collider_points_.size())
-    collider_points_ = gl::Buffer(points.size() * sizeof(glm::dvec4));
-  if (!points.empty()) collider_points_.write(points);
+  colliders_.upload_motion(collider_points_);  // the step pass poses them at each step's end time
 }
 
 void Solver::upload_step(double end, double forced_dt, uint32_t budget, bool whole) {
@@ -93,9 +78,9 @@ void Solver::step_pass(uint32_t mode) {
   barrier();
 }
 
-Solver::InFlight Solver::record(size_t slot) {
+gl::InFlight Solver::record(size_t slot) {
   const size_t bytes = slot_bytes(bodies_.size());
-  if (staging_.size() != kSlots * bytes) staging_ = gl::Buffer(kSlots * bytes);
+  if (staging_.size() != gl::kStagingSlots * bytes) staging_ = gl::Buffer(gl::kStagingSlots * bytes);
   const size_t base = slot * bytes;
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   staging_.copy_from(status_, 0, base, sizeof(GpuStatus));
@@ -107,7 +92,7 @@ Solver::InFlight Solver::record(size_t slot) {
   return {gl::Fence::insert(), slot};
 }
 
-Solver::Readback Solver::read(const InFlight& f) const {
+Solver::Readback Solver::read(const gl::InFlight& f) const {
   const size_t base = f.slot * slot_bytes(bodies_.size());
   Readback r;
   staging_.download_fenced(f.fence, base, sizeof r.status, &r.status);
@@ -146,13 +131,13 @@ void Solver::step(double dt) {
 }
 
 void Solver::check_status() {
-  const InFlight f = record(0);
+  const gl::InFlight f = record(0);
   f.fence.wait();
   take_over(f, read(f));
   unread_ = false;
 }
 
-void Solver::take_over(const InFlight& f, const Readback& r) {
+void Solver::take_over(const gl::InFlight& f, const Readback& r) {
   apply(r);
   if (!bodies_.empty()) {  // read with the status: no wait of their own
     std::vector<uint32_t> words(12 * bodies_.size());
@@ -190,44 +175,18 @@ AdvanceResult Solver::advance_until(double end, int max_steps) {
   const uint32_t budget = static_cast<uint32_t>(std::clamp<int64_t>(max_steps, 1, int64_t{1} << 31));
   upload_collider_points();
   upload_step(end, 0.0, budget);
-  std::deque<InFlight> in_flight;
-  size_t next_slot = 0;
-  uint32_t issued = 0, known_taken = 0;
-  double known_time = time_, known_dt = limits_.dt;
-  bool done = false;
-  // Takes over the oldest read-backs that have signalled (or, with `wait`, the oldest one): errors end the call at
-  // once; the time and the dt give the estimate of the steps left.
-  auto take = [&](bool wait) {
-    while (!in_flight.empty() && (wait || in_flight.front().fence.signalled())) {
-      if (wait) in_flight.front().fence.wait();
-      wait = false;
-      const Readback r = read(in_flight.front());
-      in_flight.pop_front();
-      if (r.status.error.flags) apply(r);  // throws, naming the step
-      known_time = r.step.time;
-      known_dt = time_step_limits(r.step.max_speed, r.step.max_accel).dt;
-      known_taken = r.step.taken;
-      done = done || !before_end(known_time, end) || known_taken >= budget;
-    }
-  };
-  while (!done && issued < budget) {
-    // Steps still needed by the latest state read back, less those issued since: at least one, so that a short
-    // estimate (dt shrinking at an impact) only costs another batch.
-    const double estimate = std::ceil((end - known_time) / known_dt) - double(issued - known_taken);
-    const uint32_t n = std::min<uint32_t>(
-        {budget - issued, kMaxBatch, static_cast<uint32_t>(std::clamp(estimate, double(min_batch_), double(kMaxBatch)))});
+  const auto issue = [&](uint32_t n) {
     for (uint32_t k = 0; k < n; ++k) issue_step();
-    issued += n;
     issued_ += n;
-    in_flight.push_back(record(next_slot));
-    next_slot = (next_slot + 1) % kSlots;
-    take(false);
-    if (!done && in_flight.size() == kSlots) take(true);
-  }
+  };
+  const gl::InFlight last = gl::resident_advance(
+      end, time_, limits_.dt, budget, {min_batch_, kMaxBatch}, issue, [&](size_t slot) { return record(slot); },
+      [&](const gl::InFlight& f) {
+        const Readback r = read(f);
+        if (r.status.error.flags) apply(r);  // throws, naming the step
+        return gl::StepProgress{r.step.time, time_step_limits(r.step.max_speed, r.step.max_accel).dt, r.step.taken};
+      });
   // The final state: the newest read-back, waited for (the one blocking read of this call).
-  if (in_flight.empty()) in_flight.push_back(record(next_slot));
-  const InFlight& last = in_flight.back();
-  last.fence.wait();
   const Readback r = read(last);
   take_over(last, r);
   result.steps = static_cast<int>(r.step.taken);

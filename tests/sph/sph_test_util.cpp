@@ -30,6 +30,17 @@ sph::SphSettings settings_for(const glm::dvec3& lo, const glm::dvec3& hi, double
   return s;
 }
 
+std::vector<glm::dvec3> jittered_lattice(std::mt19937_64& rng, const glm::ivec3& n, const glm::dvec3& first, double s,
+                                         double jitter) {
+  std::vector<glm::dvec3> x;
+  for (int i = 0; i < n.x; ++i)
+    for (int j = 0; j < n.y; ++j)
+      for (int k = 0; k < n.z; ++k)
+        x.push_back(first + s * glm::dvec3(i, j, k) +
+                    jitter * s * glm::dvec3(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)));
+  return x;
+}
+
 std::vector<sph::GpuParticle> particles_at(const std::vector<glm::dvec3>& positions, double mass) {
   std::vector<sph::GpuParticle> out;
   for (const glm::dvec3& x : positions) {

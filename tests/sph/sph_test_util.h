@@ -26,6 +26,11 @@ sph::SphSettings settings_for(const glm::dvec3& lo, const glm::dvec3& hi, double
 /// Particles at `positions` with ids 0..n-1, mass `mass` [kg], zero velocity and rest density 1000.
 std::vector<sph::GpuParticle> particles_at(const std::vector<glm::dvec3>& positions, double mass = 1e-3);
 
+/// Positions of an nx x ny x nz lattice of spacing `s` [m] from `first` [m] (x slowest), each moved by a uniform
+/// random offset of up to `jitter` s per axis.
+std::vector<glm::dvec3> jittered_lattice(std::mt19937_64& rng, const glm::ivec3& n, const glm::dvec3& first, double s,
+                                         double jitter);
+
 /// The particles sorted by id (undoing the solver's sort).
 std::vector<sph::GpuParticle> by_id(std::vector<sph::GpuParticle> particles);
 

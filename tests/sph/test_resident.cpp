@@ -46,14 +46,8 @@ Thrown thrown_block(std::mt19937_64& rng, PressureSolver solver, bool jitter) {
   sc.settings.viscosity = jitter ? default_viscosity(sc.settings) : 1e-3;
   if (!jitter) sc.settings.dt_max = 0.01;
   sc.settings.max_compression = 10.0;  // a jittered start is no physical state; this test is about the schedule
-  const double s = kH / 2, a = jitter ? 0.1 : 0.0, v = jitter ? 0.3 : 0.0;
-  std::vector<glm::dvec3> x;
-  for (int i = 0; i < 9; ++i)
-    for (int j = 0; j < 7; ++j)
-      for (int k = 0; k < 6; ++k)
-        x.push_back(glm::dvec3(0.12 + i * s, 0.05 + j * s, 0.1 + k * s) +
-                    a * s * glm::dvec3(sphtest::uniform(rng, -1, 1), sphtest::uniform(rng, -1, 1),
-                                       sphtest::uniform(rng, -1, 1)));
+  const double s = kH / 2, v = jitter ? 0.3 : 0.0;
+  const auto x = sphtest::jittered_lattice(rng, {9, 7, 6}, {0.12, 0.05, 0.1}, s, jitter ? 0.1 : 0.0);
   sc.particles = sphtest::particles_at(x, 1000.0 * s * s * s);
   for (GpuParticle& q : sc.particles)
     q.v_rho = glm::vec4(sphtest::uniform(rng, -v, v), (jitter ? 2.5 : 3.0) + sphtest::uniform(rng, -v, v),

@@ -35,13 +35,7 @@ WaterScene water_scene(std::mt19937_64& rng, PressureSolver solver = PressureSol
   // test is about the state, not the physics.
   sc.settings.max_compression = 10.0;
   const double s = kH / 2;
-  std::vector<glm::dvec3> x;
-  for (int i = 0; i < 11; ++i)
-    for (int j = 0; j < 9; ++j)
-      for (int k = 0; k < 7; ++k)
-        x.push_back(glm::dvec3(0.1 + i * s, 0.05 + j * s, 0.1 + k * s) +
-                    0.1 * s * glm::dvec3(sphtest::uniform(rng, -1, 1), sphtest::uniform(rng, -1, 1),
-                                         sphtest::uniform(rng, -1, 1)));
+  const auto x = sphtest::jittered_lattice(rng, {11, 9, 7}, {0.1, 0.05, 0.1}, s, 0.1);
   sc.particles = sphtest::particles_at(x, 1000.0 * s * s * s);
   for (GpuParticle& q : sc.particles)
     q.v_rho = glm::vec4(sphtest::uniform(rng, -0.5, 0.5), sphtest::uniform(rng, -0.5, 0.5),
