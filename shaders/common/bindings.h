@@ -151,6 +151,17 @@
 #define SPH_BIND_SOLVE_ARGS 57      /* uvec4[] per chunk of particles: DFSPH's indirect dispatch args (groups, 1, 1) */
 #define SPH_BIND_STEP 58            /* SphStep: the running step's dt and index, the time, the folded reductions */
 #define SPH_BIND_COLLIDER_POINTS 59 /* dvec4[2 n]: each collider's point at t = 0 and velocity, in double (step.comp) */
+/* The surface mesh on the GPU (src/sph/gpu_surface_mesh.h, shaders/sph/mesh*.comp; docs/water.md "Surface mesh"). */
+#define SPH_BIND_MESH_GRID 60       /* MeshGrid: the water's box of lattice blocks, the lattice spacing and iso level */
+#define SPH_BIND_MESH_BLOCKS 61     /* uint per block of the box: 1 if active, then (scanned) its active index */
+#define SPH_BIND_MESH_LIST 62       /* uint per active block: its index in the box */
+#define SPH_BIND_MESH_VALUES 63     /* float per lattice point of the active blocks: phi */
+#define SPH_BIND_MESH_MASKS 64      /* uint per lattice point: bit d set when its Kuhn edge d crosses the iso level */
+#define SPH_BIND_MESH_VERTEX_START 65  /* uint per lattice point: vertex count, then (scanned) its first vertex */
+#define SPH_BIND_MESH_TRIANGLE_START 66 /* uint per lattice point: its cube's triangles, then its first triangle */
+#define SPH_BIND_MESH_VERTICES 67   /* vec4 per vertex: position [m] */
+#define SPH_BIND_MESH_TRIANGLES 68  /* uint[3] per triangle: vertex indices, counter-clockwise from outside */
+#define SPH_MESH_BLOCK 8            /* lattice points per block edge */
 
 /* Snow-water coupling (src/app/snow_water_exchange.h, shaders/coupling): a grid with the snow grid's spacing and
    origin, filled by both materials' particles at a coupling interval's end (Bardenhagen et al. 2000 contact). */

@@ -1,5 +1,7 @@
 #include "app/bench.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include "app/pass_table.h"
@@ -9,6 +11,7 @@
 #include "gl/context.h"
 #include "gl/sync.h"
 #include "scene/load.h"
+#include "sph/surface_mesh.h"
 
 namespace firn::app {
 namespace {
@@ -57,6 +60,30 @@ void print_blocking_reads(const FrameRun& r, const char* step, double fps) {
               r.steps, step, r.calls, fps);
 }
 
+/// The surface mesh of the water's state (`--export mesh`), extracted on the GPU and by the CPU reference from the
+/// downloaded particles: wall ms (min of 3, the GPU's blocking reads and download included), size, lattice memory.
+void print_surface_mesh_times(sph::Solver& s) {
+  const sph::SphSettings& w = s.settings();
+  const sph::SurfaceMeshSettings settings{.lattice = 0.5 * w.spacing, .kernel_radius = w.h(), .rest_density = w.rest_density};
+  double gpu_ms = 1e30, cpu_ms = 1e30;
+  sph::SurfaceMesh gpu, cpu;
+  for (int k = 0; k < 3; ++k) {
+    auto t0 = std::chrono::steady_clock::now();
+    gpu = s.surface_mesh(settings);
+    auto t1 = std::chrono::steady_clock::now();
+    std::vector<glm::vec4> particles;
+    for (const sph::GpuParticle& p : s.download_particles()) particles.push_back(p.x_m);
+    cpu = sph::extract_surface(particles, settings);
+    auto t2 = std::chrono::steady_clock::now();
+    gpu_ms = std::min(gpu_ms, std::chrono::duration<double, std::milli>(t1 - t0).count());
+    cpu_ms = std::min(cpu_ms, std::chrono::duration<double, std::milli>(t2 - t1).count());
+  }
+  std::printf("surface mesh (--export mesh): GPU %.1f ms, CPU reference %.1f ms (min of 3; download included); %zu "
+              "triangles (CPU %zu); lattice %.2f MB (GPU floats; CPU doubles %.2f MB)\n",
+              gpu_ms, cpu_ms, gpu.triangles.size(), cpu.triangles.size(), gpu.lattice_bytes / 1e6,
+              cpu.lattice_bytes / 1e6);
+}
+
 void print_sph_table(const sph::Solver& s, const gl::ContextInfo& info, int steps, double wall_ms,
                      const std::vector<gl::PassTime>& passes, double simulated_s) {
   double sort_ms = 0;
@@ -96,6 +123,7 @@ int run_sph_bench(const scene::Scene& scene, int steps, const std::string& egl, 
   const FrameRun r = frames(s, scene.fps, steps, [&](auto loop) { wall_ms = time_passes(s.timer(), 1, loop); });
   print_sph_table(s, context.info(), r.steps, wall_ms, s.timer().passes(), s.time() - t0);
   print_blocking_reads(r, "step", scene.fps);
+  print_surface_mesh_times(s);
   return 0;
 }
 

@@ -11,7 +11,7 @@ namespace firn::app {
 enum class WaterMode {
   kSurface,    ///< a water surface: screen-space fluid rendering (render::FluidSurfaceRenderer)
   kParticles,  ///< lit blue spheres, one per particle
-  kMesh,       ///< the surface mesh of `--export mesh` (sph::extract_surface), built on the CPU every frame drawn
+  kMesh,       ///< the surface mesh of `--export mesh` (sph::Solver::surface_mesh), extracted on the GPU every frame drawn
 };
 
 /// Every mode, in the order the command line and the panel list them.

@@ -102,14 +102,9 @@ void WaterSolver::write_ply(const std::filesystem::path& folder, int frame) cons
 
 sph::SurfaceMesh WaterSolver::surface_mesh() const {
   const sph::SphSettings& s = solver_->settings();
-  std::vector<glm::vec4> particles;
-  for (const sph::GpuParticle& p : solver_->download_particles()) particles.push_back(p.x_m);
-  // Sorted slots change every step; the mesh is built in a fixed order (the sort below) so frames are reproducible.
-  std::sort(particles.begin(), particles.end(), [](const glm::vec4& a, const glm::vec4& b) {
-    return a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : a.z < b.z;
-  });
-  return sph::extract_surface(particles,
-                              {.lattice = 0.5 * s.spacing, .kernel_radius = s.h(), .rest_density = s.rest_density});
+  // On the GPU from the sorted particles (the same surface as sph::extract_surface, in a fixed order: the lattice
+  // blocks' order in the water's box).
+  return solver_->surface_mesh({.lattice = 0.5 * s.spacing, .kernel_radius = s.h(), .rest_density = s.rest_density});
 }
 
 void WaterSolver::write_mesh(const std::filesystem::path& folder, int frame) const {

@@ -117,6 +117,15 @@ static_assert(offsetof(GpuStep, flags) == 164);
 /// Bytes of GpuStep the CPU writes before every advance and step.
 constexpr size_t kStepCpuBytes = offsetof(GpuStep, time);
 
+/// The surface mesh's lattice box (std430, 64 bytes; MeshGrid in shaders/sph/mesh.glsl; sph::SurfaceMesher).
+struct GpuMeshGrid {
+  glm::ivec4 box_lo;   ///< lowest lattice block of the water's box (xyz); w unused
+  glm::ivec4 box_hi;   ///< highest block (xyz); w unused
+  glm::uvec4 dims;     ///< blocks of the box per axis; w = their product
+  glm::vec4 lattice;   ///< x lattice spacing a [m], y iso level, z poly6 coefficient / rho0; w unused
+};
+static_assert(sizeof(GpuMeshGrid) == 64);
+
 /// Uniform block shared by every SPH pass (std140, 192 bytes).
 struct GpuParams {
   glm::vec4 origin_cell;  ///< hash origin [m]; w = hash cell size [m]

@@ -356,6 +356,18 @@ std::vector<SolidLoad> Solver::solid_loads() {
   return out;
 }
 
+SurfaceMesh Solver::surface_mesh(const SurfaceMeshSettings& s) {
+  check_surface_settings(s);
+  if (std::abs(s.kernel_radius - settings_.h()) > 1e-12 * settings_.h())
+    throw std::invalid_argument("sph::Solver::surface_mesh: kernel radius " + std::to_string(s.kernel_radius) +
+                                " m; allowed: the water's h = " + std::to_string(settings_.h()) + " m");
+  if (unsorted_) sort();  // the cell table of the particles as they are
+  if (!mesher_) mesher_.emplace();
+  bind();
+  gl::ScopedPass t(timer_, "surface mesh");
+  return mesher_->extract(count_, s);
+}
+
 void Solver::upload_particles(const std::vector<GpuParticle>& p) {
   if (p.size() != count_) throw std::invalid_argument("sph::Solver::upload_particles: particle count changed");
   particles().write(p);

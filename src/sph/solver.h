@@ -17,6 +17,7 @@
 #include "gl/program.h"
 #include "gl/resident_advance.h"
 #include "gl/timer.h"
+#include "sph/gpu_surface_mesh.h"
 #include "sph/hash_sort.h"
 #include "sph/layout.h"
 #include "sph/settings.h"
@@ -96,6 +97,13 @@ class Solver {
   /// body (torque about its centre of mass). Summed in 64-bit
   /// fixed point (2^-24 N), so the result does not depend on the GPU's order of work. Waits for the GPU.
   std::vector<SolidLoad> solid_loads();
+
+  /// The water's free surface as a closed, consistently oriented triangle mesh, extracted on the GPU from the
+  /// particles and the cell table (sph::SurfaceMesher; the same surface as sph::extract_surface). `settings`'
+  /// kernel_radius must be the water's h (the cell table's). Throws std::invalid_argument for settings out of range
+  /// or another kernel radius, std::runtime_error when the water spreads beyond what the extraction holds. Waits for
+  /// the GPU (five blocking reads).
+  SurfaceMesh surface_mesh(const SurfaceMeshSettings& settings);
 
   // The passes, in step order (public so that tests can check each against a CPU reference). density(),
   // forces() and neighbour_ids() read the packed positions that sort() writes: call sort() first.
@@ -284,6 +292,7 @@ class Solver {
   gl::Buffer neighbour_lists_;  ///< see SphSettings::neighbour_list_stride (empty when 0)
   uint32_t list_chunk_ = 0;     ///< particles whose lists fit one storage binding (a multiple of the offset alignment)
   StagedRead staged_impulses_;  ///< the impulse sums read with the last status
+  std::optional<SurfaceMesher> mesher_;  ///< made at the first surface_mesh()
   gl::PassTimer timer_;
 };
 

@@ -190,10 +190,7 @@ void contour(const Lattice& lattice, const SurfaceMeshSettings& s, SurfaceMesh& 
 }  // namespace
 
 SurfaceMesh extract_surface(const std::vector<glm::vec4>& particles, const SurfaceMeshSettings& s) {
-  if (!(s.lattice > 0) || !(s.kernel_radius > 0) || !(s.rest_density > 0) || !(s.iso > 0 && s.iso < 1) ||
-      !std::isfinite(s.lattice) || !std::isfinite(s.kernel_radius))
-    throw std::invalid_argument("sph::extract_surface: lattice, kernel radius and rest density must be > 0, iso in "
-                                "(0, 1)");
+  check_surface_settings(s);
   const double limit = std::ldexp(1.0, 30) * s.lattice;
   for (const glm::vec4& p : particles)
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z) ||
@@ -204,6 +201,18 @@ SurfaceMesh extract_surface(const std::vector<glm::vec4>& particles, const Surfa
   const Lattice lattice = splat(particles, s);
   mesh.lattice_bytes = lattice.bytes();
   contour(lattice, s, mesh);
+  set_vertex_normals(mesh);
+  return mesh;
+}
+
+void check_surface_settings(const SurfaceMeshSettings& s) {
+  if (!(s.lattice > 0) || !(s.kernel_radius > 0) || !(s.rest_density > 0) || !(s.iso > 0 && s.iso < 1) ||
+      !std::isfinite(s.lattice) || !std::isfinite(s.kernel_radius))
+    throw std::invalid_argument("sph::extract_surface: lattice, kernel radius and rest density must be > 0, iso in "
+                                "(0, 1)");
+}
+
+void set_vertex_normals(SurfaceMesh& mesh) {
   std::vector<glm::dvec3> normals(mesh.positions.size(), glm::dvec3(0.0));
   for (const auto& t : mesh.triangles) {
     const glm::dvec3 a(mesh.positions[t[0]]), b(mesh.positions[t[1]]), c(mesh.positions[t[2]]);
@@ -215,7 +224,6 @@ SurfaceMesh extract_surface(const std::vector<glm::vec4>& particles, const Surfa
     const double len = glm::length(normals[v]);
     mesh.normals[v] = len > 0 ? glm::vec3(normals[v] / len) : glm::vec3(0.0f);
   }
-  return mesh;
 }
 
 double enclosed_volume(const SurfaceMesh& mesh) {

@@ -9,7 +9,7 @@
 /// tetrahedra on the Kuhn decomposition of every lattice cube (six tetrahedra along the cube's main diagonal, the
 /// same on every cube, so neighbouring cubes share their faces' triangulation and the mesh is closed; no case
 /// table). Triangles are oriented with the tetrahedra's parity, so that the mesh is consistently oriented with
-/// normals out of the water. CPU, double precision (docs/water.md says why not yet on the GPU).
+/// normals out of the water. CPU, double precision: the reference of the GPU extraction (gpu_surface_mesh.h).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +38,13 @@ struct SurfaceMesh {
 /// The surface of `particles` (xyz position [m], w mass [kg]). Throws std::invalid_argument for settings out of
 /// range, a non-finite position, or a position more than 2^30 lattice spacings from the origin.
 SurfaceMesh extract_surface(const std::vector<glm::vec4>& particles, const SurfaceMeshSettings& settings);
+
+/// Throws std::invalid_argument unless lattice, kernel radius and rest density are finite and > 0 and iso in (0, 1).
+void check_surface_settings(const SurfaceMeshSettings& settings);
+
+/// Sets mesh.normals from the positions and triangles: per vertex the unit sum of its triangles' area-weighted
+/// normals (zero for a vertex of no triangle).
+void set_vertex_normals(SurfaceMesh& mesh);
 
 /// Volume enclosed by a closed, consistently oriented mesh [m^3] (divergence theorem: sum over triangles of
 /// a . (b x c) / 6; positive for outward normals).

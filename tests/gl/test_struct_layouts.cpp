@@ -235,6 +235,12 @@ std::vector<Mirror> sph_mirrors() {
            FIRN_ROW(GpuStep, flags, "flags"), FIRN_ROW(GpuStep, energy_epoch_seen, "energy_epoch_seen"),
            FIRN_ROW(GpuStep, pad1, "pad1")}),
       array_of<glm::dvec4>("glm::dvec4", "ColliderPoints", SPH_BIND_COLLIDER_POINTS, "collider_points"),
+      // The surface mesh (sph::SurfaceMesher): the box, then float values, vec4 vertices and uint words.
+      struct_block<GpuMeshGrid>("sph::GpuMeshGrid", "MeshGrid", SPH_BIND_MESH_GRID, true, "MeshGrid.",
+                                {FIRN_ROW(GpuMeshGrid, box_lo, "box_lo"), FIRN_ROW(GpuMeshGrid, box_hi, "box_hi"),
+                                 FIRN_ROW(GpuMeshGrid, dims, "dims"), FIRN_ROW(GpuMeshGrid, lattice, "lattice")}),
+      array_of<float>("float", "MeshValues", SPH_BIND_MESH_VALUES, "values"),
+      array_of<glm::vec4>("glm::vec4", "MeshVertices", SPH_BIND_MESH_VERTICES, "vertices"),
   };
   const std::pair<const char*, std::pair<int, const char*>> words[] = {
       {"KeyBuffer", {SPH_BIND_KEYS, "keys"}},
@@ -252,6 +258,12 @@ std::vector<Mirror> sph_mirrors() {
       {"BodyImpulseBuffer", {SPH_BIND_BODY_IMPULSES, "body_impulses"}},
       {"FieldReactionBuffer", {SPH_BIND_FIELD_REACTION, "field_reaction"}},
       {"NeighbourListBuffer", {SPH_BIND_NEIGHBOUR_LISTS, "neighbour_lists"}},
+      {"MeshBlocks", {SPH_BIND_MESH_BLOCKS, "blocks"}},
+      {"MeshList", {SPH_BIND_MESH_LIST, "block_list"}},
+      {"MeshMasks", {SPH_BIND_MESH_MASKS, "masks"}},
+      {"MeshVertexStart", {SPH_BIND_MESH_VERTEX_START, "vertex_start"}},
+      {"MeshTriangleStart", {SPH_BIND_MESH_TRIANGLE_START, "triangle_start"}},
+      {"MeshTriangles", {SPH_BIND_MESH_TRIANGLES, "triangles"}},
   };
   for (const auto& [block, where] : words)
     m.push_back(array_of<uint32_t>("uint32_t", block, where.first, where.second));

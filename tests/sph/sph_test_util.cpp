@@ -1,5 +1,7 @@
 #include "sph_test_util.h"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,6 +41,25 @@ std::vector<glm::dvec3> jittered_lattice(std::mt19937_64& rng, const glm::ivec3&
         x.push_back(first + s * glm::dvec3(i, j, k) +
                     jitter * s * glm::dvec3(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)));
   return x;
+}
+
+std::vector<glm::vec4> ball(const glm::dvec3& centre, double radius, double s, double rho0) {
+  std::vector<glm::vec4> out;
+  const int n = int(std::ceil(radius / s)) + 1;
+  for (int k = -n; k <= n; ++k)
+    for (int j = -n; j <= n; ++j)
+      for (int i = -n; i <= n; ++i) {
+        const glm::dvec3 x = centre + s * glm::dvec3(i, j, k);
+        if (glm::length(x - centre) <= radius) out.emplace_back(glm::vec3(x), float(rho0 * s * s * s));
+      }
+  return out;
+}
+
+std::map<std::pair<uint32_t, uint32_t>, int> directed_edges(const sph::SurfaceMesh& mesh) {
+  std::map<std::pair<uint32_t, uint32_t>, int> edges;
+  for (const auto& t : mesh.triangles)
+    for (int k = 0; k < 3; ++k) ++edges[{t[k], t[(k + 1) % 3]}];
+  return edges;
 }
 
 std::vector<sph::GpuParticle> particles_at(const std::vector<glm::dvec3>& positions, double mass) {

@@ -1,6 +1,8 @@
 #pragma once
 /// Helpers shared by the SPH tests: per-test seeds, settings and particle sets of awkward size.
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -8,6 +10,7 @@
 
 #include "sph/layout.h"
 #include "sph/settings.h"
+#include "sph/surface_mesh.h"
 
 namespace firn::sphtest {
 
@@ -30,6 +33,14 @@ std::vector<sph::GpuParticle> particles_at(const std::vector<glm::dvec3>& positi
 /// random offset of up to `jitter` s per axis.
 std::vector<glm::dvec3> jittered_lattice(std::mt19937_64& rng, const glm::ivec3& n, const glm::dvec3& first, double s,
                                          double jitter);
+
+/// Particles (xyz position [m], w mass rho0 s^3 [kg]) on the lattice of spacing s [m] inside the ball (centre [m],
+/// radius [m]).
+std::vector<glm::vec4> ball(const glm::dvec3& centre, double radius, double s, double rho0);
+
+/// Edges of a triangle mesh as directed (from, to) vertex pairs with their counts (closed and consistently oriented:
+/// every pair once and its reverse once).
+std::map<std::pair<uint32_t, uint32_t>, int> directed_edges(const sph::SurfaceMesh& mesh);
 
 /// The particles sorted by id (undoing the solver's sort).
 std::vector<sph::GpuParticle> by_id(std::vector<sph::GpuParticle> particles);

@@ -10,31 +10,14 @@
 #include <random>
 
 #include "sph/surface_mesh.h"
+#include "sph_test_util.h"
 #include "support/test_seed.h"
 
 namespace firn::sph {
 namespace {
 
-/// Particles of mass rho0 s^3 on the lattice of spacing s inside the ball (centre, radius).
-std::vector<glm::vec4> ball(const glm::dvec3& centre, double radius, double s, double rho0) {
-  std::vector<glm::vec4> out;
-  const int n = int(std::ceil(radius / s)) + 1;
-  for (int k = -n; k <= n; ++k)
-    for (int j = -n; j <= n; ++j)
-      for (int i = -n; i <= n; ++i) {
-        const glm::dvec3 x = centre + s * glm::dvec3(i, j, k);
-        if (glm::length(x - centre) <= radius) out.emplace_back(glm::vec3(x), float(rho0 * s * s * s));
-      }
-  return out;
-}
-
-/// Edges of the mesh as directed (from, to) pairs with their counts.
-std::map<std::pair<uint32_t, uint32_t>, int> directed_edges(const SurfaceMesh& mesh) {
-  std::map<std::pair<uint32_t, uint32_t>, int> edges;
-  for (const auto& t : mesh.triangles)
-    for (int k = 0; k < 3; ++k) ++edges[{t[k], t[(k + 1) % 3]}];
-  return edges;
-}
+using sphtest::ball;
+using sphtest::directed_edges;
 
 TEST(SurfaceMesh, BallGivesAClosedOrientedMeshOfTheBallsVolume) {
   std::mt19937_64 rng(test::test_seed());
