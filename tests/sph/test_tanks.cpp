@@ -186,6 +186,12 @@ TEST(SphTanks, DISABLED_ColumnAtRestStaysAtRest) {
 // floor, -z slab, +z face) gains 6.9e-3 J out of 0.056 J of potential energy (limit 5.6e-4 J) with the shader's 256
 // directions, and lost 1.2e-4 J with 128: sensitive to the quadrature where a box, the box floor and the slab meet.
 // The pre-change shaders gained 6.7e-3, 1.0 and 0.15 J on the tanks of this test without the settling phase.
+// 2026-11-27, under this DISABLED_ name's seed: tanks 0-2 lose 1.1-1.8e-4 J (pass, also with 1,024 directions);
+// tank 3 (-x box, +x box, -y box, -z plane set in, +z box) fails in the settling phase: at t = 0.135 s a particle
+// projected into the corner where the gate plane and the inset -z plane meet above the box floor (three quarters
+// of its kernel solid) is kicked to 2 m/s, +3.9 % energy, and the closed-tank watchdog ends the run. Projecting
+// particles that end a step inside a solid half a spacing outside it instead of onto it was worse (2.8 m/s at
+// 0.065 s): the jump itself injects energy.
 TEST(SphTanks, DISABLED_ReleasedColumnGainsNoEnergy) {
   firn::test::gl_context();
   std::mt19937_64 rng(sphtest::test_seed());
