@@ -113,6 +113,11 @@ SurfaceMesh SurfaceMesher::extract(uint32_t particles, const SurfaceMeshSettings
   // The mesh's size (blocking reads 3 and 4).
   const uint32_t vertex_count = read_word(vertex_start_, points), triangle_count = read_word(triangle_start_, points);
   if (triangle_count == 0) return mesh;
+  if (size_t(vertex_count) * sizeof(glm::vec4) > gl::max_storage_block_bytes() ||
+      size_t(triangle_count) * 3 * sizeof(uint32_t) > gl::max_storage_block_bytes())
+    throw std::runtime_error("surface mesh: " + std::to_string(vertex_count) + " vertices and " +
+                             std::to_string(triangle_count) + " triangles; allowed: what one storage binding of " +
+                             std::to_string(gl::max_storage_block_bytes()) + " bytes holds");
   ensure(vertices_, size_t(vertex_count) * sizeof(glm::vec4));
   ensure(triangles_, size_t(triangle_count) * 3 * sizeof(uint32_t));
   masks_.bind_storage(SPH_BIND_MESH_MASKS);
