@@ -8,7 +8,8 @@ layout(std430, binding = SPH_BIND_MESH_GRID) coherent buffer MeshGrid {
   ivec4 box_lo;  // lowest block of the water's box (xyz); w unused
   ivec4 box_hi;  // highest block (xyz); w unused
   uvec4 dims;    // blocks of the box per axis (CPU-written after the box pass); w = their product
-  vec4 lattice;  // x lattice spacing a [m], y iso level, z poly6 / rho0 [1/(kg m^6)]... (times m_j (h^2 - r^2)^3), w unused
+  vec4 lattice;  // x lattice spacing a [m], y iso level, z 315 / (64 pi h^9 rho0) [1/(kg m^6)]
+                 // (phi = z sum_j m_j (h^2 - r^2)^3), w unused
 } mesh;
 layout(std430, binding = SPH_BIND_MESH_BLOCKS) buffer MeshBlocks { uint blocks[]; };
 layout(std430, binding = SPH_BIND_MESH_LIST) buffer MeshList { uint block_list[]; };

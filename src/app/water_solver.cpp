@@ -1,9 +1,11 @@
 #include "app/water_solver.h"
 
 #include <algorithm>
+#include <string>
 
 #include "app/output_names.h"
 #include "app/ply_writer.h"
+#include "core/log.h"
 #include "sph/diagnostics.h"
 #include "sph/surface_mesh.h"
 #include "sph/state.h"
@@ -102,9 +104,22 @@ void WaterSolver::write_ply(const std::filesystem::path& folder, int frame) cons
 
 sph::SurfaceMesh WaterSolver::surface_mesh() const {
   const sph::SphSettings& s = solver_->settings();
-  // On the GPU from the sorted particles (the same surface as sph::extract_surface, in a fixed order: the lattice
-  // blocks' order in the water's box).
-  return solver_->surface_mesh({.lattice = 0.5 * s.spacing, .kernel_radius = s.h(), .rest_density = s.rest_density});
+  const sph::SurfaceMeshSettings settings{.lattice = 0.5 * s.spacing, .kernel_radius = s.h(),
+                                          .rest_density = s.rest_density};
+  // On the GPU from the sorted particles (in a fixed order: the lattice blocks' order in the water's box). Water
+  // spread beyond the GPU extraction's capacity gets the same surface from the CPU reference, which has no such
+  // limit, built from the particles in a fixed order (sorted by position) so that frames are reproducible.
+  try {
+    return solver_->surface_mesh(settings);
+  } catch (const sph::SurfaceMeshTooLarge& e) {
+    log::warn(std::string(e.what()) + "; the surface mesh is built on the CPU instead");
+  }
+  std::vector<glm::vec4> particles;
+  for (const sph::GpuParticle& p : solver_->download_particles()) particles.push_back(p.x_m);
+  std::sort(particles.begin(), particles.end(), [](const glm::vec4& a, const glm::vec4& b) {
+    return a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : a.z < b.z;
+  });
+  return sph::extract_surface(particles, settings);
 }
 
 void WaterSolver::write_mesh(const std::filesystem::path& folder, int frame) const {

@@ -29,8 +29,9 @@ class WaterSolver final : public GpuSolver<sph::Solver> {
   void write_ply(const std::filesystem::path& folder, int frame) const override;
   /// water_mesh_<frame>.ply: surface_mesh().
   void write_mesh(const std::filesystem::path& folder, int frame) const override;
-  /// The free surface now (sph::Solver::surface_mesh on the GPU, a lattice of half the particle spacing); the
-  /// particles stay on the GPU, the mesh comes back.
+  /// The free surface now (sph::Solver::surface_mesh on the GPU, a lattice of half the particle spacing; the
+  /// particles stay on the GPU, the mesh comes back). Beyond the GPU extraction's capacity (sph::SurfaceMeshTooLarge)
+  /// the CPU reference sph::extract_surface builds the same surface from the downloaded particles, with a warning.
   sph::SurfaceMesh surface_mesh() const;
   /// Viscosity mu [Pa s], artificial viscosity alpha [1], surface tension sigma [N/m], speed of sound c [m/s]
   /// (sph::Solver::set_fluid).

@@ -64,6 +64,7 @@ gl::InFlight Solver::record(size_t slot) {
   const size_t bytes = slot_bytes(rigid_.size());
   if (staging_.size() != gl::kStagingSlots * bytes) staging_ = gl::Buffer(gl::kStagingSlots * bytes);
   const size_t base = slot * bytes;
+  gl::storage_barrier();  // the passes' writes before the copies
   staging_.copy_from(status_, 0, base, sizeof(GpuStatus));
   staging_.copy_from(step_, 0, base + kStepOffset, sizeof(GpuStep));
   // The impulse sums ride along (a GPU-side copy of 48 bytes per body), so that a coupling interval's impulses

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/bindings.h"
+#include "gl/sync.h"
 #include "sph/layout.h"
 
 namespace firn::sph {
@@ -15,8 +16,6 @@ namespace {
 /// Entries of one prefix sum (gl::Scan's limit) and so of the box's blocks and of the active lattice points.
 constexpr uint64_t kMaxEntries = (uint64_t{1} << 24) - 1;
 constexpr uint32_t kBlockPoints = SPH_MESH_BLOCK * SPH_MESH_BLOCK * SPH_MESH_BLOCK;
-
-void barrier() { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT); }
 
 uint32_t read_word(const gl::Buffer& b, size_t index) {
   uint32_t w = 0;
@@ -56,15 +55,15 @@ SurfaceMesh SurfaceMesher::extract(uint32_t particles, const SurfaceMeshSettings
   grid.lattice = glm::vec4(s.lattice, s.iso, 315.0 / (64.0 * std::numbers::pi * std::pow(h, 9)) / s.rest_density, 0);
   grid_.upload(0, sizeof grid, &grid);
   grid_.bind_storage(SPH_BIND_MESH_GRID);
-  barrier();
+  gl::storage_barrier();
   box_.dispatch_linear(particles, SPH_LOCAL_SIZE);
-  barrier();
+  gl::storage_barrier();
   // The box (blocking read 1): it sizes the block flags.
   grid_.download(0, sizeof grid, &grid);
   const glm::ivec3 extent = glm::ivec3(grid.box_hi) - glm::ivec3(grid.box_lo) + 1;
   const uint64_t total = uint64_t(extent.x) * uint64_t(extent.y) * uint64_t(extent.z);
   if (total + 1 > kMaxEntries)
-    throw std::runtime_error("surface mesh: the water spreads over " + std::to_string(total) + " lattice blocks of " +
+    throw SurfaceMeshTooLarge("surface mesh: the water spreads over " + std::to_string(total) + " lattice blocks of " +
                              std::to_string(SPH_MESH_BLOCK) + "^3 points (its bounding box); allowed: at most " +
                              std::to_string(kMaxEntries - 1));
   grid.dims = glm::uvec4(glm::uvec3(extent), uint32_t(total));
@@ -72,16 +71,16 @@ SurfaceMesh SurfaceMesher::extract(uint32_t particles, const SurfaceMeshSettings
   ensure(blocks_, (total + 1) * sizeof(uint32_t));
   blocks_.clear();
   blocks_.bind_storage(SPH_BIND_MESH_BLOCKS);
-  barrier();
+  gl::storage_barrier();
   mark_.dispatch_linear(particles, SPH_LOCAL_SIZE);
-  barrier();
+  gl::storage_barrier();
   scan(uint32_t(total + 1)).run(blocks_, uint32_t(total + 1));  // entry `total` is 0: it becomes the active count
   blocks_.bind_storage(SPH_BIND_MESH_BLOCKS);
   // The active blocks (blocking read 2): they size the lattice.
   const uint32_t active = read_word(blocks_, total);
   const uint64_t points = uint64_t(active) * kBlockPoints;
   if (points + 1 > kMaxEntries)
-    throw std::runtime_error("surface mesh: " + std::to_string(points) + " lattice points near the water; allowed: at "
+    throw SurfaceMeshTooLarge("surface mesh: " + std::to_string(points) + " lattice points near the water; allowed: at "
                              "most " + std::to_string(kMaxEntries - 1) + " (one prefix sum)");
   SurfaceMesh mesh;
   mesh.lattice_bytes = points * sizeof(float);
@@ -89,12 +88,12 @@ SurfaceMesh SurfaceMesher::extract(uint32_t particles, const SurfaceMeshSettings
   ensure(list_buffer_, active * sizeof(uint32_t));
   list_buffer_.bind_storage(SPH_BIND_MESH_LIST);
   list_.dispatch_linear(total, SPH_LOCAL_SIZE);
-  barrier();
+  gl::storage_barrier();
   ensure(values_, points * sizeof(float));
   values_.bind_storage(SPH_BIND_MESH_VALUES);
   field_.set("u_points", uint32_t(points));
   field_.dispatch_linear(points, SPH_LOCAL_SIZE);
-  barrier();
+  gl::storage_barrier();
   ensure(masks_, points * sizeof(uint32_t));
   ensure(vertex_start_, (points + 1) * sizeof(uint32_t));
   ensure(triangle_start_, (points + 1) * sizeof(uint32_t));
@@ -104,10 +103,10 @@ SurfaceMesh SurfaceMesher::extract(uint32_t particles, const SurfaceMeshSettings
   masks_.bind_storage(SPH_BIND_MESH_MASKS);
   vertex_start_.bind_storage(SPH_BIND_MESH_VERTEX_START);
   triangle_start_.bind_storage(SPH_BIND_MESH_TRIANGLE_START);
-  barrier();
+  gl::storage_barrier();
   count_.set("u_points", uint32_t(points));
   count_.dispatch_linear(points, SPH_LOCAL_SIZE);
-  barrier();
+  gl::storage_barrier();
   scan(uint32_t(points + 1)).run(vertex_start_, uint32_t(points + 1));
   scan(uint32_t(points + 1)).run(triangle_start_, uint32_t(points + 1));
   // The mesh's size (blocking reads 3 and 4).
@@ -115,7 +114,7 @@ SurfaceMesh SurfaceMesher::extract(uint32_t particles, const SurfaceMeshSettings
   if (triangle_count == 0) return mesh;
   if (size_t(vertex_count) * sizeof(glm::vec4) > gl::max_storage_block_bytes() ||
       size_t(triangle_count) * 3 * sizeof(uint32_t) > gl::max_storage_block_bytes())
-    throw std::runtime_error("surface mesh: " + std::to_string(vertex_count) + " vertices and " +
+    throw SurfaceMeshTooLarge("surface mesh: " + std::to_string(vertex_count) + " vertices and " +
                              std::to_string(triangle_count) + " triangles; allowed: what one storage binding of " +
                              std::to_string(gl::max_storage_block_bytes()) + " bytes holds");
   ensure(vertices_, size_t(vertex_count) * sizeof(glm::vec4));
@@ -127,7 +126,7 @@ SurfaceMesh SurfaceMesher::extract(uint32_t particles, const SurfaceMeshSettings
   triangles_.bind_storage(SPH_BIND_MESH_TRIANGLES);
   emit_.set("u_points", uint32_t(points));
   emit_.dispatch_linear(points, SPH_LOCAL_SIZE);
-  barrier();
+  gl::storage_barrier();
   // The mesh (blocking read 5, two downloads).
   std::vector<glm::vec4> positions(vertex_count);
   vertices_.download(0, positions.size() * sizeof(glm::vec4), positions.data());

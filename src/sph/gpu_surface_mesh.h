@@ -8,6 +8,7 @@
 /// sph::Solver::surface_mesh.
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 
 #include "gl/buffer.h"
 #include "gl/program.h"
@@ -16,6 +17,12 @@
 
 namespace firn::sph {
 
+/// The water needs more than one GPU extraction holds: its box of lattice blocks or its active lattice points beyond
+/// one prefix sum (2^24 - 1 entries), or its mesh beyond one storage binding. The message names the count.
+struct SurfaceMeshTooLarge : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// The passes and buffers of the GPU extraction (kept between frames; buffers grow as needed). Needs a current
 /// OpenGL 4.3 context. Move-only.
 class SurfaceMesher {
@@ -23,8 +30,8 @@ class SurfaceMesher {
   SurfaceMesher();
   /// The surface of `particles` particles whose packed positions, cell table and uniform block the caller has
   /// bound (sph::Solver::bind), with `settings.kernel_radius` the cell table's h. Five blocking reads: the box, the
-  /// active block count, the vertex and triangle counts, the mesh. Throws std::runtime_error when the water's box
-  /// or its active lattice points exceed what one prefix sum or storage binding holds (2^24 entries).
+  /// active block count, the vertex and triangle counts, the mesh. Throws std::invalid_argument for settings out of
+  /// range, SurfaceMeshTooLarge beyond the extraction's capacity.
   SurfaceMesh extract(uint32_t particles, const SurfaceMeshSettings& settings);
 
  private:

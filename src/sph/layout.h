@@ -75,7 +75,8 @@ static_assert(sizeof(GpuPressureSolve) == 48);
 static_assert(offsetof(GpuPressureSolve, last) == 16);
 
 /// Step control (std430, 176 bytes; SphStep in shaders/sph/layout.glsl): GPU-resident stepping (docs/water.md "Steps
-/// without waiting"). The first part is the CPU's (uploaded before every advance and step), the second the GPU's:
+/// without waiting"). The first part is the CPU's (uploaded before every advance and step; the GPU only counts the
+/// budget down), the second the GPU's:
 /// shaders/sph/step.comp chooses each dt there, moves the clock and counts the steps, and folds each step's
 /// reductions; every step pass reads the running step's dt and index here and returns at once without SPH_STEP_RUN.
 struct GpuStep {

@@ -357,7 +357,6 @@ std::vector<SolidLoad> Solver::solid_loads() {
 }
 
 SurfaceMesh Solver::surface_mesh(const SurfaceMeshSettings& s) {
-  check_surface_settings(s);
   if (std::abs(s.kernel_radius - settings_.h()) > 1e-12 * settings_.h())
     throw std::invalid_argument("sph::Solver::surface_mesh: kernel radius " + std::to_string(s.kernel_radius) +
                                 " m; allowed: the water's h = " + std::to_string(settings_.h()) + " m");

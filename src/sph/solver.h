@@ -101,7 +101,7 @@ class Solver {
   /// The water's free surface as a closed, consistently oriented triangle mesh, extracted on the GPU from the
   /// particles and the cell table (sph::SurfaceMesher; the same surface as sph::extract_surface). `settings`'
   /// kernel_radius must be the water's h (the cell table's). Throws std::invalid_argument for settings out of range
-  /// or another kernel radius, std::runtime_error when the water spreads beyond what the extraction holds. Waits for
+  /// or another kernel radius, SurfaceMeshTooLarge when the water spreads beyond what the extraction holds. Waits for
   /// the GPU (five blocking reads).
   SurfaceMesh surface_mesh(const SurfaceMeshSettings& settings);
 

@@ -6,7 +6,6 @@
 #include <bit>
 #include <cmath>
 #include <cstddef>
-#include <cstring>
 #include <limits>
 
 #include "common/bindings.h"
@@ -82,7 +81,7 @@ gl::InFlight Solver::record(size_t slot) {
   const size_t bytes = slot_bytes(bodies_.size());
   if (staging_.size() != gl::kStagingSlots * bytes) staging_ = gl::Buffer(gl::kStagingSlots * bytes);
   const size_t base = slot * bytes;
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  gl::storage_barrier();  // the passes' writes before the copies
   staging_.copy_from(status_, 0, base, sizeof(GpuStatus));
   staging_.copy_from(step_state_, 0, base + kStepOffset, sizeof(GpuStep));
   if (settings_.pressure_solver == PressureSolver::kDfsph)
@@ -105,9 +104,7 @@ Solver::Readback Solver::read(const gl::InFlight& f) const {
 void Solver::apply(const Readback& r) {
   step_ += static_cast<uint32_t>(r.step.count - static_cast<uint32_t>(step_));  // the GPU counts mod 2^32
   time_ = r.step.time;
-  // The CPU's copy of the GPU's part; the CPU's part stays as the CPU last wrote it.
-  std::memcpy(reinterpret_cast<char*>(&stepper_) + kStepCpuBytes, reinterpret_cast<const char*>(&r.step) + kStepCpuBytes,
-              sizeof(GpuStep) - kStepCpuBytes);
+  stepper_ = r.step;  // upload_step rewrites the CPU's part before the next call
   choose_time_step(r.step.max_speed, r.step.max_accel);  // the limits the next step pass will compute
   limits_.max_density = r.step.max_density;
   if (step_ > 0) energy_ = r.step.energy;

@@ -160,3 +160,16 @@ TEST(GpuSurfaceMesh, RefusesAnotherKernelRadius) {
   EXPECT_THROW(solver->surface_mesh({.lattice = 0.01, .kernel_radius = h, .rest_density = kRho0, .iso = 1.5}),
                std::invalid_argument);
 }
+
+// Two drops 1.5 km apart along x and 30 m along y and z: the water's box of lattice blocks is beyond one prefix sum, which the extraction refuses
+// by name (sph::SurfaceMeshTooLarge; `firn run --export mesh` then builds the mesh with the CPU reference, which has
+// no such limit).
+TEST(GpuSurfaceMesh, WaterSpreadBeyondItsCapacityIsRefusedByName) {
+  const double h = 0.04, s = h / 2;
+  auto drops = sphtest::ball(glm::dvec3(-700.0, 0.1, 0.1), 0.05, s, kRho0);
+  const auto far = sphtest::ball(glm::dvec3(800.0, 30.1, 30.1), 0.05, s, kRho0);
+  drops.insert(drops.end(), far.begin(), far.end());
+  auto solver = solver_for(drops, glm::dvec3(-1000.0, 0.0, 0.0), glm::dvec3(1000.0, 31.0, 31.0), h);
+  EXPECT_THROW(solver->surface_mesh(mesh_settings(h)), SurfaceMeshTooLarge);
+  EXPECT_GT(extract_surface(positions_of(*solver), mesh_settings(h)).triangles.size(), 100u);
+}

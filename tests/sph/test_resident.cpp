@@ -131,7 +131,9 @@ void check_against_the_cpu_schedule(PressureSolver solver, bool jitter) {
               dt_min, dt_max);
   // Batches of at least 16 steps: at the end of every frame steps were issued past the end and, by the comparison
   // above, changed nothing.
-  if (!jitter) EXPECT_GT(gpu.issued_steps(), gpu.steps() + 8);
+  if (!jitter) {
+    EXPECT_GT(gpu.issued_steps(), gpu.steps() + 8);
+  }
 }
 
 }  // namespace
