@@ -1,6 +1,7 @@
 #version 430
 // DFSPH, after each prediction (pressure_solve.glsl), one invocation: the solve's average error against the bound
-// decides whether the next correction and prediction run; the indirect dispatch arguments of every chunk of
+// (and, for the density solve, its largest error of one particle against u_max_particle_error) decides whether the
+// next correction and prediction run; the indirect dispatch arguments of every chunk of
 // particles are set to their group counts or to zero. Iterations = corrections applied after the warm start: a
 // solve that converges at its k-th prediction applied k - 1; one still above the bound at prediction
 // u_max_iterations + 1 (the CPU issues that many) applied u_max_iterations.
@@ -15,6 +16,7 @@ uniform uint u_start;
 uniform uint u_mode;            // SPH_SOLVE_DENSITY or SPH_SOLVE_DIVERGENCE
 uniform uint u_max_iterations;  // corrections after the warm start, >= 1
 uniform float u_max_error;      // average relative error at which the solve stops
+uniform float u_max_particle_error;  // density solve: the largest error of one particle at which it stops
 uniform uint u_chunk;           // particles per chunk (Solver::dispatch_with_lists)
 uniform uint u_chunks;
 
@@ -30,6 +32,7 @@ void main() {
     solve.error_lo = 0u;
     solve.error_hi = 0u;
     solve.predictions = 0u;
+    solve.error_max = 0u;
     // A step that does not run (step.comp) starts no solve: its rounds become empty dispatches.
     solve.done = step_runs() ? 0u : 1u;
     set_groups(step_runs());
@@ -40,10 +43,12 @@ void main() {
   // 2^22 particles), rounded in the 16th digit beyond; the stop decision compares far coarser numbers.
   double sum = double(solve.error_hi) * 4294967296.0 + double(solve.error_lo);
   float error = float(sum / SPH_SOLVE_ERROR_SCALE / double(particle_count()));
+  float worst = uintBitsToFloat(solve.error_max);
   solve.error_lo = 0u;
   solve.error_hi = 0u;
+  solve.error_max = 0u;
   uint k = ++solve.predictions;
-  bool converged = error <= u_max_error;
+  bool converged = error <= u_max_error && (u_mode != SPH_SOLVE_DENSITY || worst <= u_max_particle_error);
   if (!converged && k <= u_max_iterations) return;  // the correction of this prediction runs, then the next one
   solve.done = 1u;
   set_groups(false);

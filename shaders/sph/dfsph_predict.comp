@@ -2,9 +2,9 @@
 // DFSPH, one Jacobi step's prediction (pressure_solve.glsl): the rate D rho_i / D t at the current velocities, the
 // predicted excess e_i (density solve: rho_i + dt rate - rho0 [kg/m^3]; divergence solve: the rate [kg/(m^3 s)]),
 // the correction kappa_i = max(e_i f_i / dt^2 (or / dt), -p_i) [Pa] for dfsph_correct.comp, and the solve's error,
-// the sum of |kappa_i| dt^2 / f_i / rho0 (the projected residual; times dt for the divergence), reduced per work
-// group in shared memory and added once per group in 64-bit fixed point. Runs by indirect dispatch: no groups once
-// the solve has converged.
+// the sum of |kappa_i| dt^2 / f_i / rho0 (the projected residual; times dt for the divergence) and its largest term,
+// reduced per work group in shared memory and added (the largest: maximised) once per group in 64-bit fixed point.
+// Runs by indirect dispatch: no groups once the solve has converged.
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/neighbours.glsl"
@@ -22,6 +22,7 @@ uniform uint u_mode;         // SPH_SOLVE_DENSITY or SPH_SOLVE_DIVERGENCE
 #include "sph/pairs.glsl"
 
 shared float s_error[SPH_LOCAL_SIZE];
+shared float s_max[SPH_LOCAL_SIZE];
 
 vec3 g_vi;
 float g_rate = 0.0;  // sum_j m_j (v_i - v_j') . grad W_ij, without solve_gradient_scale()
@@ -60,11 +61,18 @@ void main() {
   // Tree sum in shared memory (a fixed order: the group's sum does not depend on timing), one atomic per group.
   uint t = gl_LocalInvocationID.x;
   s_error[t] = error;
+  s_max[t] = error;
   barrier();
   for (uint half_size = SPH_LOCAL_SIZE / 2u; half_size > 0u; half_size >>= 1u) {
-    if (t < half_size) s_error[t] += s_error[t + half_size];
+    if (t < half_size) {
+      s_error[t] += s_error[t + half_size];
+      s_max[t] = max(s_max[t], s_max[t + half_size]);
+    }
     barrier();
   }
-  if (t == 0u && s_error[0] > 0.0)
+  if (t == 0u && s_error[0] > 0.0) {
     ATOMIC_ADD_FIXED64(solve.error_lo, solve.error_hi, s_error[0] * SPH_SOLVE_ERROR_SCALE)
+    // Non-negative floats order as their bit patterns: an integer maximum is exact and order-independent.
+    atomicMax(solve.error_max, floatBitsToUint(s_max[0]));
+  }
 }

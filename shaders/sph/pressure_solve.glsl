@@ -22,7 +22,8 @@
 // density solve from all of it, the divergence solve from half (DFSPH_WARM_START_* in common/bindings.h).
 // The error of a solve is the average over all particles of the predicted compression max(e_i, 0) / rho0 (times dt
 // for the divergence), summed per work group in shared memory and then in 64-bit fixed point, so the decision to stop
-// is deterministic. The iterations run without a read-back: dfsph_check.comp writes the group counts of the next
+// is deterministic; the density solve also stops only once the largest error of one particle is within
+// SphSettings::max_particle_density_error (an integer maximum of the float bits, order-independent too). The iterations run without a read-back: dfsph_check.comp writes the group counts of the next
 // iteration's indirect dispatches, zero once the error is below SphSettings::max_density_error.
 //
 // Needs sph/layout.glsl.
@@ -36,6 +37,8 @@ layout(std430, binding = SPH_BIND_PRESSURE_SOLVE) coherent buffer PressureSolveB
                             // average errors (floatBitsToUint)
   uvec4 totals;             // since the last status read: x, y iterations of the density and divergence solves;
                             // z solves that stopped at the limit above the bound; w unused
+  uint error_max;           // this iteration's largest error of one particle (floatBitsToUint of a non-negative float)
+  uint pad0, pad1, pad2;
 } solve;
 
 // Per sorted slot: x the factor f_i = omega rho_i^2 / D_i [m^2] (density pass), y this iteration's kappa_i [Pa],

@@ -132,7 +132,8 @@ sph::SortMethod parse_sort(const Node& node) {
 sph::SphSettings parse_sph(const Node& node) {
   node.expect_object({"particle_spacing", "kernel_radius", "rest_density", "viscosity", "artificial_viscosity",
                       "surface_tension",
-                      "surface_threshold", "sound_speed", "pressure_solver", "max_density_error", "max_iterations",
+                      "surface_threshold", "sound_speed", "pressure_solver", "max_density_error",
+                      "max_particle_density_error", "max_iterations",
                       "equation_of_state", "sort", "cfl", "dt_max",
                       "max_compression", "max_energy_growth", "domain", "bodies", "regions"});
   sph::SphSettings s;
@@ -155,6 +156,11 @@ sph::SphSettings parse_sph(const Node& node) {
       "max_density_error", {.text = "0 < error < 1 (average relative compression)", .lo = 0, .lo_open = true, .hi = 1,
                             .hi_open = true},
       s.max_density_error);
+  s.max_particle_density_error =
+      node.number("max_particle_density_error",
+                  {.text = "0 < error < 1 (relative compression of one particle)", .lo = 0, .lo_open = true, .hi = 1,
+                   .hi_open = true},
+                  s.max_particle_density_error);
   if (auto k = node.find("max_iterations"))
     s.max_iterations = static_cast<uint32_t>(k->integer(1, 10000, "1 <= max_iterations <= 10000"));
   if (auto eos = node.find("equation_of_state")) s.eos = parse_eos(*eos);

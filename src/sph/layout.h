@@ -70,8 +70,10 @@ struct GpuPressureSolve {
   glm::uvec4 last;              ///< last step: iterations of the density and divergence solves, their final average
                                 ///< errors (float bits)
   glm::uvec4 totals;            ///< since reset: iterations of each solve, solves stopped above the bound, unused
+  uint32_t error_max;           ///< the running iteration's largest error of one particle (float bits)
+  uint32_t pad[3];
 };
-static_assert(sizeof(GpuPressureSolve) == 48);
+static_assert(sizeof(GpuPressureSolve) == 64);
 static_assert(offsetof(GpuPressureSolve, last) == 16);
 
 /// Step control (std430, 176 bytes; SphStep in shaders/sph/layout.glsl): GPU-resident stepping (docs/water.md "Steps

@@ -88,6 +88,11 @@ struct SphSettings {
   /// this (the constant-density solve: (rho* - rho0) / rho0; the divergence-free solve: the compression its rate
   /// would cause within the step, dt D rho / D t / rho0), as SPlisHSPlasH's maxError and maxErrorV (in %). In (0, 1).
   double max_density_error = 0.001;
+  /// DFSPH: the constant-density solve also runs until no particle's projected residual (relative to rho0) is above
+  /// this, in (0, 1). The average alone let a few particles stay far off: a splash's warm-start pressure went on
+  /// pushing separating particles apart, and a sheet hitting a wall was compressed beyond 10 % while the average held
+  /// (docs/water.md "DFSPH", "Impacts"). The default is the compression weakly compressible SPH is designed for.
+  double max_particle_density_error = 0.01;
   /// DFSPH: corrections per solve at most (each solve stops earlier once within max_density_error), >= 1.
   uint32_t max_iterations = 100;
   EquationOfState eos = EquationOfState::kTait;

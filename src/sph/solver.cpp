@@ -264,6 +264,7 @@ void Solver::pressure_solve(uint32_t mode) {
   dfsph_check_.set("u_mode", mode);
   dfsph_check_.set("u_max_iterations", rounds);
   dfsph_check_.set("u_max_error", static_cast<float>(settings_.max_density_error));
+  dfsph_check_.set("u_max_particle_error", static_cast<float>(settings_.max_particle_density_error));
   dfsph_check_.set("u_chunk", settings_.neighbour_list_stride > 0 ? list_chunk_ : count_);
   dfsph_check_.set("u_chunks", chunk_count());
   dfsph_predict_.set("u_mode", mode);
