@@ -65,6 +65,7 @@ TEST(SphScene, EveryFieldIsRead) {
   s["sort"] = "radix";
   s["pressure_solver"] = "dfsph";
   s["max_density_error"] = 5e-4;
+  s["max_particle_density_error"] = 0.02;
   s["max_iterations"] = 37;
   s["cfl"] = 0.3;
   s["dt_max"] = 5e-4;
@@ -89,6 +90,7 @@ TEST(SphScene, EveryFieldIsRead) {
   EXPECT_EQ(w.sort, sph::SortMethod::kRadix);
   EXPECT_EQ(w.pressure_solver, sph::PressureSolver::kDfsph);
   EXPECT_EQ(w.max_density_error, 5e-4);
+  EXPECT_EQ(w.max_particle_density_error, 0.02);
   EXPECT_EQ(w.max_iterations, 37u);
   EXPECT_EQ(w.cfl, 0.3);
   EXPECT_EQ(w.dt_max, 5e-4);
@@ -121,6 +123,7 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
       {"/sph/sort", "bitonic", "s.json: sph.sort: unknown sort \"bitonic\"; allowed: counting, radix"},
       {"/sph/pressure_solver", "pcisph", "s.json: sph.pressure_solver: unknown pressure solver \"pcisph\"; allowed: dfsph, wcsph"},
       {"/sph/max_density_error", 0, "s.json: sph.max_density_error: 0 is out of range; allowed: 0 < error < 1"},
+      {"/sph/max_particle_density_error", 1, "s.json: sph.max_particle_density_error: 1 is out of range; allowed: 0 < error < 1"},
       {"/sph/max_iterations", 2.5, "s.json: sph.max_iterations:"},
       {"/sph/max_iterations", 0, "s.json: sph.max_iterations:"},
       {"/sph/viscosity", "a lot", "s.json: sph.viscosity: wrong type: got string \"a lot\"; allowed: a number with mu >= 0 [Pa s]"},
