@@ -101,7 +101,9 @@ struct SphSettings {
   /// DFSPH: dt <= cfl s / |v|max (a particle moves a fraction of the spacing s, its diameter: Bender & Koschier 2017
   /// Sec. 6 use 0.4).
   double cfl = 0.4;
-  double dt_max = 1e-3;           ///< upper bound on the time step [s]
+  /// Upper bound on the time step [s]. A scene that names no dt_max gets 1e-3 s with WCSPH (whose acoustic condition
+  /// is far below it anyway) and kDfsphDtMax with DFSPH, whose step otherwise follows the particle speed.
+  double dt_max = 1e-3;
   /// Watchdog: a particle compressed beyond rho0 (1 + max_compression) ends the run (firn::NumericalError, exit 3).
   /// Weakly compressible SPH is set up for about 1 % (c = 10 v_max); 10 % means the pressure (Tait: about the
   /// stiffness B itself) no longer holds the water, the usual first sign of a blow-up.
@@ -129,6 +131,10 @@ struct SphSettings {
   /// The kernel radius h [m] actually used.
   double h() const { return kernel_radius > 0 ? kernel_radius : 2.0 * spacing; }
 };
+
+/// A scene's default dt_max with DFSPH [s]: SPlisHSPlasH's default bound on its CFL step (cflMaxTimeStepSize, 5 ms;
+/// SPlisHSPlasH commit e580653, Simulation.cpp). At 1 ms, WCSPH's default, DFSPH's speed condition would rarely act.
+inline constexpr double kDfsphDtMax = 5e-3;
 
 /// The viscosity that stabilises weakly compressible SPH at the settings' resolution [Pa s]: Monaghan's
 /// artificial viscosity alpha = 0.1 expressed as a physical one, nu = alpha h_s c / 10 with the smoothing length

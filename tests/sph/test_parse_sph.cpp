@@ -49,6 +49,15 @@ TEST(SphScene, DefaultsAndAutomaticViscosity) {
   EXPECT_EQ(w.surface_tension, 0);
   EXPECT_TRUE(w.regions.empty());
   EXPECT_EQ(w.no_slip, (std::array<bool, 3>{false, false, false}));  // free-slip walls unless asked
+  EXPECT_EQ(w.dt_max, 1e-3);
+}
+
+TEST(SphScene, DfsphDefaultsToSplishsplashsMaximalStep) {
+  auto j = water_scene();
+  j["sph"]["pressure_solver"] = "dfsph";
+  EXPECT_EQ(scene::parse_scene(j, "s.json").sph->dt_max, sph::kDfsphDtMax);
+  j["sph"]["dt_max"] = 2e-3;  // a scene's own value wins
+  EXPECT_EQ(scene::parse_scene(j, "s.json").sph->dt_max, 2e-3);
 }
 
 TEST(SphScene, EveryFieldIsRead) {
