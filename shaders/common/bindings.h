@@ -221,7 +221,8 @@
    system, but on a particle lattice with h = 2 s the largest eigenvalue of diag(D)^-1 A is 2.7 for the cubic spline
    (3.6 for poly6's gradient; a 7^3 block, periodic or with free surfaces), so plain Jacobi (omega = 1) lets
    checkerboard modes grow and omega must stay below 2 / 2.7 = 0.74 (docs/water.md "DFSPH"). SPlisHSPlasH's DFSPH
-   uses 0.5 too. */
+   uses 0.5 too. The lattice's supremum over all wave vectors is 2.82 at h = 2 s and grows with h (7.47 at 3 s), so
+   beyond h = 2 s the solver scales omega down (sph::dfsph_relaxation, the shader's u_relaxation). */
 #define DFSPH_RELAXATION 0.5
 /* The shares of the last step's pressure totals the warm starts apply: all of the density solve's (its pressure holds
    the weight from step to step; an overshoot is undone by the projected residual, which also counts pressure under

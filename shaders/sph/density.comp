@@ -27,6 +27,7 @@ layout(std430, binding = SPH_BIND_NEIGHBOUR_LISTS) writeonly buffer NeighbourLis
 uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
 uniform uint u_first;        // first sorted slot of this dispatch; neighbour_lists[] starts at its list
 uniform float u_gradient_correction;  // DFSPH: the lattice correction c of its pairs' gradient (pressure_solve.glsl)
+uniform float u_relaxation;          // DFSPH: Jacobi's omega (sph::dfsph_relaxation)
 
 float g_sum = 0.0;
 uint g_listed = 0u;
@@ -106,7 +107,7 @@ void main() {
     float scale = solve_gradient_scale(), c = u_gradient_correction;
     vec3 pairs = scale * g_grad, solids = -b.pressure_volume.xyz;
     float d = dot(pairs + solids, c * pairs + solids) + c * particles[s].x_m.w * scale * (scale * g_grad2);
-    solver_terms[s] = vec4(d > 0.0 ? DFSPH_RELAXATION * rho * rho / d : 0.0, 0.0, 0.0, 0.0);
+    solver_terms[s] = vec4(d > 0.0 ? u_relaxation * rho * rho / d : 0.0, 0.0, 0.0, 0.0);
     // The solids' drag reactions now; their pressure reactions once the solvers have found the pressure
     // (dfsph_reactions.comp).
     for (uint k = 0u; k < near.count; ++k) {

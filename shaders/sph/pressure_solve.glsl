@@ -14,7 +14,7 @@
 // With kappa_i alone nonzero this changes rho_i's rate by -dt kappa_i / rho_i^2 D_i, where
 //   D_i = (S_i + B_i) . (c S_i + B_i) + c m_i sum_j m_j |grad W_ij|^2,  S_i = sum_j m_j grad W_ij, B_i = rho0 grad V_i,
 // so the relaxed Jacobi step is kappa_i = e_i f_i / dt^2 (density) or e_i f_i / dt (divergence), with
-// f_i = omega rho_i^2 / D_i [m^2] (omega = DFSPH_RELAXATION; the DFSPH factor alpha_i of Bender & Koschier 2017 Eq. 9,
+// f_i = omega rho_i^2 / D_i [m^2] (omega = sph::dfsph_relaxation: DFSPH_RELAXATION up to h = 2 s; the DFSPH factor alpha_i of Bender & Koschier 2017 Eq. 9,
 // written for a pressure instead of a stiffness) and
 // e_i the predicted excess density [kg/m^3] or rate [kg/(m^3 s)]. Pressures only push: each solve's running total
 // p_i stays >= 0 (the corrections are projected: kappa_i >= -p_i), the complementarity of a free surface. Both

@@ -21,6 +21,20 @@ double pressure_gradient_correction(const SphSettings& settings);
 /// The same correction for the cubic spline's gradient (DFSPH's pressure; about 0.980 at h = 2 s).
 double cubic_gradient_correction(const SphSettings& settings);
 
+/// The largest eigenvalue of diag(A)^-1 A for DFSPH's Jacobi solves on the infinite cubic lattice of spacing s with
+/// the cubic spline of support h (pressure_solve.glsl: A maps the kappas to the change of the density rates). There
+/// the pairs' gradient sum vanishes, so a kappa wave of wave vector k meets the symbol
+///   lambda(k) = |sum_d G(d) sin(k . d)|^2 / sum_d |G(d)|^2,   G(d) = grad W at the lattice offset d,
+/// maximised over a grid of k in [0, pi / s]^3. About 2.82 at h = 2 s, 2.01 at 1.5 s, 7.47 at 3 s: more neighbours,
+/// stiffer high-wavenumber modes.
+double dfsph_jacobi_spectral_radius(const SphSettings& settings);
+
+/// Jacobi's relaxation omega for DFSPH's solves (the factor f_i = omega rho_i^2 / D_i): DFSPH_RELAXATION (0.5,
+/// SPlisHSPlasH's) at h <= 2 s, scaled down beyond so that omega lambda_max stays at its value at h = 2 s (1.41, below
+/// the bound 2 of Jacobi's convergence). Plain 0.5 diverged at h = 3 s, where omega lambda_max = 3.7: a resting
+/// column exploded in its first step.
+double dfsph_relaxation(const SphSettings& settings);
+
 /// Lattice points x = s (k + 1/2) (k integer, origin at the domain minimum) inside each body, in body order, with
 /// the body's velocity and lattice_particle_mass(); a point covered by two bodies is seeded once. `id` = index.
 /// Only points whose lattice cube [s k, s (k + 1)] lies in the domain are seeded: a point closer than s / 2 to a

@@ -76,6 +76,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
     solver_terms_ = gl::Buffer(size_t(count_) * sizeof(glm::vec4));
     const auto correction = static_cast<float>(cubic_gradient_correction(settings_));
     density_.set("u_gradient_correction", correction);
+    density_.set("u_relaxation", static_cast<float>(dfsph_relaxation(settings_)));
     dfsph_correct_.set("u_gradient_correction", correction);
   }
   closed_tank_ = is_closed_tank();

@@ -105,7 +105,7 @@ Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p,
       grad2 += double(p[i].x_m.w) * p[q.j].x_m.w * glm::dot(g, g);
     }
     const double rho = p[i].v_rho.w, d = corr * (glm::dot(grad, grad) + grad2);
-    f[i] = d > 0 ? DFSPH_RELAXATION * rho * rho / d : 0;
+    f[i] = d > 0 ? dfsph_relaxation(s) * rho * rho / d : 0;
     const double r = rate(i, v, &magnitude[i]);
     const double e = mode == SPH_SOLVE_DENSITY ? rho + dt * r - rho0 : r;
     kappa[i] = std::max(mode == SPH_SOLVE_DENSITY ? e * f[i] / (dt * dt) : e * f[i] / dt, 0.0);
