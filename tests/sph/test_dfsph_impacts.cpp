@@ -1,18 +1,12 @@
-// DFSPH where water meets walls hard (docs/water.md "DFSPH", "Impacts"): the
-// density solve's bound on one particle and the half-spacing margin at the
-// domain faces.
-//  - One compressed particle among thousands at rest: the average error is far
-//  below its bound, so only the bound on
-//    one particle makes the solve push it out; after the step its density is
-//    back within that bound (up to the second-order error of the solve's linear
-//    prediction).
-//  - A small 3-D dam break whose fronts hit the far walls within the run, at
-//  SPlisHSPlasH's cfl of 0.4: kinetic plus
-//    potential energy never rises above its start by more than 1 % of the
-//    potential energy (issue 11's bound for a released column), and no particle
-//    comes closer than half a spacing to a face. Before these two changes this
-//    scene's fronts shot up the walls and the run ended on the watchdog
-//    (docs/water.md gives the history).
+// DFSPH where water meets walls hard (docs/water.md "DFSPH", "Impacts"): the density solve's bound on one particle
+// and the half-spacing margin at the domain faces.
+//  - One compressed particle among thousands at rest: the average error is far below its bound, so only the bound on
+//    one particle makes the solve push it out; after the step its density is back within that bound (up to the
+//    second-order error of the solve's linear prediction).
+//  - A small 3-D dam break whose fronts hit the far walls within the run, at SPlisHSPlasH's cfl of 0.4: kinetic plus
+//    potential energy never rises above its start by more than 1 % of the potential energy (issue 11's bound for a
+//    released column), and no particle comes closer than half a spacing to a face. Without the margin this scene
+//    ends on the watchdog (compression at 0.14 s).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -30,27 +24,22 @@ using namespace firn::sph;
 
 namespace {
 
-/// The largest compression max(rho / rho0 - 1) of the particles (their last
-/// density pass).
-double max_compression(const std::vector<GpuParticle> &particles, double rho0) {
+/// The largest compression max(rho / rho0 - 1) of the particles (their last density pass).
+double max_compression(const std::vector<GpuParticle>& particles, double rho0) {
   double worst = 0;
-  for (const auto &p : particles)
-    worst = std::max(worst, double(p.v_rho.w) / rho0 - 1.0);
+  for (const auto& p : particles) worst = std::max(worst, double(p.v_rho.w) / rho0 - 1.0);
   return worst;
 }
 
-/// A closed box filled with water at rest (every face a mirror, no gravity),
-/// one particle moved a third of a spacing towards its +x neighbour; DFSPH with
-/// the given bound on one particle. Returns the compression measured by the
-/// first step's density pass and by the second's (after the first step's
-/// motion).
+/// A closed box filled with water at rest (every face a mirror, no gravity), one particle moved a third of a spacing
+/// towards its +x neighbour; DFSPH with the given bound on one particle. Returns the compression measured by the first
+/// step's density pass and by the second's (after the first step's motion).
 std::pair<double, double> squeezed_particle(double particle_bound) {
   SphSettings st;
   st.spacing = 0.01;
   st.rest_density = 1000;
   st.domain_min = glm::dvec3(0.0);
-  st.domain_max =
-      glm::dvec3(0.13, 0.11, 0.09); // 13 x 11 x 9 particles: awkward sizes
+  st.domain_max = glm::dvec3(0.13, 0.11, 0.09);  // 13 x 11 x 9 particles: awkward sizes
   Body block;
   block.min = st.domain_min;
   block.max = st.domain_max;
@@ -62,42 +51,37 @@ std::pair<double, double> squeezed_particle(double particle_bound) {
   auto particles = seed_bodies(st);
   // An interior particle (6, 5, 4): x += s / 3.
   const glm::vec3 target(0.065f, 0.055f, 0.045f);
-  auto it = std::min_element(particles.begin(), particles.end(),
-                             [&](const GpuParticle &a, const GpuParticle &b) {
-                               return glm::length(glm::vec3(a.x_m) - target) <
-                                      glm::length(glm::vec3(b.x_m) - target);
-                             });
+  auto it = std::min_element(particles.begin(), particles.end(), [&](const GpuParticle& a, const GpuParticle& b) {
+    return glm::length(glm::vec3(a.x_m) - target) < glm::length(glm::vec3(b.x_m) - target);
+  });
   it->x_m.x += float(st.spacing / 3);
   Solver solver(st, {}, glm::dvec3(0.0), particles);
   solver.step(1e-3);
-  const double before =
-      max_compression(solver.download_particles(), st.rest_density);
+  const double before = max_compression(solver.download_particles(), st.rest_density);
   solver.step(1e-3);
-  const double after =
-      max_compression(solver.download_particles(), st.rest_density);
+  const double after = max_compression(solver.download_particles(), st.rest_density);
   return {before, after};
 }
 
-} // namespace
+}  // namespace
 
 TEST(DfsphImpacts, DensitySolveBoundsTheCompressionOfOneParticle) {
   firn::test::gl_context();
   const double bound = 0.01;
   const auto [before, with_bound] = squeezed_particle(bound);
   const auto [before_too, average_only] = squeezed_particle(0.99);
-  std::printf("  compression before %.4f; after one step %.5f with a bound of "
-              "%.2f on one particle, %.5f with the "
-              "average alone\n",
-              before, with_bound, bound, average_only);
+  std::printf(
+      "  compression before %.4f; after one step %.5f with a bound of "
+      "%.2f on one particle, %.5f with the "
+      "average alone\n",
+      before, with_bound, bound, average_only);
   EXPECT_EQ(before, before_too);
-  // The average error (two particles of 1287 at a few per cent: about 1e-4) is
-  // within its bound from the start, so without the bound on one particle the
-  // solve makes no correction and the particle stays compressed.
+  // The average error (two particles of 1287 at a few per cent: about 1e-4) is within its bound from the start, so
+  // without the bound on one particle the solve makes no correction and the particle stays compressed.
   EXPECT_GT(before, 3 * bound);
   EXPECT_GT(average_only, 3 * bound);
-  // The solve stops once the linear prediction of every particle is within the
-  // bound; the density pass measures the moved particles exactly, which differs
-  // by the prediction's second-order error: a fraction of the bound here (the
+  // The solve stops once the linear prediction of every particle is within the bound; the density pass measures the
+  // moved particles exactly, which differs by the prediction's second-order error: a fraction of the bound here (the
   // particle moves s / 6 at most), so half the bound again is allowed.
   EXPECT_LE(with_bound, 1.5 * bound);
 }
@@ -122,39 +106,36 @@ TEST(DfsphImpacts, FrontsHittingTheWallsGainNoEnergy) {
   st.dt_max = 5e-3;
   const glm::dvec3 gravity(0, -9.81, 0);
   Solver solver(st, {}, gravity, seed_bodies(st, gravity));
-  const auto energy = [&](const std::vector<GpuParticle> &particles,
-                          double *potential) {
+  const auto energy = [&](const std::vector<GpuParticle>& particles, double* potential) {
     double kinetic = 0, pot = 0;
-    for (const auto &p : particles) {
+    for (const auto& p : particles) {
       const glm::dvec3 v(p.v_rho);
       kinetic += 0.5 * p.x_m.w * glm::dot(v, v);
       pot += p.x_m.w * 9.81 * p.x_m.y;
     }
-    if (potential)
-      *potential = pot;
+    if (potential) *potential = pot;
     return kinetic + pot;
   };
   double potential = 0;
   const double start = energy(solver.download_particles(), &potential);
   double worst_gain = -1e300, closest = 1e300, fastest = 0;
-  for (int frame = 0; frame < 40; ++frame) { // 1.6 s: the fronts reach the far
-                                             // faces at about 0.25 and 0.45 s
+  // 1.6 s: the fronts reach the far faces at about 0.25 and 0.45 s.
+  for (int frame = 0; frame < 40; ++frame) {
     ASSERT_NO_THROW(solver.advance(0.04)) << "frame " << frame;
     const auto particles = solver.download_particles();
     worst_gain = std::max(worst_gain, energy(particles, nullptr) - start);
     const Diagnostics d = measure(particles, st.rest_density);
     fastest = std::max(fastest, d.max_speed);
-    for (const auto &p : particles)
+    for (const auto& p : particles)
       for (int a = 0; a < 3; ++a)
-        closest = std::min({closest, p.x_m[a] - st.domain_min[a],
-                            st.domain_max[a] - p.x_m[a]});
+        closest = std::min({closest, p.x_m[a] - st.domain_min[a], st.domain_max[a] - p.x_m[a]});
   }
-  std::printf("  %u particles, %llu steps; largest energy gain %.3g J "
-              "(potential energy %.3g J), fastest particle "
-              "%.2f m/s, closest to a face %.4f m\n",
-              solver.particle_count(),
-              static_cast<unsigned long long>(solver.steps()), worst_gain,
-              potential, fastest, closest);
+  std::printf(
+      "  %u particles, %llu steps; largest energy gain %.3g J "
+      "(potential energy %.3g J), fastest particle "
+      "%.2f m/s, closest to a face %.4f m\n",
+      solver.particle_count(), static_cast<unsigned long long>(solver.steps()), worst_gain, potential, fastest,
+      closest);
   EXPECT_LE(worst_gain, 0.01 * potential);
   EXPECT_GE(closest, 0.5 * st.spacing * (1 - 1e-5));
 }
