@@ -14,8 +14,8 @@
 // With kappa_i alone nonzero this changes rho_i's rate by -dt kappa_i / rho_i^2 D_i, where
 //   D_i = (S_i + B_i) . (c S_i + B_i) + c m_i sum_j m_j |grad W_ij|^2,  S_i = sum_j m_j grad W_ij, B_i = rho0 grad V_i,
 // so the relaxed Jacobi step is kappa_i = e_i f_i / dt^2 (density) or e_i f_i / dt (divergence), with
-// f_i = omega rho_i^2 / D_i [m^2] (omega = sph::dfsph_relaxation: DFSPH_RELAXATION up to h = 2 s; the DFSPH factor alpha_i of Bender & Koschier 2017 Eq. 9,
-// written for a pressure instead of a stiffness) and
+// f_i = omega rho_i^2 / D_i [m^2] (omega = sph::dfsph_relaxation: DFSPH_RELAXATION up to h = 2 s; the DFSPH factor
+// alpha_i of Bender & Koschier 2017 Eq. 9, written for a pressure instead of a stiffness) and
 // e_i the predicted excess density [kg/m^3] or rate [kg/(m^3 s)]. Pressures only push: each solve's running total
 // p_i stays >= 0 (the corrections are projected: kappa_i >= -p_i), the complementarity of a free surface. Both
 // solves start warm from the last step's totals (Particle.a_p.w and Particle.id.y, carried through the sort), the
@@ -23,8 +23,9 @@
 // The error of a solve is the average over all particles of the predicted compression max(e_i, 0) / rho0 (times dt
 // for the divergence), summed per work group in shared memory and then in 64-bit fixed point, so the decision to stop
 // is deterministic; the density solve also stops only once the largest error of one particle is within
-// SphSettings::max_particle_density_error (an integer maximum of the float bits, order-independent too). The iterations run without a read-back: dfsph_check.comp writes the group counts of the next
-// iteration's indirect dispatches, zero once the error is below SphSettings::max_density_error.
+// SphSettings::max_particle_density_error (an integer maximum of the float bits, order-independent too). The
+// iterations run without a read-back: dfsph_check.comp writes the group counts of the next iteration's indirect
+// dispatches, zero once the solve has converged.
 //
 // Needs sph/layout.glsl.
 

@@ -157,7 +157,8 @@ double dfsph_jacobi_spectral_radius(const SphSettings& settings) {
 double dfsph_relaxation(const SphSettings& settings) {
   const double ratio = settings.h() / settings.spacing;
   if (ratio <= 2.0) return DFSPH_RELAXATION;
-  return DFSPH_RELAXATION * jacobi_spectral_radius(2.0) / jacobi_spectral_radius(ratio);
+  static const double at_two_spacings = jacobi_spectral_radius(2.0);  // the validated setting's, computed once
+  return DFSPH_RELAXATION * at_two_spacings / jacobi_spectral_radius(ratio);
 }
 
 std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity) {

@@ -32,6 +32,39 @@ sph::SphSettings settings_for(const glm::dvec3& lo, const glm::dvec3& hi, double
   return s;
 }
 
+sph::SphSettings dfsph_column(double s, const glm::dvec3& domain_max, const glm::dvec3& column_max) {
+  sph::SphSettings st;
+  st.spacing = s;
+  st.rest_density = 1000;
+  st.domain_min = glm::dvec3(0.0);
+  st.domain_max = domain_max;
+  sph::Body column;
+  column.min = glm::dvec3(0.0);
+  column.max = column_max;
+  column.hydrostatic = true;
+  st.bodies = {column};
+  st.pressure_solver = sph::PressureSolver::kDfsph;
+  st.viscosity = 1e-3;
+  st.artificial_viscosity = 0.1;
+  st.dt_max = sph::kDfsphDtMax;
+  return st;
+}
+
+double potential_energy(const std::vector<sph::GpuParticle>& particles, double g, double floor) {
+  double e = 0;
+  for (const sph::GpuParticle& p : particles) e += p.x_m.w * g * (p.x_m.y - floor);
+  return e;
+}
+
+double mechanical_energy(const std::vector<sph::GpuParticle>& particles, double g, double floor) {
+  double e = 0;
+  for (const sph::GpuParticle& p : particles) {
+    const glm::dvec3 v(glm::vec3(p.v_rho));
+    e += p.x_m.w * (0.5 * glm::dot(v, v) + g * (p.x_m.y - floor));
+  }
+  return e;
+}
+
 std::vector<glm::dvec3> jittered_lattice(std::mt19937_64& rng, const glm::ivec3& n, const glm::dvec3& first, double s,
                                          double jitter) {
   std::vector<glm::dvec3> x;

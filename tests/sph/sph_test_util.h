@@ -26,6 +26,17 @@ double uniform(std::mt19937_64& rng, double a, double b);
 /// Settings with the given domain and kernel radius h (spacing h / 2), water defaults otherwise, no bodies.
 sph::SphSettings settings_for(const glm::dvec3& lo, const glm::dvec3& hi, double h);
 
+/// DFSPH water in the domain [0, domain_max] with one hydrostatic column [0, column_max] (all [m]), spacing s [m]:
+/// water's viscosity (1e-3 Pa s), Monaghan's alpha = 0.1 and a scene's default dt_max (kDfsphDtMax), the setting the
+/// DFSPH tests and docs/water.md use.
+sph::SphSettings dfsph_column(double s, const glm::dvec3& domain_max, const glm::dvec3& column_max);
+
+/// Potential energy [J] of the particles under gravity g [m/s^2] along -y, from the height `floor` [m].
+double potential_energy(const std::vector<sph::GpuParticle>& particles, double g, double floor);
+
+/// Kinetic plus potential energy [J] (potential as potential_energy).
+double mechanical_energy(const std::vector<sph::GpuParticle>& particles, double g, double floor);
+
 /// Particles at `positions` with ids 0..n-1, mass `mass` [kg], zero velocity and rest density 1000.
 std::vector<sph::GpuParticle> particles_at(const std::vector<glm::dvec3>& positions, double mass = 1e-3);
 

@@ -88,54 +88,31 @@ TEST(DfsphImpacts, DensitySolveBoundsTheCompressionOfOneParticle) {
 
 TEST(DfsphImpacts, FrontsHittingTheWallsGainNoEnergy) {
   firn::test::gl_context();
-  SphSettings st;
-  st.spacing = 0.025;
-  st.rest_density = 1000;
-  st.domain_min = glm::dvec3(0.0);
-  st.domain_max = glm::dvec3(0.9, 0.6, 0.45);
-  Body column;
-  column.min = glm::dvec3(0.0);
-  column.max = glm::dvec3(0.3, 0.3, 0.3);
-  column.hydrostatic = true;
-  st.bodies = {column};
-  st.pressure_solver = PressureSolver::kDfsph;
-  st.viscosity = 1e-3;
-  st.artificial_viscosity = 0.1;
+  SphSettings st = sphtest::dfsph_column(0.025, glm::dvec3(0.9, 0.6, 0.45), glm::dvec3(0.3));
   st.max_density_error = 5e-4;
   st.cfl = 0.4;
-  st.dt_max = 5e-3;
-  const glm::dvec3 gravity(0, -9.81, 0);
+  constexpr double kG = 9.81;
+  const glm::dvec3 gravity(0, -kG, 0);
   Solver solver(st, {}, gravity, seed_bodies(st, gravity));
-  const auto energy = [&](const std::vector<GpuParticle>& particles, double* potential) {
-    double kinetic = 0, pot = 0;
-    for (const auto& p : particles) {
-      const glm::dvec3 v(p.v_rho);
-      kinetic += 0.5 * p.x_m.w * glm::dot(v, v);
-      pot += p.x_m.w * 9.81 * p.x_m.y;
-    }
-    if (potential) *potential = pot;
-    return kinetic + pot;
-  };
-  double potential = 0;
-  const double start = energy(solver.download_particles(), &potential);
+  const auto start_particles = solver.download_particles();
+  const double start = sphtest::mechanical_energy(start_particles, kG, 0.0);
+  const double potential = sphtest::potential_energy(start_particles, kG, 0.0);
   double worst_gain = -1e300, closest = 1e300, fastest = 0;
   // 1.6 s: the fronts reach the far faces at about 0.25 and 0.45 s.
   for (int frame = 0; frame < 40; ++frame) {
     ASSERT_NO_THROW(solver.advance(0.04)) << "frame " << frame;
     const auto particles = solver.download_particles();
-    worst_gain = std::max(worst_gain, energy(particles, nullptr) - start);
+    worst_gain = std::max(worst_gain, sphtest::mechanical_energy(particles, kG, 0.0) - start);
     const Diagnostics d = measure(particles, st.rest_density);
     fastest = std::max(fastest, d.max_speed);
     for (const auto& p : particles)
       for (int a = 0; a < 3; ++a)
         closest = std::min({closest, p.x_m[a] - st.domain_min[a], st.domain_max[a] - p.x_m[a]});
   }
-  std::printf(
-      "  %u particles, %llu steps; largest energy gain %.3g J "
-      "(potential energy %.3g J), fastest particle "
-      "%.2f m/s, closest to a face %.4f m\n",
-      solver.particle_count(), static_cast<unsigned long long>(solver.steps()), worst_gain, potential, fastest,
-      closest);
+  std::printf("  %u particles, %llu steps; largest energy gain %.3g J (potential energy %.3g J), fastest particle "
+              "%.2f m/s, closest to a face %.4f m\n",
+              solver.particle_count(), static_cast<unsigned long long>(solver.steps()), worst_gain, potential, fastest,
+              closest);
   EXPECT_LE(worst_gain, 0.01 * potential);
   EXPECT_GE(closest, 0.5 * st.spacing * (1 - 1e-5));
 }

@@ -122,21 +122,8 @@ TEST(DfsphRelaxation, OmegaKeepsItsSpectralMarginAtWideSupports) {
 
 TEST(DfsphRelaxation, ColumnAtRestWithAWideKernelStaysAtRest) {
   firn::test::gl_context();
-  SphSettings st;
-  st.spacing = 0.02;
+  SphSettings st = sphtest::dfsph_column(0.02, glm::dvec3(0.14, 0.3, 0.1), glm::dvec3(0.14, 0.2, 0.1));
   st.kernel_radius = 3 * st.spacing;
-  st.rest_density = 1000;
-  st.domain_min = glm::dvec3(0.0);
-  st.domain_max = glm::dvec3(0.14, 0.3, 0.1);
-  Body column;
-  column.min = glm::dvec3(0.0);
-  column.max = glm::dvec3(0.14, 0.2, 0.1);
-  column.hydrostatic = true;
-  st.bodies = {column};
-  st.pressure_solver = PressureSolver::kDfsph;
-  st.viscosity = 1e-3;
-  st.artificial_viscosity = 0.1;
-  st.dt_max = kDfsphDtMax;
   const glm::dvec3 gravity(0, -9.81, 0);
   Solver solver(st, {}, gravity, seed_bodies(st, gravity));
   double fastest = 0;

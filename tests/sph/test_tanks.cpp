@@ -105,12 +105,7 @@ Tank random_tank(std::mt19937_64& rng, const glm::dvec3& inner) {
 }
 
 double energy(const std::vector<GpuParticle>& particles, double floor) {
-  double e = 0;
-  for (const GpuParticle& p : particles) {
-    const glm::dvec3 v(glm::vec3(p.v_rho));
-    e += p.x_m.w * (0.5 * glm::dot(v, v) + kG * (p.x_m.y - floor));
-  }
-  return e;
+  return sphtest::mechanical_energy(particles, kG, floor);
 }
 
 /// Water in the box [0, hi] with a hydrostatic column [column_lo, column_hi], c = 20 m/s, viscosity mu [Pa s].
@@ -146,9 +141,7 @@ std::vector<Collider> box_planes(const glm::dvec3& lo, const glm::dvec3& hi) {
 }
 
 double potential(const std::vector<GpuParticle>& particles, double floor) {
-  double e = 0;
-  for (const GpuParticle& p : particles) e += p.x_m.w * kG * (p.x_m.y - floor);
-  return e;
+  return sphtest::potential_energy(particles, kG, floor);
 }
 
 }  // namespace
