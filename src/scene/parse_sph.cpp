@@ -142,7 +142,6 @@ sph::SphSettings parse_sph(const Node& node) {
       "kernel_radius", {.text = "s < h <= 4 s [m] (default 2 s)", .lo = s.spacing, .lo_open = true, .hi = 4 * s.spacing},
       2 * s.spacing);
   s.rest_density = node.number("rest_density", {.text = "rho0 > 0 [kg/m^3]", .lo = 0, .lo_open = true}, s.rest_density);
-  const bool auto_viscosity = !node.has("viscosity");
   s.viscosity = node.number("viscosity", {.text = "mu >= 0 [Pa s]", .lo = 0}, s.viscosity);
   s.artificial_viscosity = node.number("artificial_viscosity", {.text = "alpha >= 0 (Monaghan; 0 = none)", .lo = 0},
                                        s.artificial_viscosity);
@@ -150,7 +149,6 @@ sph::SphSettings parse_sph(const Node& node) {
   s.surface_threshold = node.number("surface_threshold", {.text = "l > 0 [1/m]", .lo = 0, .lo_open = true},
                                     s.surface_threshold);
   s.sound_speed = node.number("sound_speed", {.text = "c > 0 [m/s]", .lo = 0, .lo_open = true}, s.sound_speed);
-  if (auto_viscosity) s.viscosity = sph::default_viscosity(s);
   if (auto solver = node.find("pressure_solver")) s.pressure_solver = parse_pressure_solver(*solver);
   s.max_density_error = node.number(
       "max_density_error", {.text = "0 < error < 1 (average relative compression)", .lo = 0, .lo_open = true, .hi = 1,

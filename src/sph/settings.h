@@ -73,13 +73,14 @@ struct SphSettings {
   double spacing = 0.02;          ///< lattice spacing of the initial particles s [m], > 0
   double kernel_radius = 0.0;     ///< smoothing length h (support of every kernel) [m]; 0 = 2 s
   double rest_density = 1000.0;   ///< rho0 [kg/m^3]
-  double viscosity = 1.0;         ///< dynamic viscosity mu [Pa s] (Mueller 2003 viscosity kernel); see default_viscosity
+  double viscosity = 1e-3;        ///< dynamic viscosity mu [Pa s] (Mueller 2003 viscosity kernel); water's at 20 C
   /// Numerical damping, separate from the physical viscosity: Monaghan's (1992) artificial viscosity alpha [1],
   /// acting on approaching pairs only (v_ij . r_ij < 0): the pair term Pi_ij = -alpha c h_s (v_ij . r_ij) /
   /// (rho_ij (r_ij^2 + 0.01 h_s^2)), rho_ij the pairs' mean density and h_s = h / 2, joins the pressure term
   /// (a_i += -sum_j m_j Pi_ij grad W_ij; Monaghan 2005, "Smoothed particle hydrodynamics", Sec. 4.4). It damps the
-  /// acoustic noise of weakly compressible SPH without slowing shear flow; 0 disables it.
-  double artificial_viscosity = 0.0;
+  /// acoustic noise of weakly compressible SPH without slowing shear flow; 0 disables it. 0.1: with water's
+  /// viscosity every bundled scene runs (docs/water.md "Viscosity and damping").
+  double artificial_viscosity = 0.1;
   double surface_tension = 0.0;   ///< sigma [N/m] (Mueller 2003 colour field); 0 disables it
   double surface_threshold = 7.065;  ///< |grad c| above which surface tension acts [1/m] (Kelager 2006)
   double sound_speed = 30.0;      ///< numerical speed of sound c [m/s]
@@ -137,10 +138,10 @@ struct SphSettings {
 /// SPlisHSPlasH commit e580653, Simulation.cpp). At 1 ms, WCSPH's default, DFSPH's speed condition would rarely act.
 inline constexpr double kDfsphDtMax = 5e-3;
 
-/// The viscosity that stabilises weakly compressible SPH at the settings' resolution [Pa s]: Monaghan's
-/// artificial viscosity alpha = 0.1 expressed as a physical one, nu = alpha h_s c / 10 with the smoothing length
-/// h_s = h / 2 (Monaghan 2005, Sec. 4.4), so mu = 0.1 rho0 h c / 20. Less than about half of it lets the acoustic
-/// noise of a splashing flow grow.
+/// Monaghan's artificial viscosity alpha = 0.1 expressed as a physical viscosity at the settings' resolution [Pa s]:
+/// nu = alpha h_s c / 10 with the smoothing length h_s = h / 2 (Monaghan 2005, Sec. 4.4), so mu = 0.1 rho0 h c / 20
+/// (about 3 Pa s at the bundled resolutions). Scenes without a `viscosity` got it until the watchdog allowed the
+/// water hammer (docs/water.md "Viscosity and damping"); tests that need a viscous, quickly settling fluid use it.
 inline double default_viscosity(const SphSettings& s) { return 0.1 * s.rest_density * s.h() * s.sound_speed / 20.0; }
 
 }  // namespace firn::sph

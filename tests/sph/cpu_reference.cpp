@@ -155,6 +155,11 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
   const double h = st.h(), h2 = static_cast<float>(h * h);
   const double c_spiky = 45.0 / (kPi * std::pow(h, 6)), c_poly6 = -945.0 / (32.0 * kPi * std::pow(h, 9));
   const double correction = pressure_gradient_correction(st);
+  // Monaghan's artificial viscosity (SphSettings::artificial_viscosity; Monaghan 1992, 2005 Sec. 4.4) with the
+  // smoothing length h_s = h / 2: between approaching pairs a term Pi_ij in the pressure's place, at the continuum
+  // solids the viscosity it amounts to, alpha rho0 c h_s / 10, on the normal approach only.
+  const double hs = h / 2, alpha_c_hs = st.artificial_viscosity * st.sound_speed * hs;
+  const double mu_damping = st.artificial_viscosity * st.rest_density * st.sound_speed * hs / 10.0;
   std::vector<Acceleration> out(particles.size());
   for (size_t i = 0; i < particles.size(); ++i) {
     const GpuParticle& pi = particles[i];
@@ -178,6 +183,13 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
           const glm::dvec3 term = -m * (p_i / (rho_i * rho_i) + pj.a_p.w / (rho_j * rho_j)) * grad_w;
           a += term;
           magnitude += glm::length(term);
+          const double approach = glm::dot(vi - vj, r);  // < 0: the pair closes in
+          if (alpha_c_hs > 0 && approach < 0) {
+            const double pi_ij = -alpha_c_hs * approach / (0.5 * (rho_i + rho_j) * (r2 + 0.01 * hs * hs));
+            const glm::dvec3 damp = -m * pi_ij * grad_w;
+            a += damp;
+            magnitude += glm::length(damp);
+          }
         }
         const glm::dvec3 visc = st.viscosity / rho_i * m * (vj - vi) / rho_j * c_spiky * (h - rl);
         a += visc;
@@ -200,6 +212,12 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
       const glm::dvec3 fv = 2.0 * st.viscosity / rho_i * b.l * dv;
       a += fp + fv;
       magnitude += glm::length(fp) + glm::length(fv);
+      const double closing = glm::dot(solid_velocity(s.colliders, b.solid) - vi, b.normal);  // > 0: approaching
+      if (mu_damping > 0 && closing > 0) {
+        const glm::dvec3 fd = 2.0 * mu_damping / rho_i * b.l * closing * b.normal;
+        a += fd;
+        magnitude += glm::length(fd);
+      }
     }
     a += s.gravity;
     magnitude += glm::length(s.gravity);

@@ -52,6 +52,7 @@ std::vector<Point> run_dam_break(double resolution, bool dfsph = false, double c
   st.domain_max = glm::dvec3(5 * a, 2.5 * a, 4 * s);
   st.no_slip = {true, true, false};
   st.viscosity = default_viscosity(st);
+  st.artificial_viscosity = 0;  // the stabilising viscosity above stands for it
   if (dfsph) {
     st.pressure_solver = PressureSolver::kDfsph;
     st.viscosity = 1e-3;

@@ -36,7 +36,7 @@ std::string error_of(const json& j) {
 
 }  // namespace
 
-TEST(SphScene, DefaultsAndAutomaticViscosity) {
+TEST(SphScene, DefaultsAreWatersViscosityAndALittleDamping) {
   const auto s = scene::parse_scene(water_scene(), "s.json");
   ASSERT_TRUE(s.sph);
   const sph::SphSettings& w = *s.sph;
@@ -45,7 +45,8 @@ TEST(SphScene, DefaultsAndAutomaticViscosity) {
   EXPECT_EQ(w.sound_speed, 30);
   EXPECT_EQ(w.eos, sph::EquationOfState::kTait);
   EXPECT_EQ(w.sort, sph::SortMethod::kCounting);
-  EXPECT_DOUBLE_EQ(w.viscosity, 0.1 * 1000 * 0.04 * 30 / 20);  // Monaghan alpha = 0.1 at this resolution
+  EXPECT_EQ(w.viscosity, 1e-3);            // water's, Pa s
+  EXPECT_EQ(w.artificial_viscosity, 0.1);  // Monaghan's alpha
   EXPECT_EQ(w.surface_tension, 0);
   EXPECT_TRUE(w.regions.empty());
   EXPECT_EQ(w.no_slip, (std::array<bool, 3>{false, false, false}));  // free-slip walls unless asked

@@ -55,6 +55,7 @@ Run start(EquationOfState eos) {
   // One case with free-slip walls, one with no-slip floor and back/front walls (the two image velocity rules).
   if (eos == EquationOfState::kLinear) s.no_slip = {false, true, true};
   s.viscosity = uniform(rng, 0.5, 3.0);
+  s.artificial_viscosity = uniform(rng, 0.05, 0.5);
   s.surface_tension = 0.0728;
   s.surface_threshold = uniform(rng, 5.0, 12.0);
   s.sound_speed = uniform(rng, 10.0, 30.0);

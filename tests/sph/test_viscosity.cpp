@@ -47,6 +47,7 @@ double measured_decay_rate(int cells) {
   st.spacing = s;
   st.rest_density = kRho;
   st.viscosity = kMu;
+  st.artificial_viscosity = 0;  // the closed form is for the physical viscosity alone
   st.sound_speed = 2.0;  // Mach 0.01: density changes ~ 1e-4
   st.domain_min = glm::dvec3(0.0);
   st.domain_max = glm::dvec3(length, kH, depth);

@@ -32,6 +32,7 @@ Slide slide(bool no_slip_floor, double t) {
   st.rest_density = 1000;
   st.sound_speed = 20;
   st.viscosity = 1.0;  // Pa s: the viscosity of this resolution's stabilisation (default_viscosity)
+  st.artificial_viscosity = 0;  // Stokes' closed form is for the physical viscosity alone
   st.domain_min = glm::dvec3(0.0);
   st.domain_max = glm::dvec3(1.0, 0.1, 4 * s);
   st.no_slip = {false, no_slip_floor, false};
