@@ -161,23 +161,47 @@ double dfsph_relaxation(const SphSettings& settings) {
   return DFSPH_RELAXATION * at_two_spacings / jacobi_spectral_radius(ratio);
 }
 
+namespace {
+
+/// The lattice's origin (seed_bodies): per axis the domain minimum, moved up by the remainder r = L - s cells where
+/// water reaches only the far face, and by r / 2 where it reaches both, so that a layer sits s / 2 from every face
+/// that the water touches. "Reaches" = a body comes within s / 2 of the face.
+glm::dvec3 lattice_origin(const SphSettings& settings, const glm::dvec3& cells) {
+  const double s = settings.spacing;
+  glm::dvec3 origin = settings.domain_min;
+  for (int a = 0; a < 3; ++a) {
+    bool low = false, high = false;
+    for (const Body& b : settings.bodies) {
+      const auto [lo, hi] = bounds(b);
+      low = low || lo[a] < settings.domain_min[a] + 0.5 * s;
+      high = high || hi[a] > settings.domain_max[a] - 0.5 * s;
+    }
+    const double remainder = std::max(0.0, settings.domain_max[a] - settings.domain_min[a] - s * cells[a]);
+    origin[a] += high ? (low ? 0.5 * remainder : remainder) : 0.0;
+  }
+  return origin;
+}
+
+}  // namespace
+
 std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity) {
   const double s = settings.spacing;
   const double mass = lattice_particle_mass(settings);
   std::vector<GpuParticle> out;
   std::set<std::tuple<long, long, long>> taken;
+  const glm::dvec3 cells = glm::floor((settings.domain_max - settings.domain_min) / s + 1e-9);
+  const glm::dvec3 origin = lattice_origin(settings, cells);
   for (const Body& b : settings.bodies) {
     const size_t first = out.size();
     const auto [lo, hi] = bounds(b);
     // Within the body, and with the lattice cube inside the domain (1e-9: a domain of a whole number of spacings
     // keeps its last cube despite rounding).
-    const glm::dvec3 k_lo = glm::max(glm::ceil((lo - settings.domain_min) / s - 0.5), glm::dvec3(0.0));
-    const glm::dvec3 k_hi = glm::min(glm::floor((hi - settings.domain_min) / s - 0.5),
-                                     glm::floor((settings.domain_max - settings.domain_min) / s - 1.0 + 1e-9));
+    const glm::dvec3 k_lo = glm::max(glm::ceil((lo - origin) / s - 0.5), glm::dvec3(0.0));
+    const glm::dvec3 k_hi = glm::min(glm::floor((hi - origin) / s - 0.5), cells - 1.0);
     for (long kz = long(k_lo.z); kz <= long(k_hi.z); ++kz)
       for (long ky = long(k_lo.y); ky <= long(k_hi.y); ++ky)
         for (long kx = long(k_lo.x); kx <= long(k_hi.x); ++kx) {
-          const glm::dvec3 x = settings.domain_min + s * (glm::dvec3(kx, ky, kz) + 0.5);
+          const glm::dvec3 x = origin + s * (glm::dvec3(kx, ky, kz) + 0.5);
           if (!inside(b, x) || !taken.emplace(kx, ky, kz).second) continue;
           GpuParticle p{};
           p.x_m = glm::vec4(glm::vec3(x), static_cast<float>(mass));

@@ -35,10 +35,13 @@ double dfsph_jacobi_spectral_radius(const SphSettings& settings);
 /// column exploded in its first step.
 double dfsph_relaxation(const SphSettings& settings);
 
-/// Lattice points x = s (k + 1/2) (k integer, origin at the domain minimum) inside each body, in body order, with
-/// the body's velocity and lattice_particle_mass(); a point covered by two bodies is seeded once. `id` = index.
-/// Only points whose lattice cube [s k, s (k + 1)] lies in the domain are seeded: a point closer than s / 2 to a
-/// face (a domain not a whole number of spacings long) would overlap its own mirror image and start compressed.
+/// Lattice points x = o + s (k + 1/2) (k integer) inside each body, in body order, with the body's velocity and
+/// lattice_particle_mass(); a point covered by two bodies is seeded once. `id` = index. Per axis, o is the domain
+/// minimum, moved up by the remainder r = L - s floor(L / s) where the water reaches only the far face and by r / 2
+/// where it reaches both, so that a layer sits s / 2 from every face the water touches (where the mirror images
+/// expect it). Anchored at the minimum alone, a domain that is not a whole number of spacings long left up to 3 s / 2
+/// at the far face, and DFSPH started compressed there. Only points whose lattice cube lies in the domain are seeded:
+/// a point closer than s / 2 to a face would overlap its own mirror image and start compressed.
 /// Hydrostatic bodies are then compressed along `gravity` [m/s^2] (see Body::hydrostatic).
 std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity = glm::dvec3(0.0));
 
