@@ -189,13 +189,13 @@ std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dve
   const double mass = lattice_particle_mass(settings);
   std::vector<GpuParticle> out;
   std::set<std::tuple<long, long, long>> taken;
+  // Whole lattice cubes per axis (1e-9: a domain of a whole number of spacings keeps its last cube despite rounding).
   const glm::dvec3 cells = glm::floor((settings.domain_max - settings.domain_min) / s + 1e-9);
   const glm::dvec3 origin = lattice_origin(settings, cells);
   for (const Body& b : settings.bodies) {
     const size_t first = out.size();
     const auto [lo, hi] = bounds(b);
-    // Within the body, and with the lattice cube inside the domain (1e-9: a domain of a whole number of spacings
-    // keeps its last cube despite rounding).
+    // Within the body, and with the lattice cube inside the domain.
     const glm::dvec3 k_lo = glm::max(glm::ceil((lo - origin) / s - 0.5), glm::dvec3(0.0));
     const glm::dvec3 k_hi = glm::min(glm::floor((hi - origin) / s - 0.5), cells - 1.0);
     for (long kz = long(k_lo.z); kz <= long(k_hi.z); ++kz)
