@@ -21,7 +21,7 @@ std::string quantity_name(uint32_t bit) {
     case SPH_ERROR_CFL: return "particle speed (CFL violation: more than one kernel radius per step)";
     case SPH_ERROR_DENSITY:
       return "density (compression rho / rho0 - 1 above sph.max_compression, with wcsph plus the last step's |v|max / "
-             "sound_speed)";
+             "sound_speed up to 0.3)";
     case SPH_ERROR_BODY_IMPULSE_OVERFLOW: return "a rigid body's impulse sum (outside the 64-bit fixed-point range)";
     case SPH_ERROR_FIELD_REACTION_OVERFLOW: return "a solid field node's impulse sum (outside the 64-bit fixed-point range)";
     case SPH_ERROR_ENERGY: return "kinetic plus potential energy of water in a closed tank";

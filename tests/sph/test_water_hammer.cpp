@@ -8,7 +8,7 @@
 //    any viscosity, and a particle's density is smoothed over a kernel radius only at the shock itself.
 //  - The compression goes above the watchdog's 10 % (max_compression) and the run still goes on through the whole
 //    bounce: the watchdog's bound adds the last step's |v|max / c (shaders/sph/integrate.comp compression_bound).
-//    e stays under v / c, and SPH's ringing on top of it (20 % at the peak in the first run) within the 10 %.
+//    e stays under v / c, and SPH's ringing on top of it (20-21 % at the peak in the runs so far) within the 10 %.
 #include <gtest/gtest.h>
 
 #include <algorithm>
