@@ -1,11 +1,14 @@
 #include "scene/load.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "scene/json_node.h"
 #include "scene/parse_colliders.h"
 #include "scene/parse_mpm.h"
 #include "scene/parse_sph.h"
 #include "scene/read_json.h"
+#include "sph/sound_speed.h"
 
 namespace firn::scene {
 
@@ -78,6 +81,12 @@ Scene parse_scene(const nlohmann::json& document, const std::filesystem::path& f
   }
   scene.camera = parse_camera(root.find("camera"), scene);
   if (auto colliders = root.find("colliders")) scene.colliders = parse_colliders(*colliders);
+  if (scene.sph && !root.at("sph", "").has("sound_speed")) {
+    // The speed of sound follows the scene's scale (sph/sound_speed.h), so it needs gravity and the colliders.
+    double solid_speed = 0.0;
+    for (const Collider& c : scene.colliders) solid_speed = std::max(solid_speed, glm::length(c.velocity));
+    scene.sph->sound_speed = sph::default_sound_speed(*scene.sph, scene.gravity, solid_speed);
+  }
   if (auto coupling = root.find("coupling")) {
     coupling->expect_object({"snow_bodies", "water_bodies", "snow_water"});
     if (auto n = coupling->find("snow_bodies")) scene.couplings.snow_bodies = n->boolean();

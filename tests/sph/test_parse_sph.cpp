@@ -2,12 +2,14 @@
 // "<file>: sph.<field>: <problem>; allowed: <what>".
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.h"
 #include "scene/load.h"
 #include "sph/settings.h"
+#include "sph/sound_speed.h"
 
 using namespace firn;
 using json = nlohmann::json;
@@ -42,7 +44,8 @@ TEST(SphScene, DefaultsAreWatersViscosityAndALittleDamping) {
   const sph::SphSettings& w = *s.sph;
   EXPECT_EQ(w.h(), 0.04);
   EXPECT_EQ(w.rest_density, 1000);
-  EXPECT_EQ(w.sound_speed, 30);
+  // Ten times the speed of water falling from the column's top (0.4 m) to the floor (sph/sound_speed.h).
+  EXPECT_NEAR(w.sound_speed, 10 * std::sqrt(2 * 9.81 * 0.4), 1e-12);
   EXPECT_EQ(w.eos, sph::EquationOfState::kTait);
   EXPECT_EQ(w.sort, sph::SortMethod::kCounting);
   EXPECT_EQ(w.viscosity, 1e-3);            // water's, Pa s
@@ -51,6 +54,53 @@ TEST(SphScene, DefaultsAreWatersViscosityAndALittleDamping) {
   EXPECT_TRUE(w.regions.empty());
   EXPECT_EQ(w.no_slip, (std::array<bool, 3>{false, false, false}));  // free-slip walls unless asked
   EXPECT_EQ(w.dt_max, 1e-3);
+}
+
+// A scene that names no sound_speed gets c = 10 v, v the fastest flow its energy allows (sph/sound_speed.h): the
+// fall from the highest water to the domain's lowest point, along gravity, plus the fastest set speed.
+TEST(SphScene, DefaultSoundSpeedIsTenTimesTheFastestFlowTheSceneAllows) {
+  const auto c = [](const json& j) { return scene::parse_scene(j, "s.json").sph->sound_speed; };
+  json j = water_scene();
+  j["sph"]["domain"] = {{"min", {-0.3, -1.7, 0.2}}, {"max", {1.1, 2.9, 0.7}}};
+  j["sph"]["bodies"] = json::array({{{"shape", "box"}, {"min", {0, -1, 0.3}}, {"max", {0.2, 1.3, 0.6}}},
+                                    {{"shape", "sphere"}, {"center", {0.8, 2.1, 0.45}}, {"radius", 0.15}}});
+  // The sphere's top (2.25 m) is the highest water; the floor is at -1.7 m.
+  EXPECT_NEAR(c(j), 10 * std::sqrt(2 * 9.81 * 3.95), 1e-9);
+  // Gravity along +x, 3.7 m/s^2: the fall runs from the lowest x the water starts at (-0 m, the box) to the +x face.
+  j["gravity"] = {3.7, 0, 0};
+  EXPECT_NEAR(c(j), 10 * std::sqrt(2 * 3.7 * 1.1), 1e-9);
+  // Diagonal gravity: heights along it, corners included.
+  j["gravity"] = {0, -6, -8};  // |g| = 10, up = (0, 0.6, 0.8)
+  const double top = 0.6 * 2.1 + 0.8 * 0.45 + 0.15, floor = 0.6 * -1.7 + 0.8 * 0.2;
+  EXPECT_NEAR(c(j), 10 * std::sqrt(2 * 10 * (top - floor)), 1e-9);
+  // A teleport region that puts water higher than it starts: its target box's top counts.
+  j["gravity"] = {0, -9.81, 0};
+  j["sph"]["regions"] = json::array({{{"action", "teleport"}, {"min", {0.5, -1.7, 0.2}}, {"max", {0.7, -1.5, 0.7}},
+                                      {"to", {0.6, 2.7, 0.45}}}});
+  EXPECT_NEAR(c(j), 10 * std::sqrt(2 * 9.81 * (2.8 + 1.7)), 1e-9);
+  // A shift region the same: its box moved by `by`.
+  j["sph"]["regions"] = json::array({{{"action", "shift"}, {"min", {0.5, -1.7, 0.2}}, {"max", {0.7, -1.5, 0.7}},
+                                      {"by", {0, 4.3, 0}}}});
+  EXPECT_NEAR(c(j), 10 * std::sqrt(2 * 9.81 * (2.8 + 1.7)), 1e-9);
+  // Set speeds, the bodies' initial velocities and moving colliders add their kinetic energy.
+  j["sph"]["regions"] = json::array({{{"action", "set_speed"}, {"min", {0.5, -1.7, 0.2}}, {"max", {0.7, -1.5, 0.7}},
+                                      {"velocity", {0, 0, -2.5}}}});
+  EXPECT_NEAR(c(j), 10 * std::sqrt(2 * 9.81 * 3.95 + 2.5 * 2.5), 1e-9);
+  j["sph"]["bodies"][0]["velocity"] = {3, 0, 4};
+  EXPECT_NEAR(c(j), 10 * std::sqrt(2 * 9.81 * 3.95 + 25), 1e-9);
+  j["colliders"] = json::array({{{"type", "sphere"}, {"center", {0, 0, 0}}, {"radius", 0.1}, {"velocity", {0, 6, 0}}}});
+  EXPECT_NEAR(c(j), 10 * std::sqrt(2 * 9.81 * 3.95 + 36), 1e-9);
+  // Nothing moves the water (no gravity, no speeds): the old fixed value.
+  json still = water_scene();
+  still["gravity"] = {0, 0, 0};
+  EXPECT_EQ(c(still), sph::kFallbackSoundSpeed);
+  // At most water's physical speed of sound.
+  json tall = water_scene();
+  tall["gravity"] = {0, -1e5, 0};  // 10 sqrt(2 g 0.4 m) = 2,828 m/s
+  EXPECT_EQ(c(tall), sph::kMaxSoundSpeed);
+  // The scene's own value wins.
+  j["sph"]["sound_speed"] = 12.5;
+  EXPECT_EQ(c(j), 12.5);
 }
 
 TEST(SphScene, DfsphDefaultsToSplishsplashsMaximalStep) {

@@ -1,0 +1,35 @@
+#pragma once
+/// The speed of sound a scene gets when it names none (docs/water.md "Speed of sound").
+#include <glm/glm.hpp>
+
+#include "sph/settings.h"
+
+namespace firn::sph {
+
+/// Weakly compressible SPH keeps its density error near 1 % when the speed of sound c is about ten times the
+/// fastest flow: the relative density change is of the order (v / c)^2 (Monaghan 1994, "Simulating free surface
+/// flows with SPH", J. Comput. Phys. 110; Becker & Teschner 2007). Every scene used to get c = 30 m/s, which suits a 0.5 m tank: a 10 m dam break (water at
+/// up to 14 m/s, Mach 0.5) ended on the compression watchdog. Instead c = 10 v_ref with v_ref the largest speed the
+/// scene's own energy allows (kSoundSpeedPerFlowSpeed below).
+inline constexpr double kSoundSpeedPerFlowSpeed = 10.0;
+
+/// When neither gravity nor any set speed moves the water (surface tension alone, for example) [m/s]: the value
+/// every scene had before.
+inline constexpr double kFallbackSoundSpeed = 30.0;
+
+/// At most water's physical speed of sound [m/s] (beyond it the water's own compressibility is the physics).
+inline constexpr double kMaxSoundSpeed = 1500.0;
+
+/// The largest flow speed the scene's energy allows [m/s]: v_ref = sqrt(2 |g| H + v0^2). H [m] is the fall from the
+/// highest point water starts at or is moved to (the bodies' tops, the boxes that teleport and shift regions move
+/// particles into) down to the domain's lowest point, both along `gravity` [m/s^2]; v0 is the largest of the bodies'
+/// initial speeds, the set-speed regions' speeds and `solid_speed` [m/s] (the fastest moving collider). Other sources
+/// (snow or rigid bodies falling from above the domain, pumps) are not counted: such a scene should name its
+/// `sound_speed`.
+double flow_speed_bound(const SphSettings& s, const glm::dvec3& gravity, double solid_speed);
+
+/// The default speed of sound [m/s]: kSoundSpeedPerFlowSpeed times flow_speed_bound(), kFallbackSoundSpeed when that
+/// is 0, at most kMaxSoundSpeed.
+double default_sound_speed(const SphSettings& s, const glm::dvec3& gravity, double solid_speed);
+
+}  // namespace firn::sph
