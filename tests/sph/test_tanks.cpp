@@ -4,9 +4,9 @@
 // edges). The boundary model must count the union once:
 //  - a column filling the tank's floor, started at hydrostatic equilibrium, stays at rest: after 1 s the largest
 //    speed is below 1 % of sqrt(g H) (H the column height). The seeding lattice is not quite the equilibrium of
-//    the continuum solids (their kernel integrals differ from the lattice's missing neighbours by a few tenths of a
-//    per cent, which c = 20 m/s turns into pressures of the order of the hydrostatic one), so the start rings; a
-//    viscosity of 20 Pa s damps that within 0.1 s, as in test_hydrostatic.cpp, and does not move the equilibrium;
+//    the continuum solids (the first layer starts 2.6 % too dense next to a flat one, which c = 20 m/s turns into
+//    five times the hydrostatic pressure at the column's foot: docs/water.md "Known limits"), so the start rings;
+//    a viscosity of 20 Pa s damps that, as in test_hydrostatic.cpp, and does not move the equilibrium;
 //  - a column held at one end by a gate (a plane collider) until it has settled, then released, never has kinetic
 //    plus potential energy above its total at the release by more than 1 % of its potential energy (above the tank
 //    floor): the solids do no work on the water.
