@@ -163,8 +163,11 @@ sph::SphSettings parse_sph(const Node& node) {
     s.max_iterations = static_cast<uint32_t>(k->integer(1, 10000, "1 <= max_iterations <= 10000"));
   if (auto eos = node.find("equation_of_state")) s.eos = parse_eos(*eos);
   if (auto sort = node.find("sort")) s.sort = parse_sort(*sort);
+  if (s.pressure_solver == sph::PressureSolver::kDfsph) {
+    s.cfl = sph::kDfsphCfl;
+    s.dt_max = sph::kDfsphDtMax;
+  }
   s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);
-  if (s.pressure_solver == sph::PressureSolver::kDfsph) s.dt_max = sph::kDfsphDtMax;
   s.dt_max = node.number("dt_max", {.text = "dt_max > 0 [s]", .lo = 0, .lo_open = true}, s.dt_max);
   s.max_compression = node.number("max_compression", {.text = "max_compression > 0", .lo = 0, .lo_open = true},
                                   s.max_compression);

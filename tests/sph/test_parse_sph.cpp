@@ -103,12 +103,18 @@ TEST(SphScene, DefaultSoundSpeedIsTenTimesTheFastestFlowTheSceneAllows) {
   EXPECT_EQ(c(j), 12.5);
 }
 
-TEST(SphScene, DfsphDefaultsToSplishsplashsMaximalStep) {
+TEST(SphScene, DfsphDefaultsToSplishsplashsMaximalStepAndHalfItsCfl) {
   auto j = water_scene();
   j["sph"]["pressure_solver"] = "dfsph";
   EXPECT_EQ(scene::parse_scene(j, "s.json").sph->dt_max, sph::kDfsphDtMax);
-  j["sph"]["dt_max"] = 2e-3;  // a scene's own value wins
+  EXPECT_EQ(scene::parse_scene(j, "s.json").sph->cfl, 0.2);
+  j["sph"]["dt_max"] = 2e-3;  // a scene's own values win
+  j["sph"]["cfl"] = 0.35;
   EXPECT_EQ(scene::parse_scene(j, "s.json").sph->dt_max, 2e-3);
+  EXPECT_EQ(scene::parse_scene(j, "s.json").sph->cfl, 0.35);
+  j["sph"]["pressure_solver"] = "wcsph";
+  j["sph"].erase("cfl");
+  EXPECT_EQ(scene::parse_scene(j, "s.json").sph->cfl, 0.4);
 }
 
 TEST(SphScene, EveryFieldIsRead) {

@@ -56,7 +56,9 @@ TEST(SurfaceMesh, BallGivesAClosedOrientedMeshOfTheBallsVolume) {
                 100 * (volume / particle_volume - 1), 100 * (volume / ball_volume - 1));
     EXPECT_NEAR(volume, particle_volume, 0.05 * particle_volume);
     // The seeded staircase itself differs from the ball by 2.6 % at 6 spacings; at 10 it is below 1 %.
-    if (radius > 0.2) EXPECT_NEAR(volume, ball_volume, 0.05 * ball_volume);
+    if (radius > 0.2) {
+      EXPECT_NEAR(volume, ball_volume, 0.05 * ball_volume);
+    }
     errors.push_back(std::abs(volume / particle_volume - 1));
   }
   // Smoothing a convex body by the kernel moves its half level inwards by O(h^2 / R): second order in h / R, so

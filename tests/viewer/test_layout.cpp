@@ -20,7 +20,7 @@ namespace firn::viewer::test {
 namespace {
 
 TEST(ViewerLayout, SideBarAndSceneSplitTheWindow) {
-  for (const auto [w, h] : {std::pair{1280.0f, 720.0f}, {960.0f, 540.0f}, {641.0f, 397.0f}, {3841.0f, 2161.0f}}) {
+  for (const auto& [w, h] : {std::pair{1280.0f, 720.0f}, {960.0f, 540.0f}, {641.0f, 397.0f}, {3841.0f, 2161.0f}}) {
     const ViewerLayout l = viewer_layout(w, h, true, 37.0f);
     EXPECT_TRUE(l.window.contains(l.sidebar)) << w << "x" << h;
     EXPECT_TRUE(l.window.contains(l.scene));
