@@ -15,13 +15,16 @@
 namespace firn::sph {
 namespace {
 
-std::string quantity_name(uint32_t bit) {
+/// The failed quantity in words; the compression bound as the pressure solver sets it (integrate.comp
+/// `compression_bound`).
+std::string quantity_name(uint32_t bit, bool dfsph) {
   switch (bit) {
     case SPH_ERROR_NONFINITE: return "particle state (NaN or infinity)";
     case SPH_ERROR_CFL: return "particle speed (CFL violation: more than one kernel radius per step)";
     case SPH_ERROR_DENSITY:
-      return "density (compression rho / rho0 - 1 above sph.max_compression, with wcsph plus the last step's |v|max / "
-             "sound_speed up to 0.3)";
+      return dfsph ? "density (compression rho / rho0 - 1 above sph.max_compression)"
+                   : "density (compression rho / rho0 - 1 above sph.max_compression plus the last step's |v|max / "
+                     "sound_speed, up to 0.3)";
     case SPH_ERROR_BODY_IMPULSE_OVERFLOW: return "a rigid body's impulse sum (outside the 64-bit fixed-point range)";
     case SPH_ERROR_FIELD_REACTION_OVERFLOW: return "a solid field node's impulse sum (outside the 64-bit fixed-point range)";
     case SPH_ERROR_ENERGY: return "kinetic plus potential energy of water in a closed tank";
@@ -57,12 +60,15 @@ void Solver::throw_failure(const Readback& r) const {
                          " (t = " + std::to_string(time_) + " s): " + growth.value_or("energy growth") +
                          "; try a smaller sph.cfl or dt_max");
   }
+  // DFSPH has no sound speed to raise (its compression is the density solve's); WCSPH's c sets its compression.
+  const bool dfsph = settings_.pressure_solver == PressureSolver::kDfsph;
   throw NumericalError(failure_message(
       s.error, {.at = "in the water (SPH) at step",
                 .time = time_,
-                .quantity = quantity_name(s.error.quantity),
+                .quantity = quantity_name(s.error.quantity, dfsph),
                 .nonfinite = s.nonfinite,
-                .hint = "try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity"}));
+                .hint = dfsph ? "try a smaller sph.cfl or dt_max, or a larger viscosity"
+                              : "try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity"}));
 }
 
 }  // namespace firn::sph

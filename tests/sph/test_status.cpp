@@ -48,6 +48,39 @@ Solver make_solver(const std::vector<GpuParticle>& particles, double max_compres
   return Solver(st, {}, glm::dvec3(0, -9.81, 0), particles);
 }
 
+// The `CompressionBeyondTheBoundStopsTheRun` check for one pressure solver: the message holds `hint` and not
+// `absent` (unless empty).
+void check_compression_failure(PressureSolver solver_kind, const std::string& hint, const std::string& absent) {
+  firn::test::gl_context();
+  SphSettings st = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(0.6, 0.6, 0.5), kH);
+  st.viscosity = default_viscosity(st);
+  st.pressure_solver = solver_kind;
+  Body block;
+  block.min = glm::dvec3(0.2);
+  block.max = glm::dvec3(0.2 + 5 * st.spacing);
+  st.bodies = {block};
+  Solver solver(st, {}, glm::dvec3(0.0), seed_bodies(st));
+  solver.step(solver.step_limits().dt);
+  solver.check_status();  // the lattice block is at rest density
+  std::vector<GpuParticle> particles = solver.download_particles();
+  for (GpuParticle& p : particles) p.x_m = glm::vec4(0.3f, 0.3f, 0.3f, p.x_m.w);
+  solver.upload_particles(particles);
+  solver.step(solver.step_limits().dt);
+  try {
+    solver.check_status();
+    ADD_FAILURE() << "no NumericalError";
+  } catch (const NumericalError& e) {
+    const std::string what = e.what();
+    std::printf("  %s\n", what.c_str());
+    EXPECT_NE(what.find("at step 1 "), std::string::npos) << what;
+    EXPECT_NE(what.find("density (compression rho / rho0 - 1 above sph.max_compression"), std::string::npos) << what;
+    EXPECT_NE(what.find(hint), std::string::npos) << what;
+    if (!absent.empty()) {
+      EXPECT_EQ(what.find(absent), std::string::npos) << what;
+    }
+  }
+}
+
 }  // namespace
 
 TEST(SphStatus, ReductionsReachTheStepLimits) {
@@ -97,30 +130,12 @@ TEST(SphStatus, NonfiniteParticleStopsTheRunNamingIt) {
 
 // The compression watchdog (SphSettings::max_compression): a block on the seeding lattice (rest density) passes a
 // step; then every particle of it pushed onto one spot makes a density spike far above rho0 (1 + 10 %), and the
-// run stops naming the step and the quantity.
+// run stops naming the step, the quantity and the knobs of its pressure solver (DFSPH has no sound speed).
 TEST(SphStatus, CompressionBeyondTheBoundStopsTheRun) {
-  firn::test::gl_context();
-  SphSettings st = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(0.6, 0.6, 0.5), kH);
-  st.viscosity = default_viscosity(st);
-  Body block;
-  block.min = glm::dvec3(0.2);
-  block.max = glm::dvec3(0.2 + 5 * st.spacing);
-  st.bodies = {block};
-  Solver solver(st, {}, glm::dvec3(0.0), seed_bodies(st));
-  solver.step(solver.step_limits().dt);
-  solver.check_status();  // the lattice block is at rest density
-  std::vector<GpuParticle> particles = solver.download_particles();
-  for (GpuParticle& p : particles) p.x_m = glm::vec4(0.3f, 0.3f, 0.3f, p.x_m.w);
-  solver.upload_particles(particles);
-  solver.step(solver.step_limits().dt);
-  try {
-    solver.check_status();
-    ADD_FAILURE() << "no NumericalError";
-  } catch (const NumericalError& e) {
-    const std::string what = e.what();
-    std::printf("  %s\n", what.c_str());
-    EXPECT_NE(what.find("at step 1 "), std::string::npos) << what;
-    EXPECT_NE(what.find("density (compression rho / rho0 - 1 above sph.max_compression"), std::string::npos) << what;
+  for (PressureSolver solver_kind : {PressureSolver::kWcsph, PressureSolver::kDfsph}) {
+    const bool dfsph = solver_kind == PressureSolver::kDfsph;
+    check_compression_failure(solver_kind, dfsph ? "or a larger viscosity" : "or a larger sound_speed or viscosity",
+                              dfsph ? "sound_speed" : "");
   }
 }
 
