@@ -68,6 +68,10 @@ struct Region {
   double thickness = 0.0;         ///< boundary: slab depth behind the plane [m]; 0 = 2 kernel radii
 };
 
+/// The speed of sound [m/s] of SphSettings, and of a scene that names none when neither gravity nor any set speed
+/// moves its water (surface tension alone, for example; sph/sound_speed.h).
+inline constexpr double kFallbackSoundSpeed = 30.0;
+
 /// Everything the SPH solver needs besides colliders and gravity.
 struct SphSettings {
   double spacing = 0.02;          ///< lattice spacing of the initial particles s [m], > 0
@@ -83,7 +87,7 @@ struct SphSettings {
   double artificial_viscosity = 0.1;
   double surface_tension = 0.0;   ///< sigma [N/m] (Mueller 2003 colour field); 0 disables it
   double surface_threshold = 7.065;  ///< |grad c| above which surface tension acts [1/m] (Kelager 2006)
-  double sound_speed = 30.0;      ///< numerical speed of sound c [m/s]
+  double sound_speed = kFallbackSoundSpeed;  ///< numerical speed of sound c [m/s]
   PressureSolver pressure_solver = PressureSolver::kWcsph;
   /// DFSPH: each solve stops when the average predicted compression over all particles, relative to rho0, is at most
   /// this (the constant-density solve: (rho* - rho0) / rho0; the divergence-free solve: the compression its rate

@@ -8,14 +8,11 @@ namespace firn::sph {
 
 /// Weakly compressible SPH keeps its density error near 1 % when the speed of sound c is about ten times the
 /// fastest flow: the relative density change is of the order (v / c)^2 (Monaghan 1994, "Simulating free surface
-/// flows with SPH", J. Comput. Phys. 110; Becker & Teschner 2007). Every scene used to get c = 30 m/s, which suits a 0.5 m tank: a 10 m dam break (water at
-/// up to 14 m/s, Mach 0.5) ended on the compression watchdog. Instead c = 10 v_ref with v_ref the largest speed the
-/// scene's own energy allows (kSoundSpeedPerFlowSpeed below).
+/// flows with SPH", J. Comput. Phys. 110; Becker & Teschner 2007). Every scene used to get c = 30 m/s, which suits
+/// a 0.5 m tank: a 10 m dam break (water falling 10 m reaches 14 m/s, Mach 0.47) ended on the compression watchdog.
+/// Instead c = 10 v_ref with v_ref the largest speed the scene's own energy allows (kSoundSpeedPerFlowSpeed below);
+/// when nothing moves the water, kFallbackSoundSpeed (settings.h).
 inline constexpr double kSoundSpeedPerFlowSpeed = 10.0;
-
-/// When neither gravity nor any set speed moves the water (surface tension alone, for example) [m/s]: the value
-/// every scene had before.
-inline constexpr double kFallbackSoundSpeed = 30.0;
 
 /// At most water's physical speed of sound [m/s] (beyond it the water's own compressibility is the physics).
 inline constexpr double kMaxSoundSpeed = 1500.0;

@@ -148,8 +148,9 @@ TEST(SphDamBreak, SurgeFrontWithin10PercentOfMartinMoyce) { run_dam_break(30); }
 TEST(SphDamBreak, DISABLED_FinerRunWithin10PercentOfMartinMoyce) { run_dam_break(40); }
 
 // DFSPH with water's viscosity (and alpha = 0.1 of damping) and the scene defaults cfl 0.2, dt_max 5 ms at a / s =
-// 40/3, 20 and 30, the same parameters (h in the ratio 1.5): the front converges - the RMS difference between successive resolutions over the samples shrinks,
-// as first-order convergence predicts (by 1.5) - and follows the experiment within 10 % from T = 1.5 on. Before, it
+// 40/3, 20 and 30, the same parameters (h in the ratio 1.5): the front converges - the RMS difference between
+// successive resolutions over the samples shrinks, as first-order convergence predicts (by 1.5) - and follows the
+// experiment within 10 % from T = 1.5 on. Before, it
 // leads by 6-16 % at every resolution (+13 to +16 % at T = 1.21), a lead that does not shrink with h: the
 // experiment's gate took time to lift, which the model's instant release does not (docs/dam-break.md; the WCSPH runs
 // with free-slip walls lead by 12-14 % there too).

@@ -151,31 +151,31 @@ double potential(const std::vector<GpuParticle>& particles, double floor) {
 // 90 s on llvmpipe. A tank of domain faces alone (mirror images) stays under the limit (test_hydrostatic.cpp: 9.5e-3
 // m/s). Kept as the check the boundary model still has to pass.
 // 2026-11-27, with today's tank generator (-x slab, +x plane set in, floor slab, -z plane on the face, +z box beyond
-// the face; 4 x 3 particles across): 8.2e-2 m/s after 1 s (18 s on llvmpipe). The whole column churns at 3-9 cm/s
-// from 0.1 s on, despite mu = 20 Pa s (a damping time of about 5 ms over a spacing), so something feeds it every
-// step. Two suspects ruled out by one-off shader changes, each run once: G replaced by the central difference of the
-// quadrature's own V (an exactly conservative solid force): still 3.0e-2 m/s with the same churn; particles inside
-// a continuum solid projected only when deeper than h / 4: 8.9e-2 m/s. The same generator with each side forced
-// (one run each, max speed after 1 s): all domain faces 5.0e-3; faces with a slab or a plane floor 5.9e-3 and
-// 9.7e-3; inset planes at both x sides with faces elsewhere 1.95e-2; those planes and a plane floor with z faces
-// 6.0e-2; every side continuum (no face within h) 1.9e-2. So continuum side walls that meet a domain face drive it.
-// The kinetic energy does not decay (1.5e-5 J, 0.1-0.9 s, with a viscous damping time of milliseconds), and
-// mu = 5, 20 and 80 Pa s leave 8.6e-2, 8.2e-2 and 3.2e-2 m/s. Tried once and dropped: the solids' mirror images
-// across near faces (the images continue the water but not a solid that meets the face), 1.95e-1 m/s here and
-// 6.2e-2 in the x-planes case; the solids pushing like mirrored water (twice the pressure term, with the spiky
-// kernel's integral the pairs use), 9.0e-2 and 1.55e-1.
-// What feeds it: the column sinks. Its potential energy falls from 0.2152 J at 0.05 s to 0.2036 J at 0.5 s at
-// nearly rest density, and after 1 s its top particle is 2 cm lower (1.5 cm in the x-planes case, 0.5 mm with domain
-// faces); the kinetic energy is that potential energy on its way to the viscosity. The water narrows instead: in
-// the x-planes case 64 of the 240 particles end within s / 4 of a plane (none with domain faces, whose first layer
-// stays at s / 4 to 3 s / 4). A layer that moves towards a continuum solid gains in V about what it loses in
-// neighbours, so its density hardly changes, whereas with mirror images its image layer approaches too and the
-// density rises. SPlisHSPlasH's volume maps give the solid a skirt outside its surface (the kernel of the distance,
-// times 0.8) that holds particles off; a model of that kind is the next thing to try (2026-11-27, one run each).
+// the face; 4 x 3 particles across): 8.2e-2 m/s after 1 s (18 s on llvmpipe). The whole column churns at 3-9 cm/s from
+// 0.1 s on, despite mu = 20 Pa s (a damping time of about 5 ms over a spacing), so it is fed all along ("What feeds it"
+// below). Two suspects ruled out by one-off shader changes, each run once: G replaced by the central difference of the
+// quadrature's own V (an exactly conservative solid force): still 3.0e-2 m/s with the same churn; particles inside a
+// continuum solid projected only when deeper than h / 4: 8.9e-2 m/s. The same generator with each side forced (one run
+// each, max speed after 1 s): all domain faces 5.0e-3; faces with a slab or a plane floor 5.9e-3 and 9.7e-3; inset
+// planes at both x sides with faces elsewhere 1.95e-2; those planes and a plane floor with z faces 6.0e-2; every side
+// continuum (no face within h) 1.9e-2. So continuum side walls that meet a domain face drive it. The kinetic energy
+// does not decay (1.5e-5 J, 0.1-0.9 s, with a viscous damping time of milliseconds), and mu = 5, 20 and 80 Pa s leave
+// 8.6e-2, 8.2e-2 and 3.2e-2 m/s. Tried once and dropped: the solids' mirror images across near faces (the images
+// continue the water but not a solid that meets the face), 1.95e-1 m/s here and 6.2e-2 in the x-planes case; the solids
+// pushing like mirrored water (twice the pressure term, with the spiky kernel's integral the pairs use), 9.0e-2 and
+// 1.55e-1.
+// What feeds it: the column sinks. Its potential energy falls from 0.2152 J at 0.05 s to 0.2036 J at 0.5 s at nearly
+// rest density, and after 1 s its top particle is 2 cm lower (1.5 cm in the x-planes case, 0.5 mm with domain faces);
+// the kinetic energy is that potential energy on its way to the viscosity. The water narrows instead: in the x-planes
+// case 64 of the 240 particles end within s / 4 of a plane (none with domain faces, whose first layer stays at s / 4 to
+// 3 s / 4). A layer that moves towards a continuum solid gains in V about what it loses in neighbours, so its density
+// hardly changes, whereas with mirror images its image layer approaches too and the density rises. SPlisHSPlasH's
+// volume maps give the solid a skirt outside its surface (the kernel of the distance, times 0.8) that holds particles
+// off; a model of that kind is the next thing to try (2026-11-27, one run each).
 // A self image across continuum solids closer than s / 2 (docs/water.md "The water creeps onto continuum walls")
-// stopped the creep and let ReleasedColumnGainsNoEnergy pass, but left 3.3e-2 m/s here; with the solids' pressure
-// term doubled as well (a mirrored neighbour's), both disabled tests passed (1.09e-2 m/s here), but four other tests
-// broke (docs/water.md); not landed.
+// stopped the creep and let ReleasedColumnGainsNoEnergy pass, but left 3.3e-2 m/s here; with the solids' pressure term
+// doubled as well (a mirrored neighbour's), both disabled tests passed (1.09e-2 m/s here), but four other tests broke
+// (docs/water.md); not landed.
 TEST(SphTanks, DISABLED_ColumnAtRestStaysAtRest) {
   firn::test::gl_context();
   std::mt19937_64 rng(sphtest::test_seed());
