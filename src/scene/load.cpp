@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "scene/json_node.h"
 #include "scene/parse_colliders.h"
+#include "scene/parse_dem.h"
 #include "scene/parse_mpm.h"
 #include "scene/parse_sph.h"
 #include "scene/read_json.h"
@@ -60,6 +61,38 @@ std::optional<nlohmann::json> raw_section(const Node& root, std::string_view key
   return node->json();
 }
 
+/// What besides the water can set it moving (sph::Mover): moving colliders, and the rigid bodies, grains and snow
+/// bodies coupled to the water. A rigid body's box is its bounding sphere's (the farthest hull point from its origin).
+std::vector<sph::Mover> water_movers(const Scene& scene) {
+  std::vector<sph::Mover> movers;
+  for (const Collider& c : scene.colliders) movers.push_back({.speed = glm::length(c.velocity)});
+  if (scene.dem && scene.couplings.water_bodies) {
+    const dem::DemSettings dem = parse_dem_section(scene).settings;
+    for (const dem::BodySettings& b : dem.bodies) {
+      double r = 0.0;  // bounding radius about the shape's origin [m]
+      switch (b.shape) {
+        case dem::BodyShape::kBox: r = glm::length(b.size); break;
+        case dem::BodyShape::kSphereHull: r = b.size.x; break;
+        case dem::BodyShape::kEllipsoidHull: r = std::max({b.size.x, b.size.y, b.size.z}); break;
+        case dem::BodyShape::kMesh:
+          for (const glm::dvec3& p : b.points) r = std::max(r, glm::length(p));
+          break;
+      }
+      movers.push_back({b.position - r, b.position + r, glm::length(b.velocity), !b.kinematic});
+    }
+    for (const dem::GrainTypeSettings& g : dem.grains)
+      movers.push_back({g.region_min, g.region_max, glm::length(g.velocity), true});
+  }
+  if (scene.mpm && scene.couplings.snow_water) {
+    for (const mpm::Body& b : scene.mpm->bodies) {
+      const bool sphere = b.shape == mpm::BodyShape::kSphere;
+      movers.push_back({sphere ? b.center - b.radius : b.min, sphere ? b.center + b.radius : b.max,
+                        glm::length(b.velocity), true});
+    }
+  }
+  return movers;
+}
+
 }  // namespace
 
 Scene parse_scene(const nlohmann::json& document, const std::filesystem::path& file_for_messages) {
@@ -81,17 +114,15 @@ Scene parse_scene(const nlohmann::json& document, const std::filesystem::path& f
   }
   scene.camera = parse_camera(root.find("camera"), scene);
   if (auto colliders = root.find("colliders")) scene.colliders = parse_colliders(*colliders);
-  if (scene.sph && !root.at("sph", "").has("sound_speed")) {
-    // The speed of sound follows the scene's scale (sph/sound_speed.h), so it needs gravity and the colliders.
-    double solid_speed = 0.0;
-    for (const Collider& c : scene.colliders) solid_speed = std::max(solid_speed, glm::length(c.velocity));
-    scene.sph->sound_speed = sph::default_sound_speed(*scene.sph, scene.gravity, solid_speed);
-  }
   if (auto coupling = root.find("coupling")) {
     coupling->expect_object({"snow_bodies", "water_bodies", "snow_water"});
     if (auto n = coupling->find("snow_bodies")) scene.couplings.snow_bodies = n->boolean();
     if (auto n = coupling->find("water_bodies")) scene.couplings.water_bodies = n->boolean();
     if (auto n = coupling->find("snow_water")) scene.couplings.snow_water = n->boolean();
+  }
+  if (scene.sph && !root.at("sph", "").has("sound_speed")) {
+    // The speed of sound follows the scene's scale (sph/sound_speed.h), so it needs gravity and what else moves.
+    scene.sph->sound_speed = sph::default_sound_speed(*scene.sph, scene.gravity, water_movers(scene));
   }
   return scene;
 }

@@ -15,8 +15,9 @@ double top_of(const glm::dvec3& lo, const glm::dvec3& hi, const glm::dvec3& up) 
 
 }  // namespace
 
-double flow_speed_bound(const SphSettings& s, const glm::dvec3& gravity, double solid_speed) {
-  double v0 = std::max(solid_speed, 0.0);
+double flow_speed_bound(const SphSettings& s, const glm::dvec3& gravity, const std::vector<Mover>& movers) {
+  double v0 = 0.0;
+  for (const Mover& m : movers) v0 = std::max(v0, m.speed);
   for (const Body& b : s.bodies) v0 = std::max(v0, glm::length(b.velocity));
   for (const Region& r : s.regions)
     if (r.action == RegionAction::kSetSpeed) v0 = std::max(v0, glm::length(r.vector));
@@ -35,13 +36,15 @@ double flow_speed_bound(const SphSettings& s, const glm::dvec3& gravity, double 
     else continue;
     top = std::max(top, top_of(r.min + offset, r.max + offset, up));
   }
+  for (const Mover& m : movers)
+    if (m.falls) top = std::max(top, top_of(m.lo, m.hi, up));
   const double bottom = -top_of(-s.domain_max, -s.domain_min, up);  // the lowest corner of the domain
   const double fall = std::max(top - bottom, 0.0);
   return std::sqrt(2.0 * g * fall + v0 * v0);
 }
 
-double default_sound_speed(const SphSettings& s, const glm::dvec3& gravity, double solid_speed) {
-  const double v = flow_speed_bound(s, gravity, solid_speed);
+double default_sound_speed(const SphSettings& s, const glm::dvec3& gravity, const std::vector<Mover>& movers) {
+  const double v = flow_speed_bound(s, gravity, movers);
   if (!(v > 0.0)) return kFallbackSoundSpeed;
   return std::min(kSoundSpeedPerFlowSpeed * v, kMaxSoundSpeed);
 }

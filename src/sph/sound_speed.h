@@ -1,5 +1,7 @@
 #pragma once
 /// The speed of sound a scene gets when it names none (docs/water.md "Speed of sound").
+#include <vector>
+
 #include <glm/glm.hpp>
 
 #include "sph/settings.h"
@@ -17,16 +19,25 @@ inline constexpr double kSoundSpeedPerFlowSpeed = 10.0;
 /// At most water's physical speed of sound [m/s] (beyond it the water's own compressibility is the physics).
 inline constexpr double kMaxSoundSpeed = 1500.0;
 
+/// Something besides the water that can set it moving: a rigid body or a snow body, which may fall from its top and
+/// enters the water at up to sqrt(2 |g| H + v^2), or a moving collider or kinematic body, which only pushes at its
+/// own speed.
+struct Mover {
+  glm::dvec3 lo{0.0}, hi{0.0};  ///< a box around it [m] (unused when it does not fall)
+  double speed = 0.0;           ///< its initial (for a collider or kinematic body: constant) speed [m/s]
+  bool falls = false;           ///< true: free to fall under gravity (its box's top counts as a height)
+};
+
 /// The largest flow speed the scene's energy allows [m/s]: v_ref = sqrt(2 |g| H + v0^2). H [m] is the fall from the
 /// highest point water starts at or is moved to (the bodies' tops, the boxes that teleport and shift regions move
-/// particles into) down to the domain's lowest point, both along `gravity` [m/s^2]; v0 is the largest of the bodies'
-/// initial speeds, the set-speed regions' speeds and `solid_speed` [m/s] (the fastest moving collider). Other sources
-/// (snow or rigid bodies falling from above the domain, pumps) are not counted: such a scene should name its
+/// particles into), or a falling mover starts at, down to the domain's lowest point, all along `gravity` [m/s^2]; v0
+/// is the largest of the bodies' initial speeds, the set-speed regions' speeds and the movers' speeds [m/s]. Other
+/// sources (pumps, water pushed faster than its fall by a solid) are not counted: such a scene should name its
 /// `sound_speed`.
-double flow_speed_bound(const SphSettings& s, const glm::dvec3& gravity, double solid_speed);
+double flow_speed_bound(const SphSettings& s, const glm::dvec3& gravity, const std::vector<Mover>& movers);
 
 /// The default speed of sound [m/s]: kSoundSpeedPerFlowSpeed times flow_speed_bound(), kFallbackSoundSpeed when that
 /// is 0, at most kMaxSoundSpeed.
-double default_sound_speed(const SphSettings& s, const glm::dvec3& gravity, double solid_speed);
+double default_sound_speed(const SphSettings& s, const glm::dvec3& gravity, const std::vector<Mover>& movers);
 
 }  // namespace firn::sph
