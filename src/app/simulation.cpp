@@ -80,6 +80,40 @@ void check_grains_clear_of_water(const scene::Scene& scene, const dem::World& wo
   }
 }
 
+/// Throws InputError when a collider or a boundary slab (sph.regions with "boundary") starts with seeded water
+/// inside it, deeper than a quarter of the particle spacing (as for the grains above). The solver projects water
+/// found inside a solid onto its surface at the first step; a body of it piles up there, compressed far beyond the
+/// watchdog's bound, and the run ended at step 0 with exit 3 and advice about the step and the sound speed that
+/// cannot help (found by a robustness sweep: a sphere collider half sunk in a pool).
+void check_solids_clear_of_water(const scene::Scene& scene, const std::vector<sph::GpuParticle>& water) {
+  const double margin = 0.25 * scene.sph->spacing;
+  const auto fail = [&](const std::string& field, const std::string& what, size_t inside) {
+    throw InputError(scene.file.string() + ": " + field + ": " + what + " starts with " + std::to_string(inside) +
+                     " seeded water particles (sph.bodies) inside it; allowed: solids clear of the water at the "
+                     "start (move the solid or the water; a solid may move into the water later)");
+  };
+  for (size_t k = 0; k < scene.colliders.size(); ++k) {
+    const Collider& c = scene.colliders[k];
+    size_t inside = 0;
+    for (const sph::GpuParticle& p : water) inside += signed_distance(c, glm::dvec3(p.x_m)) < -margin;
+    if (inside > 0) fail("colliders[" + std::to_string(k) + "]", "the collider", inside);
+  }
+  const std::vector<sph::Region>& regions = scene.sph->regions;
+  for (size_t k = 0; k < regions.size(); ++k) {
+    const sph::Region& r = regions[k];
+    if (r.action != sph::RegionAction::kBoundary) continue;
+    const double thickness = r.thickness > 0 ? r.thickness : 2.0 * scene.sph->h();  // as the solver (gpu_upload.cpp)
+    size_t inside = 0;
+    for (const sph::GpuParticle& p : water) {
+      const glm::dvec3 x(p.x_m);
+      const double d = glm::dot(x - r.point, r.normal);  // < 0 behind the wall plane, in the slab
+      const bool in_box = glm::all(glm::greaterThanEqual(x, r.min)) && glm::all(glm::lessThanEqual(x, r.max));
+      inside += in_box && d < -margin && d > -thickness;
+    }
+    if (inside > 0) fail("sph.regions[" + std::to_string(k) + "]", "the boundary slab", inside);
+  }
+}
+
 }  // namespace
 
 Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
@@ -92,6 +126,7 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
   std::vector<sph::GpuParticle> seeded_water;
   if (scene_.sph) {
     seeded_water = seed_water(scene_);
+    check_solids_clear_of_water(scene_, seeded_water);
     auto water = std::make_unique<WaterSolver>(
         std::make_unique<sph::Solver>(*scene_.sph, scene_.colliders, scene_.gravity, seeded_water));
     water_ = &water->sph();

@@ -121,3 +121,39 @@ TEST(FirnRun, GrainsSeededInsideTheWaterNameTheGrain) {
                                        (dir / "out-clear").string() + " --no-render --frames 1");
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
 }
+
+TEST(FirnRun, WaterSeededInsideAColliderOrSlabNamesTheSolid) {
+  // Before the check: the water inside was projected onto the solid's surface at the first step and the run ended
+  // with a compression failure at step 0 (exit 3), advising a smaller step or a larger sound speed.
+  const fs::path dir = firn::test::fresh_dir("bad-water-in-solid");
+  std::ifstream in(std::string(FIRN_TEST_DIR) + "/data/tiny-water.json");
+  const json tiny = json::parse(in);
+  const auto run = [&](const json& j, const std::string& name, const std::string& extra = "") {
+    std::ofstream(dir / (name + ".json")) << j.dump();
+    return firn::test::run_firn("run " + (dir / (name + ".json")).string() + " --out " + (dir / name).string() +
+                                extra);
+  };
+  json sunk = tiny;  // a sphere collider half in the column
+  sunk["colliders"] = json::array({{{"type", "sphere"}, {"center", {0.1, 0.1, 0.05}}, {"radius", 0.04}}});
+  auto r = run(sunk, "sunk");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("sunk.json: colliders[0]: the collider starts with "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("seeded water particles (sph.bodies) inside it"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "sunk"));
+  json slab = tiny;  // a boundary slab whose solid side takes the column's lower half
+  slab["sph"]["regions"] = json::array({{{"action", "boundary"}, {"min", {0, 0, 0}}, {"max", {0.4, 0.1, 0.1}},
+                                         {"point", {0, 0.1, 0}}, {"normal", {0, 1, 0}}, {"thickness", 0.1}}});
+  r = run(slab, "slab");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("slab.json: sph.regions[0]: the boundary slab starts with "), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "slab"));
+  // Accepted: the sphere above the water (it may fall or move in later), a floor plane on the domain face and a
+  // slab under it (the lattice sits half a spacing off them).
+  json clear = tiny;
+  clear["colliders"] = json::array({{{"type", "sphere"}, {"center", {0.1, 0.26, 0.05}}, {"radius", 0.03}},
+                                    {{"type", "plane"}, {"point", {0, 0, 0}}, {"normal", {0, 1, 0}}}});
+  clear["sph"]["regions"] = json::array({{{"action", "boundary"}, {"min", {0, -0.1, 0}}, {"max", {0.4, 0, 0.1}},
+                                          {"point", {0, 0, 0}}, {"normal", {0, 1, 0}}, {"thickness", 0.1}}});
+  r = run(clear, "clear", " --no-render --frames 1");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+}
