@@ -114,6 +114,36 @@ void check_solids_clear_of_water(const scene::Scene& scene, const std::vector<sp
   }
 }
 
+/// Throws InputError when a snow body coupled with the water (sphere or box; a mesh body is not checked) starts
+/// with seeded water inside it, deeper than a quarter of the water's particle spacing: the coupling pushes that
+/// water out at the first step faster than a kernel radius per step, and the run ended at step 0 (exit 3, "CFL
+/// violation") with advice that could not help.
+void check_snow_clear_of_water(const scene::Scene& scene, const std::vector<sph::GpuParticle>& water) {
+  const double margin = 0.25 * scene.sph->spacing;
+  const std::vector<mpm::Body>& bodies = scene.mpm->bodies;
+  for (size_t k = 0; k < bodies.size(); ++k) {
+    const mpm::Body& b = bodies[k];
+    if (b.shape == mpm::BodyShape::kMesh) continue;
+    size_t inside = 0;
+    for (const sph::GpuParticle& p : water) {
+      const glm::dvec3 x(p.x_m);
+      double depth = 0.0;  // distance inside the body's surface [m], <= 0 outside
+      if (b.shape == mpm::BodyShape::kSphere) {
+        depth = b.radius - glm::length(x - b.center);
+      } else {
+        const glm::dvec3 d = glm::min(x - b.min, b.max - x);
+        depth = std::min({d.x, d.y, d.z});
+      }
+      inside += depth > margin;
+    }
+    if (inside > 0)
+      throw InputError(scene.file.string() + ": mpm.bodies[" + std::to_string(k) + "]: the snow body starts with " +
+                       std::to_string(inside) + " seeded water particles (sph.bodies) inside it; allowed: snow " +
+                       "and water clear of each other at the start (move one, or \"coupling\": { \"snow_water\": " +
+                       "false })");
+  }
+}
+
 }  // namespace
 
 Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
@@ -150,6 +180,7 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     exchanges.push_back(std::make_unique<WaterBodyExchange>(*water_, *grains_));
   }
   if (snow_water) {
+    check_snow_clear_of_water(scene_, seeded_water);
     const glm::ivec3 n = snow_->grid_dims();
     const size_t nodes = size_t(n.x) * size_t(n.y) * size_t(n.z);
     if (nodes > SnowWaterExchange::max_nodes())

@@ -157,3 +157,25 @@ TEST(FirnRun, WaterSeededInsideAColliderOrSlabNamesTheSolid) {
   r = run(clear, "clear", " --no-render --frames 1");
   EXPECT_EQ(r.exit_code, 0) << r.output;
 }
+
+TEST(FirnRun, WaterSeededInsideTheSnowNamesTheSnowBody) {
+  // Before the check: the coupling pushed the water out of the snow faster than a kernel radius per step, and the
+  // run ended at step 0 on the CFL check (exit 3).
+  const fs::path dir = firn::test::fresh_dir("bad-water-in-snow");
+  std::ifstream in(std::string(FIRN_TEST_DIR) + "/data/tiny-snow-and-water.json");
+  json j = json::parse(in);
+  j["mpm"]["bodies"][0]["center"] = {0.2, 0.2, 0.2};  // the snowball in the water column
+  j["sph"]["domain"]["max"] = {0.4, 0.3, 0.3};
+  j["sph"]["bodies"][0]["max"] = {0.25, 0.2, 0.25};
+  std::ofstream(dir / "scene.json") << j.dump();
+  const auto r = firn::test::run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("scene.json: mpm.bodies[0]: the snow body starts with "), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  // Uncoupled, snow and water pass through each other: accepted.
+  j["coupling"] = {{"snow_water", false}};
+  std::ofstream(dir / "apart.json") << j.dump();
+  const auto ok = firn::test::run_firn("run " + (dir / "apart.json").string() + " --out " + (dir / "apart").string() +
+                                       " --no-render --frames 1");
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+}
