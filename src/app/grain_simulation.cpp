@@ -60,7 +60,9 @@ GrainSimulation::GrainSimulation(const scene::Scene& scene) : setup_(scene::pars
     // make_world names the field after "dem: "; give it the scene file's prefix and the section path.
     std::string what = e.what();
     if (what.rfind("dem: ", 0) == 0) what = "dem." + what.substr(5);
-    throw InputError(scene.file.string() + ": " + what + "; allowed: a seeding that fits the regions and walls");
+    // Messages that say what is allowed keep it; the others (a seeding that ran out of room) get the general rule.
+    if (what.find("; allowed: ") == std::string::npos) what += "; allowed: a seeding that fits the regions and walls";
+    throw InputError(scene.file.string() + ": " + what);
   }
   for (const std::string& note : setup_.notes) log::info("environment file: " + note);
 }

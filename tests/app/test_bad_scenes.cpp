@@ -179,3 +179,19 @@ TEST(FirnRun, WaterSeededInsideTheSnowNamesTheSnowBody) {
                                        " --no-render --frames 1");
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
 }
+
+TEST(FirnRun, OverlappingBodiesNameTheBodiesOnce) {
+  // The message named only "dem.grains/bodies" with a count and said "allowed:" twice.
+  const fs::path dir = firn::test::fresh_dir("bad-bodies-overlap");
+  std::ifstream in(std::string(FIRN_TEST_DIR) + "/data/tiny-bodies.json");
+  json j = json::parse(in);
+  j["dem"]["bodies"][1]["position"] = {0.01, 0.08, 0};  // into the box under it
+  std::ofstream(dir / "scene.json") << j.dump();
+  const auto r = firn::test::run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("scene.json: dem.bodies[1]: overlaps bodies[0] at t = 0; allowed: "), std::string::npos)
+      << r.output;
+  const size_t first = r.output.find("allowed:");
+  EXPECT_EQ(r.output.find("allowed:", first + 1), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
