@@ -175,10 +175,13 @@ RefResult reference_exchange(const RefGrid& g, const std::vector<mpm::GpuParticl
 TEST(SnowWaterExchange, MatchesCpuDoubleReferenceOnRandomParticles) {
   test::gl_context();
   // A snowball and a water box overlapping in x: the seeded counts are awkward (not multiples of the work group).
-  Simulation sim(load(scene_json("exchange-reference", dvec3(0.0), dvec3(0.0), dvec3(0.4, 0.3, 0.3),
-                                 dvec3(0.16, 0.15, 0.15), 0.07, dvec3(0.0), 400, dvec3(0.0), dvec3(0.4, 0.3, 0.3),
-                                 dvec3(0.16, 0.07, 0.07), dvec3(0.3, 0.23, 0.21), false),
-                      "exchange-reference"));
+  // They overlap on purpose and never step, so the scene leaves them uncoupled (a coupled scene may not start with
+  // water inside the snow); the test builds its own exchange below.
+  json j = scene_json("exchange-reference", dvec3(0.0), dvec3(0.0), dvec3(0.4, 0.3, 0.3), dvec3(0.16, 0.15, 0.15), 0.07,
+                      dvec3(0.0), 400, dvec3(0.0), dvec3(0.4, 0.3, 0.3), dvec3(0.16, 0.07, 0.07),
+                      dvec3(0.3, 0.23, 0.21), false);
+  j["coupling"] = {{"snow_water", false}};
+  Simulation sim(load(j, "exchange-reference"));
   mpm::Solver& snow = *sim.snow();
   sph::Solver& water = *sim.water();
   std::printf("  %u snow and %u water particles\n", snow.particle_count(), water.particle_count());
@@ -265,10 +268,13 @@ std::vector<dvec3> field_reactions(const sph::Solver& water, double scale) {
 TEST(SnowWaterExchange, WaterSeesTheSnowVolumeFractionAsTheCpuReferenceSays) {
   test::gl_context();
   // The snowball and water box of the reference test above, at random positions and snow volumes.
-  Simulation sim(load(scene_json("field-reference", dvec3(0.0), dvec3(0.0), dvec3(0.4, 0.3, 0.3),
-                                 dvec3(0.16, 0.15, 0.15), 0.07, dvec3(0.0), 400, dvec3(0.0), dvec3(0.4, 0.3, 0.3),
-                                 dvec3(0.16, 0.07, 0.07), dvec3(0.3, 0.23, 0.21), false),
-                      "field-reference"));
+  // They overlap on purpose and never step, so the scene leaves them uncoupled (a coupled scene may not start with
+  // water inside the snow); the test builds its own exchange below.
+  json j = scene_json("field-reference", dvec3(0.0), dvec3(0.0), dvec3(0.4, 0.3, 0.3), dvec3(0.16, 0.15, 0.15), 0.07,
+                      dvec3(0.0), 400, dvec3(0.0), dvec3(0.4, 0.3, 0.3), dvec3(0.16, 0.07, 0.07),
+                      dvec3(0.3, 0.23, 0.21), false);
+  j["coupling"] = {{"snow_water", false}};
+  Simulation sim(load(j, "field-reference"));
   mpm::Solver& snow = *sim.snow();
   sph::Solver& water = *sim.water();
   std::mt19937_64 rng(test::test_seed());
