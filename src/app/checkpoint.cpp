@@ -6,7 +6,9 @@
 #include <stdexcept>
 #include <system_error>
 #include <unistd.h>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <regex>
 #include <string>
 
@@ -144,6 +146,22 @@ void sync_folder_filesystem(const fs::path& folder) {
   ::close(fd);
 }
 
+/// The file that names the scene a run in this folder was started from (the scene hash as 16 hex digits), written
+/// when a run starts, before any output: lets --resume tell a run's own outputs from another scene's when there is
+/// no checkpoint yet.
+fs::path run_scene_file(const fs::path& out) { return out / "checkpoint" / "scene"; }
+
+std::string hex(std::uint64_t v) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+void write_run_scene(const RunOptions& o, std::uint64_t hash) {
+  fs::create_directories(o.out / "checkpoint");
+  std::ofstream(run_scene_file(o.out), std::ios::trunc) << hex(hash) << '\n';
+}
+
 }  // namespace
 
 std::uint64_t scene_hash(const fs::path& scene) {
@@ -196,6 +214,9 @@ RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRe
   if (!fs::exists(file)) {
     log::info("--resume: no checkpoint in " + file.parent_path().string() + "; starting from frame 0");
     rewind_outputs(o, p);
+    if (!o.stats) fs::remove(o.out / "stats.jsonl");  // an earlier start's lines: this run writes none
+    write_run_scene(o, p.scene_hash);
+    p.checkpoint_every = o.checkpoint_every;  // a run killed before its first checkpoint is protected from now on
     return p;
   }
   const std::vector<std::byte> payload = read_payload(file, o.scene, p.scene_hash);
@@ -223,7 +244,21 @@ RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRe
 RunProgress start_run(const RunOptions& o) {
   std::error_code ignored;
   fs::remove(checkpoint_file(o.out), ignored);
-  return {.checkpoint_every = o.checkpoint_every, .scene_hash = scene_hash(o.scene)};
+  const RunProgress p{.checkpoint_every = o.checkpoint_every, .scene_hash = scene_hash(o.scene)};
+  write_run_scene(o, p.scene_hash);
+  return p;
+}
+
+void check_resumable(const RunOptions& o) {
+  if (!fs::is_directory(o.out) || fs::exists(checkpoint_file(o.out))) return;
+  if (fs::directory_iterator(o.out) == fs::directory_iterator()) return;  // empty: nothing to lose
+  std::string named;
+  std::ifstream(run_scene_file(o.out)) >> named;
+  if (named == hex(scene_hash(o.scene))) return;  // this scene's own run, killed before its first checkpoint
+  throw InputError("--resume: " + o.out.string() + " holds files but neither a checkpoint (checkpoint/state.bin) " +
+                   "nor the mark of a run of " + o.scene.string() + " (checkpoint/scene), so starting again would " +
+                   "delete another run's outputs; allowed: a folder with this scene's checkpoint or mark, a new or " +
+                   "empty folder, or --overwrite without --resume");
 }
 
 }  // namespace firn::app

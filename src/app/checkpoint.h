@@ -47,14 +47,22 @@ void check_checkpoint_options(const RunOptions& o, int frames);
 /// For `--resume`: restores `sim` and `recorder` (null without grains), both built from the scene, from the
 /// checkpoint in o.out and brings the output folder back to that checkpoint: frame, particle and temporary files of
 /// later frames are removed, stats.jsonl is cut to its length then, the grain files are rewritten. Without a
-/// checkpoint the run starts from frame 0 (the same clean-up, from nothing; a note says so). Returns where the run
+/// checkpoint the run starts from frame 0 (the same clean-up, from nothing; a note says so), marks the folder as
+/// start_run does and writes checkpoints every o.checkpoint_every frames. Returns where the run
 /// stands. Throws firn::InputError (exit 2) before touching the folder when the checkpoint is corrupt, belongs to
 /// another scene, was written with other output options (naming the option) or lies past the last frame
 /// (`frames` - 1).
 RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRecorder* recorder);
 
 /// For a run without --resume: removes a checkpoint left in o.out by an earlier run, so that a later --resume
-/// cannot continue from a state this run's outputs do not belong to. Returns the progress of a run at its start.
+/// cannot continue from a state this run's outputs do not belong to, and marks the folder with the scene's hash
+/// (o.out/checkpoint/scene). Returns the progress of a run at its start.
 RunProgress start_run(const RunOptions& o);
+
+/// For `--resume`, before anything is written: throws firn::InputError (exit 2) when o.out holds files but neither a
+/// checkpoint nor the mark of a run of this scene (start_run), since starting from frame 0 there would delete
+/// another run's outputs (found by a robustness sweep: --resume of a snow scene into a finished water run's folder
+/// deleted its frames). An empty or new folder passes.
+void check_resumable(const RunOptions& o);
 
 }  // namespace firn::app

@@ -96,6 +96,7 @@ int run_scene(const RunOptions& o) {
   if (o.render) renderer = std::make_unique<FrameRenderer>(o.width, o.height);
   FrameLook look;
   look.water = o.water;
+  if (o.resume) check_resumable(o);
   prepare_output_folder(o.out, folder);
   std::optional<GrainRecorder> grain_recorder;  // grains.csv, grains_summary.json
   if (sim.grains()) grain_recorder.emplace(o.out);  // the grains' own measurements (repose, discharge, walls)

@@ -164,6 +164,35 @@ TEST(FirnResume, OutputsPastTheCheckpointAreRemoved) {
   expect_same_outputs(root / "reference", out);
 }
 
+// --resume into a folder without a checkpoint (found by a robustness sweep): it started from frame 0 without the
+// checkpoints --checkpoint-every asked for, so a second kill lost everything; and into another scene's finished run
+// it deleted that run's frames. Now a run marks its folder with its scene (checkpoint/scene) before any output:
+// the same scene starts again and writes its checkpoints, another scene is refused and the folder left alone.
+TEST(FirnResume, WithoutACheckpointOnlyTheSameScenesRunStartsAgainWithItsCheckpoints) {
+  const fs::path root = fresh_dir("resume-no-checkpoint");
+  const fs::path out = root / "out";
+  const std::string water = "run " + scene("tiny-water") + " --no-render --stats --export ply --frames 3 --out ";
+  ASSERT_EQ(run_firn(water + out.string()).exit_code, 0);
+  ASSERT_FALSE(fs::exists(out / "checkpoint" / "state.bin"));
+  const auto foreign = run_firn("run " + scene("tiny-snowball") + " --no-render --frames 2 --resume --out " +
+                                out.string());
+  EXPECT_EQ(foreign.exit_code, 2) << foreign.output;
+  EXPECT_NE(foreign.output.find("holds files but neither a checkpoint"), std::string::npos) << foreign.output;
+  for (int k = 0; k < 3; ++k) EXPECT_TRUE(fs::exists(out / ("water_0000" + std::to_string(k) + ".ply")));
+  const auto again = run_firn(water + out.string() + " --resume --checkpoint-every 1");
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("starting from frame 0"), std::string::npos) << again.output;
+  EXPECT_TRUE(fs::exists(out / "checkpoint" / "state.bin"));
+  std::ifstream stats(out / "stats.jsonl");
+  int lines = 0;
+  for (std::string line; std::getline(stats, line);) ++lines;
+  EXPECT_EQ(lines, 3);  // the earlier start's lines are gone
+  // An empty folder needs no mark.
+  const auto fresh = run_firn("run " + scene("tiny-snowball") + " --no-render --frames 2 --resume --out " +
+                              (root / "empty").string());
+  EXPECT_EQ(fresh.exit_code, 0) << fresh.output;
+}
+
 TEST(FirnResume, BadCombinationsGiveExit2NamingTheOption) {
   const fs::path root = fresh_dir("resume-bad");
   const fs::path out = root / "out";
