@@ -131,7 +131,11 @@ dem::BodySettings parse_body(const Node& node, const std::filesystem::path& scen
     try {
       mesh = load_triangles(scene_dir / file.string("a mesh file path"));
     } catch (const InputError& e) {
-      file.fail(e.what(), "a mesh file Assimp reads (path relative to the scene file)");
+      // load_triangles says what is wrong and what is allowed; the field's path goes in front, "allowed" once.
+      const std::string what = e.what();
+      const size_t allowed = what.find("; allowed: ");
+      if (allowed == std::string::npos) file.fail(what, "a mesh file Assimp reads (path relative to the scene file)");
+      file.fail(what.substr(0, allowed), what.substr(allowed + 11));
     }
     for (const dvec3& v : mesh.vertices) b.points.push_back(scale * v);
   }

@@ -94,7 +94,9 @@ void parse_body_geometry(const Node& node, mpm::Body& body, const std::filesyste
       body.mesh = scene_dir / file.string(kFile);
       std::error_code error;
       if (!std::filesystem::is_regular_file(body.mesh, error)) {
-        file.fail("mesh file \"" + body.mesh.string() + "\" does not exist", kFile);
+        const bool exists = std::filesystem::exists(body.mesh, error);
+        file.fail("mesh file \"" + body.mesh.string() + "\" " + (exists ? "is not a regular file" : "does not exist"),
+                  kFile);
       }
       break;
     }

@@ -195,3 +195,29 @@ TEST(FirnRun, OverlappingBodiesNameTheBodiesOnce) {
   EXPECT_EQ(r.output.find("allowed:", first + 1), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "out"));
 }
+
+TEST(FirnRun, MeshFileErrorsSayWhatIsWrongAndAllowedOnce) {
+  // Found by a robustness sweep: a rigid body's mesh error said "allowed:" twice, and a snow body's mesh "file" that
+  // names a folder was reported as missing.
+  const fs::path dir = firn::test::fresh_dir("bad-mesh-messages");
+  std::ofstream(dir / "garbage.obj") << "\x01\x02 not a mesh";
+  std::ifstream in(std::string(FIRN_TEST_DIR) + "/data/tiny-bodies.json");
+  json bodies = json::parse(in);
+  bodies["dem"]["bodies"][2] = {{"shape", "mesh"}, {"file", "garbage.obj"}, {"position", {0.2, 0.2, 0}}};
+  std::ofstream(dir / "rigid.json") << bodies.dump();
+  auto r = firn::test::run_firn("run " + (dir / "rigid.json").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("rigid.json: dem.bodies[2].file: "), std::string::npos) << r.output;
+  const size_t first = r.output.find("allowed:");
+  EXPECT_NE(first, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("allowed:", first + 1), std::string::npos) << r.output;
+  fs::create_directories(dir / "folder.obj");
+  json snow = tiny_scene();
+  snow["mpm"]["bodies"][0] = {{"shape", "mesh"}, {"file", "folder.obj"}, {"min", {0.2, 0.1, 0.2}},
+                              {"max", {0.4, 0.3, 0.4}}, {"material", "snow"}};
+  std::ofstream(dir / "snow.json") << snow.dump();
+  r = firn::test::run_firn("run " + (dir / "snow.json").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("folder.obj\" is not a regular file"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
