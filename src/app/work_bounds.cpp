@@ -30,10 +30,27 @@ FrameReport advance_bounded(Simulation& sim, const WorkBounds& bounds) {
   const auto t0 = Clock::now();
   auto last_report = t0;
   FrameReport r;
+  const auto over_cap = [&](const Solver& s, double needed) {
+    stop(frame, r.substeps, std::string(s.name()) + " time step dt = " + scene::format_number(s.time_step()) +
+                                " s: the frame needs " + scene::format_number(std::ceil(needed)) +
+                                " substeps, above the cap of " + std::to_string(bounds.max_substeps) +
+                                " (raise it with --max-substeps, or check the scene's stiffness and speeds)");
+  };
   for (;;) {
-    const SliceReport slice = sim.advance_slice(kSliceSubsteps);
+    // Slices no longer than the substeps the cap leaves (at least one), so a frame of fewer than kSliceSubsteps
+    // substeps is held to a smaller cap too (found by a robustness sweep: --max-substeps 1 ran 10 per frame).
+    const int room = std::clamp(bounds.max_substeps - r.substeps, 1, kSliceSubsteps);
+    const SliceReport slice = sim.advance_slice(room);
     r.substeps += slice.substeps;
-    if (slice.frame_done) break;
+    if (slice.frame_done) {
+      if (r.substeps > bounds.max_substeps) {
+        const Solver* slowest = nullptr;
+        for (const auto& s : sim.solvers())
+          if (!slowest || s->time_step() < slowest->time_step()) slowest = s.get();
+        over_cap(*slowest, r.substeps);
+      }
+      break;
+    }
     double needed = r.substeps;  // steps taken plus those each solver still needs at its current step
     const Solver* slowest = nullptr;
     for (const auto& s : sim.solvers()) {
@@ -44,12 +61,7 @@ FrameReport advance_bounded(Simulation& sim, const WorkBounds& bounds) {
       needed += std::max(0.0, end - s->time()) / dt;
       if (!slowest || dt < slowest->time_step()) slowest = s.get();
     }
-    if (needed > bounds.max_substeps)
-      stop(frame, r.substeps, std::string(slowest->name()) + " time step dt = " +
-                                  scene::format_number(slowest->time_step()) + " s: the frame needs " +
-                                  scene::format_number(std::ceil(needed)) + " substeps, above the cap of " +
-                                  std::to_string(bounds.max_substeps) +
-                                  " (raise it with --max-substeps, or check the scene's stiffness and speeds)");
+    if (needed > bounds.max_substeps) over_cap(*slowest, needed);
     const auto now = Clock::now();
     if (std::chrono::duration<double>(now - last_report).count() >= bounds.progress_every_s) {
       std::fprintf(stderr, "frame %d: %d substeps so far, dt = %.3g s (%s), %.0f s in this frame\n", frame,

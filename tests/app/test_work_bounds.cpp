@@ -75,6 +75,23 @@ TEST(WorkBounds, SubstepCapIsRaisableWithMaxSubsteps) {
   EXPECT_EQ(raised.exit_code, 0) << raised.output;
 }
 
+// A cap below the slice length (32 substeps) holds too: tiny-bodies takes 10 grain steps per frame (dt 0.01 s at 10
+// fps). Before, the cap was only checked between slices, so --max-substeps 1 ran those frames to the end.
+TEST(WorkBounds, SubstepCapBelowOneSliceHolds) {
+  const fs::path dir = firn::test::fresh_dir("work-bounds-small-cap");
+  const std::string scene = std::string(FIRN_TEST_DIR) + "/data/tiny-bodies.json";
+  for (const int cap : {1, 9}) {
+    const auto r = firn::test::run_firn("run " + scene + " --out " + (dir / std::to_string(cap)).string() +
+                                        " --frames 2 --no-render --max-substeps " + std::to_string(cap));
+    EXPECT_EQ(r.exit_code, 3) << cap << "\n" << r.output;
+    EXPECT_NE(r.output.find("the frame needs 10 substeps, above the cap of " + std::to_string(cap)), std::string::npos)
+        << r.output;
+  }
+  const auto exact = firn::test::run_firn("run " + scene + " --out " + (dir / "10").string() +
+                                          " --frames 2 --no-render --max-substeps 10");
+  EXPECT_EQ(exact.exit_code, 0) << exact.output;
+}
+
 TEST(WorkBounds, LongFramesPrintProgressAndKeepTheirSubsteps) {
   firn::test::gl_context();
   json scene = read("tiny-snowball.json");
