@@ -19,6 +19,7 @@
 #include "core/binary_io.h"
 #include "core/error.h"
 #include "core/log.h"
+#include "scene/read_json.h"
 
 namespace firn::app {
 namespace {
@@ -29,19 +30,6 @@ constexpr std::uint32_t kRunVersion = 3;  // 2: warnings are the solvers' own st
 constexpr std::size_t kHeaderBytes = sizeof kMagic + 4 + 3 * 8;
 
 namespace fs = std::filesystem;
-
-/// Adds the bytes of every file that a string value of `node` names (meshes, environment files; relative to the
-/// scene's folder, as the loader resolves them) to `hash`, in the JSON's (sorted) order.
-void hash_referenced_files(const nlohmann::json& node, const fs::path& folder, std::uint64_t& hash) {
-  if (node.is_string()) {
-    const fs::path named = node.get<std::string>();
-    const fs::path file = named.is_absolute() ? named : folder / named;
-    std::error_code ec;
-    if (!named.empty() && fs::is_regular_file(file, ec)) hash = fnv1a64(read_file_bytes(file), hash);
-  }
-  if (!node.is_structured()) return;
-  for (const auto& child : node) hash_referenced_files(child, folder, hash);
-}
 
 /// The output options that decide which files a frame writes and what they hold, with the option that sets each.
 struct OutputOption {
@@ -171,7 +159,9 @@ std::uint64_t scene_hash(const fs::path& scene) {
   const nlohmann::json root = nlohmann::json::parse(reinterpret_cast<const char*>(bytes.data()),
                                                     reinterpret_cast<const char*>(bytes.data() + bytes.size()),
                                                     nullptr, false);
-  hash_referenced_files(root, scene.parent_path(), hash);
+  // The files it names (meshes, environment files) are part of the scene, in the JSON's (sorted) order.
+  for (const fs::path& file : scene::referenced_files(root, scene.parent_path()))
+    hash = fnv1a64(read_file_bytes(file), hash);
   return hash;
 }
 

@@ -50,7 +50,8 @@ void add_run(CLI::App& app, Commands& c) {
                     "also write per frame: ply = the particles, mesh = the water's surface as a triangle mesh (PLY)")
       ->check(CLI::IsMember({"ply", "mesh"}));
   c.run->add_flag("--stats", o.stats, "write stats.jsonl (one JSON object per frame)");
-  c.run->add_option("--video", o.video, "also write the frames as an MP4 video (H.264, the scene's fps)");
+  c.run->add_option("--video", o.video,
+                    "also write the frames as an MP4 video (H.264, the scene's fps), a file name ending in .mp4");
   c.run->add_option("--water", c.water, "draw water as a surface (screen-space fluid rendering, the default), as "
                     "particles, or as the surface mesh of --export mesh")->check(CLI::IsMember(water_mode_names()));
   c.run->add_option("--egl", c.egl, "EGL platform: auto, device or surfaceless")->envname("FIRN_EGL_PLATFORM");

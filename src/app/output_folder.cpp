@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "core/error.h"
+#include "scene/read_json.h"
 
 namespace firn::app {
 namespace {
@@ -17,6 +20,25 @@ namespace fs = std::filesystem;
 }
 
 bool writable_folder(const fs::path& dir) { return ::access(dir.c_str(), W_OK | X_OK) == 0; }
+
+/// True when `path` is `folder` or lies below it (both made canonical as far as they exist).
+bool inside(const fs::path& path, const fs::path& folder) {
+  std::error_code error;
+  const auto rel = fs::weakly_canonical(path, error).lexically_relative(fs::weakly_canonical(folder, error));
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+/// The scene file and the files it names (meshes, environment files); only the scene file if it does not parse
+/// (the loader reports that later).
+std::vector<fs::path> scene_inputs(const fs::path& scene) {
+  std::vector<fs::path> files{scene};
+  try {
+    const std::vector<fs::path> named = scene::referenced_files(scene::read_json_file(scene), scene.parent_path());
+    files.insert(files.end(), named.begin(), named.end());
+  } catch (const InputError&) {
+  }
+  return files;
+}
 
 }  // namespace
 
@@ -34,11 +56,11 @@ void check_output_folder(const fs::path& dir, const OutputFolderPolicy& policy, 
     if (!policy.overwrite)
       fail(dir, "the folder is not empty (it holds " + it->path().filename().string() + ")", std::string(kAllowed));
     const fs::path folder = fs::weakly_canonical(dir, error);
-    const fs::path file = fs::weakly_canonical(scene, error);
-    const auto rel = file.lexically_relative(folder);
-    if (folder == folder.root_path() || (!rel.empty() && *rel.begin() != ".."))
-      fail(dir, "--overwrite would delete the scene file " + scene.string() + " or the file system root",
-           "a folder that does not hold the scene file");
+    if (folder == folder.root_path()) fail(dir, "--overwrite would empty the file system root", "another folder");
+    for (const fs::path& input : scene_inputs(scene))
+      if (inside(input, folder))
+        fail(dir, "--overwrite would delete " + input.string() + ", which the scene needs",
+             "a folder that holds neither the scene file nor the files it names");
     return;
   }
   // A new folder: find the nearest existing parent and check that one.
@@ -50,16 +72,22 @@ void check_output_folder(const fs::path& dir, const OutputFolderPolicy& policy, 
     fail(dir, "cannot be created: " + parent.string() + " is not writable", "a path inside a writable folder");
 }
 
-void check_output_file(const fs::path& file, const char* option) {
+void check_video_file(const fs::path& file, const fs::path& out, const fs::path& scene) {
   std::error_code error;
   const fs::path folder = fs::absolute(file, error).parent_path();
-  const auto bad = [&](const std::string& what) {
-    throw InputError(std::string(option) + " " + file.string() + ": " + what +
-                     "; allowed: a file name in an existing, writable folder");
+  const auto bad = [&](const std::string& what, const std::string& allowed) {
+    throw InputError("--video " + file.string() + ": " + what + "; allowed: " + allowed);
   };
-  if (fs::is_directory(file, error)) bad("is a folder");
-  if (!fs::is_directory(folder, error)) bad(folder.string() + " is not a folder");
-  if (!writable_folder(folder)) bad(folder.string() + " is not writable");
+  std::string extension = file.extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension != ".mp4") bad("not an .mp4 file name", "a file name ending in .mp4 (H.264 in MP4)");
+  if (fs::is_directory(file, error)) bad("is a folder", "a file name ending in .mp4");
+  for (const fs::path& input : scene_inputs(scene))
+    if (fs::exists(file, error) && fs::equivalent(file, input, error))
+      bad("is " + input.string() + ", which the scene needs", "a new file or an earlier video");
+  if (inside(folder, out)) return;  // the run creates its output folder (check_output_folder checks it)
+  if (!fs::is_directory(folder, error)) bad(folder.string() + " is not a folder", "a file in an existing folder");
+  if (!writable_folder(folder)) bad(folder.string() + " is not writable", "a file in a writable folder");
 }
 
 void prepare_output_folder(const fs::path& dir, const OutputFolderPolicy& policy) {

@@ -83,7 +83,7 @@ void encode_frames(const std::filesystem::path& out, int frames, const std::file
 int run_scene(const RunOptions& o) {
   if (!o.video.empty() && !o.render)
     throw InputError("--video " + o.video.string() + " needs the rendered frames; allowed: --video without --no-render");
-  if (!o.video.empty()) check_output_file(o.video, "--video");
+  if (!o.video.empty()) check_video_file(o.video, o.out, o.scene);
   const OutputFolderPolicy folder{.overwrite = o.overwrite, .resume = o.resume};
   check_output_folder(o.out, folder, o.scene);  // before any work: a run that could not write fails at once
   const scene::Scene scene = scene::load_scene(o.scene);

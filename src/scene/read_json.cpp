@@ -185,4 +185,20 @@ json read_json_file(const std::filesystem::path& file) {
   return parse_json_text(text, file);
 }
 
+std::vector<std::filesystem::path> referenced_files(const nlohmann::json& node, const std::filesystem::path& folder) {
+  std::vector<std::filesystem::path> out;
+  const auto visit = [&](const auto& self, const nlohmann::json& n) -> void {
+    if (n.is_string()) {
+      const std::filesystem::path named = n.get<std::string>();
+      const std::filesystem::path file = named.is_absolute() ? named : folder / named;
+      std::error_code ec;
+      if (!named.empty() && std::filesystem::is_regular_file(file, ec)) out.push_back(file);
+    }
+    if (!n.is_structured()) return;
+    for (const auto& child : n) self(self, child);
+  };
+  visit(visit, node);
+  return out;
+}
+
 }  // namespace firn::scene

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,5 +26,11 @@ nlohmann::json parse_json_text(std::string_view text, const std::filesystem::pat
 /// Reads `file` (a regular file of at most kMaxJsonBytes bytes) and parses it with parse_json_text. Throws
 /// firn::InputError naming the file when it is missing, unreadable, too large or bad as above.
 nlohmann::json read_json_file(const std::filesystem::path& file);
+
+/// The existing regular files that the string values of `node` name (meshes, environment files), resolved as the
+/// loader resolves them (absolute, or relative to `folder`, the scene file's folder), in the JSON's (sorted) order,
+/// repeats included. Used to hash a scene with its inputs (app/checkpoint.h) and to keep --overwrite and --video off
+/// them.
+std::vector<std::filesystem::path> referenced_files(const nlohmann::json& node, const std::filesystem::path& folder);
 
 }  // namespace firn::scene

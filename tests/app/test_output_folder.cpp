@@ -14,6 +14,7 @@ using firn::test::run_firn;
 namespace {
 
 const std::string kTinyGrains = std::string(FIRN_TEST_DIR) + "/data/tiny-grains.json";
+const std::string kTinyBodies = std::string(FIRN_TEST_DIR) + "/data/tiny-bodies.json";
 
 }  // namespace
 
@@ -59,4 +60,22 @@ TEST(OutputFolder, OverwriteNeverDeletesTheSceneFile) {
   const auto r = run_firn("run " + (dir / "scene.json").string() + " --out " + dir.string() + " --overwrite");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(fs::exists(dir / "scene.json"));
+}
+
+// Nor a file the scene names (found by a robustness sweep: a rigid body's mesh kept in the output folder was deleted
+// by --overwrite, and the scene could no longer run or resume).
+TEST(OutputFolder, OverwriteNeverDeletesAFileTheSceneNames) {
+  const fs::path dir = fresh_dir("out-holds-mesh");
+  fs::create_directories(dir / "out");
+  std::ofstream(dir / "out" / "tetra.obj") << "v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\n"
+                                               "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+  std::ifstream in(kTinyBodies);
+  nlohmann::json j = nlohmann::json::parse(in);
+  j["dem"]["bodies"][2] = {{"shape", "mesh"}, {"file", "out/tetra.obj"}, {"position", {0.2, 0.2, 0}}};
+  std::ofstream(dir / "scene.json") << j.dump();
+  const auto r = run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string() +
+                          " --overwrite --no-render --frames 2");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("tetra.obj, which the scene needs"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "out" / "tetra.obj"));
 }

@@ -39,5 +39,24 @@ TEST(RunVideo, NeedsRenderedFrames) {
   EXPECT_FALSE(std::filesystem::exists(dir / "out")) << "bad input writes nothing";
 }
 
+// Found by a robustness sweep: --video naming the scene file (or a frame) replaced it with the video. The name must
+// end in .mp4 and not be a file the scene needs; a video inside the output folder that the run creates is fine.
+TEST(RunVideo, NeverOverwritesTheSceneAndMayGoIntoTheNewOutputFolder) {
+  const auto dir = fresh_dir("run-video-paths");
+  std::filesystem::copy_file(kTiny, dir / "scene.json");
+  const std::string run = "run " + (dir / "scene.json").string() + " --frames 2 --width 64 --height 48 --out ";
+  const auto onto_scene = run_firn(run + (dir / "a").string() + " --video " + (dir / "scene.json").string());
+  EXPECT_EQ(onto_scene.exit_code, 2) << onto_scene.output;
+  EXPECT_NE(onto_scene.output.find("not an .mp4 file name"), std::string::npos) << onto_scene.output;
+  const auto onto_frame =
+      run_firn(run + (dir / "b").string() + " --video " + (dir / "b" / "frame_00001.png").string());
+  EXPECT_EQ(onto_frame.exit_code, 2) << onto_frame.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "b"));
+  EXPECT_EQ(std::filesystem::file_size(dir / "scene.json"), std::filesystem::file_size(kTiny));
+  const auto inside = run_firn(run + (dir / "c").string() + " --video " + (dir / "c" / "run.mp4").string());
+  EXPECT_EQ(inside.exit_code, 0) << inside.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "c" / "run.mp4"));
+}
+
 }  // namespace
 }  // namespace firn::test
