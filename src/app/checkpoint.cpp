@@ -209,6 +209,9 @@ RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRe
     p.checkpoint_every = o.checkpoint_every;  // a run killed before its first checkpoint is protected from now on
     return p;
   }
+  if (!fs::is_regular_file(file))
+    throw InputError("--resume: " + file.string() + " is not a regular file; allowed: the checkpoint a run with " +
+                     "--checkpoint-every wrote");
   const std::vector<std::byte> payload = read_payload(file, o.scene, p.scene_hash);
   BinaryReader in(payload, file.string());
   BinaryReader run = in.section("RUN ");

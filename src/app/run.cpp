@@ -87,6 +87,9 @@ int run_scene(const RunOptions& o) {
   const OutputFolderPolicy folder{.overwrite = o.overwrite, .resume = o.resume};
   check_output_folder(o.out, folder, o.scene);  // before any work: a run that could not write fails at once
   const scene::Scene scene = scene::load_scene(o.scene);
+  if (o.export_mesh && !scene.sph)
+    throw InputError("--export mesh: " + o.scene.string() + " has no water to mesh; allowed: --export mesh with a " +
+                     "scene that has an \"sph\" section");
   // Frames at t = 0, 1/fps, ..., duration: the whole duration is simulated and shown.
   const int frames = o.frames > 0 ? o.frames : scene.frame_count() + 1;
   check_checkpoint_options(o, frames);

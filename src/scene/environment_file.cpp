@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <numbers>
@@ -283,6 +284,9 @@ EnvironmentFile parse_environment_text(const std::string& text, const std::files
 }
 
 EnvironmentFile read_environment_file(const std::filesystem::path& file) {
+  std::error_code error;
+  if (std::filesystem::exists(file, error) && !std::filesystem::is_regular_file(file, error))  // a folder opens too
+    throw InputError(file.string() + ": not a regular file; allowed: a readable App. D text file");
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     throw InputError(file.string() + ": cannot open the environment file; allowed: a readable App. D text file");

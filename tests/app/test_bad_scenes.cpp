@@ -221,3 +221,30 @@ TEST(FirnRun, MeshFileErrorsSayWhatIsWrongAndAllowedOnce) {
   EXPECT_NE(r.output.find("folder.obj\" is not a regular file"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "out"));
 }
+
+TEST(FirnRun, SweepFoundInputsGiveExit2NamingTheFile) {
+  // Found by a robustness sweep: --export mesh without water wrote nothing and said nothing; a checkpoint path that
+  // is a folder ended in std::bad_alloc (exit 1); an environment file that is a folder read as an empty file.
+  const fs::path dir = firn::test::fresh_dir("bad-sweep-inputs");
+  const std::string snowball = std::string(FIRN_TEST_DIR) + "/data/tiny-snowball.json";
+  auto r = firn::test::run_firn("run " + snowball + " --no-render --frames 2 --export mesh --out " +
+                                (dir / "mesh").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--export mesh: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("has no water to mesh"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "mesh"));
+  fs::create_directories(dir / "resume" / "checkpoint" / "state.bin");
+  r = firn::test::run_firn("run " + snowball + " --no-render --frames 2 --resume --out " + (dir / "resume").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("state.bin is not a regular file"), std::string::npos) << r.output;
+  fs::create_directories(dir / "adir.env");
+  std::ifstream in(std::string(FIRN_TEST_DIR) + "/data/tiny-grains.json");
+  json grains = json::parse(in);
+  grains["dem"] = {{"environment_file", "adir.env"}};
+  std::ofstream(dir / "env.json") << grains.dump();
+  r = firn::test::run_firn("run " + (dir / "env.json").string() + " --no-render --frames 2 --out " +
+                           (dir / "env").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("adir.env: not a regular file"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "env"));
+}
