@@ -17,9 +17,10 @@ struct FragmentStats {
 
 /// Links every pair of points closer than `link` [m] (strictly) and counts the connected components: those with at
 /// least `min_particles` points are fragments, smaller ones (loose grains, spray) are left out of `fragments`.
-/// Points are binned into cubic cells of edge `link`, so a point is compared with the 27 cells around it: O(n) for
-/// bounded density. `points` must be finite [m]; throws std::invalid_argument if `link` <= 0 or not finite, or if
-/// the points span more than 2^20 cells along an axis.
+/// Points are binned into cubic cells of edge link / sqrt(3), whose points are all linked at once; two cells up to
+/// two apart are linked by their first close pair, and only while they are still apart: O(n) even where hundreds of
+/// points share a link distance. `points` must be finite [m]; throws std::invalid_argument if `link` <= 0 or not
+/// finite, or if the points span more than 2^20 cells along an axis.
 FragmentStats find_fragments(const std::vector<glm::dvec3>& points, double link, size_t min_particles);
 
 }  // namespace firn

@@ -55,6 +55,33 @@ TEST(Fragments, MatchesAllPairsSearchOnRandomClouds) {
   }
 }
 
+// Dense clusters, hundreds of points per link distance, as a snowball seeded with a large `count` (found by a
+// robustness sweep: find_fragments compared every point with every point of the 27 cells around it, O(n^2) there;
+// the --stats of a 100 k-particle snowball took 12 s). Clumps of awkward sizes at awkward gaps around the link.
+TEST(Fragments, DenseClumpsMatchAllPairsSearch) {
+  std::mt19937_64 rng(test::test_seed());
+  std::normal_distribution<double> g(0.0, 0.004);
+  for (double gap : {0.019, 0.0301, 0.047}) {
+    std::vector<glm::dvec3> x;
+    for (int clump = 0; clump < 5; ++clump)
+      for (int i = 0; i < 311 + 97 * clump; ++i) x.push_back(glm::dvec3(gap * clump, 0.3 * gap * (clump % 2), 0.0) +
+                                                               glm::dvec3(g(rng), g(rng), g(rng)));
+    std::shuffle(x.begin(), x.end(), rng);
+    const double link = 0.011;
+    const FragmentStats want = brute_force(x, link, 5), got = find_fragments(x, link, 5);
+    EXPECT_EQ(got.fragments, want.fragments) << "gap " << gap;
+    EXPECT_EQ(got.largest, want.largest) << "gap " << gap;
+    EXPECT_EQ(got.in_fragments, want.in_fragments) << "gap " << gap;
+  }
+  // 200,000 points within one link distance of each other: one fragment.
+  std::uniform_real_distribution<double> u(0.0, 0.005);
+  std::vector<glm::dvec3> ball(200000);
+  for (auto& p : ball) p = {u(rng), u(rng), u(rng)};
+  const FragmentStats one = find_fragments(ball, 0.01, 5);
+  EXPECT_EQ(one.fragments, 1u);
+  EXPECT_EQ(one.largest, ball.size());
+}
+
 TEST(Fragments, SeparatedBlobsAreCountedAndSprayIsLeftOut) {
   std::mt19937_64 rng(test::test_seed());
   std::normal_distribution<double> g(0.0, 0.02);
