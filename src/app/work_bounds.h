@@ -3,12 +3,10 @@
 /// collapsing time step or a frame needing more substeps than the cap ends the run (firn::NumericalError, exit 3)
 /// instead of running without end, and a long frame reports progress.
 #include "app/simulation.h"
+#include "core/advance.h"  // kMinTimeStep
 
 namespace firn::app {
 
-/// Smallest accepted solver time step [s]. firn's clocks are float64 seconds: at t = 1 h their resolution is
-/// 4.5e-13 s, so a smaller step would mostly be rounding, and no scene needs one (bundled scenes: >= 1e-5 s).
-inline constexpr double kMinTimeStep = 1e-12;
 /// Default cap on substeps per output frame (--max-substeps): 120 times the most any bundled scene takes (825,
 /// snowball-wall).
 inline constexpr int kDefaultMaxSubsteps = 100000;

@@ -3,6 +3,12 @@
 /// one slice, the end-of-advance test and the even split of the time left.
 namespace firn {
 
+/// Smallest accepted solver time step [s]: the scene loaders refuse a smaller dt_max or dt (exit 2) and `firn run`
+/// ends a run whose step falls below it (app/work_bounds.h, exit 3). firn's clocks are float64 seconds: at t = 1 h
+/// their resolution is 4.5e-13 s, so a smaller step would mostly be rounding, and no scene needs one (bundled scenes:
+/// >= 1e-5 s).
+inline constexpr double kMinTimeStep = 1e-12;
+
 /// What one advance_until() call of a solver did.
 struct AdvanceResult {
   int steps = 0;         ///< steps taken by this call (MPM: substeps)

@@ -5,6 +5,7 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "core/advance.h"
 #include "core/error.h"
 #include "dem/body.h"
 #include "dem/contact_model.h"
@@ -387,7 +388,7 @@ DemScene parse_dem(const Node& node, const std::filesystem::path& scene_dir) {
     out.camera = environment_camera(env);
     out.notes = env.notes;
   }
-  const Range dt{.text = "dt > 0 [s]", .lo = 0, .lo_open = true};
+  const Range dt{.text = "dt >= 1e-12 [s] (the smallest step firn takes)", .lo = kMinTimeStep};
   s.dt = have_base ? node.number("dt", dt, s.dt) : node.number("dt", dt);
   const std::string boxes = node.string("bounding_boxes", "ellipsoid, vertices",
                                         s.boxes == dem::BoxMethod::kEllipsoid ? "ellipsoid" : "vertices");

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/advance.h"
 #include "mpm/thesis_material.h"
 #include "scene/mesh_body.h"
 
@@ -215,7 +216,8 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
   mpm::MpmSettings s;
   s.grid = parse_grid(node.at("grid", "an object {\"min\", \"max\", \"spacing\"}"));
   s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);
-  s.dt_max = node.number("dt_max", {.text = "dt_max > 0 [s]", .lo = 0, .lo_open = true}, s.dt_max);
+  s.dt_max = node.number("dt_max", {.text = "dt_max >= 1e-12 [s] (the smallest step firn takes)", .lo = kMinTimeStep},
+                         s.dt_max);
   s.flip = node.number("flip", {.text = "0 <= flip <= 1", .lo = 0, .hi = 1}, s.flip);
   if (auto transfer = node.find("transfer"))
     s.transfer = transfer->choice<mpm::Transfer>(

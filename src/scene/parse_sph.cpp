@@ -4,6 +4,7 @@
 #include <numbers>
 #include <string>
 
+#include "core/advance.h"
 #include "sph/gpu_upload.h"
 
 namespace firn::scene {
@@ -168,7 +169,8 @@ sph::SphSettings parse_sph(const Node& node) {
     s.dt_max = sph::kDfsphDtMax;
   }
   s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);
-  s.dt_max = node.number("dt_max", {.text = "dt_max > 0 [s]", .lo = 0, .lo_open = true}, s.dt_max);
+  s.dt_max = node.number("dt_max", {.text = "dt_max >= 1e-12 [s] (the smallest step firn takes)", .lo = kMinTimeStep},
+                         s.dt_max);
   s.max_compression = node.number("max_compression", {.text = "max_compression > 0", .lo = 0, .lo_open = true},
                                   s.max_compression);
   s.max_energy_growth = node.number("max_energy_growth", {.text = "max_energy_growth > 0", .lo = 0, .lo_open = true},

@@ -209,7 +209,9 @@ std::vector<BrokenCase> broken_cases() {
        "mpm.materials.snow.colour", "unknown key; allowed: youngs_modulus, poisson_ratio"},
       {"cfl 1.5", setter("/mpm/cfl", 1.5), "mpm.cfl", "0 < cfl <= 1"},
       {"flip -0.1", setter("/mpm/flip", -0.1), "mpm.flip", "0 <= flip <= 1"},
-      {"dt_max 0", setter("/mpm/dt_max", 0), "mpm.dt_max", "dt_max > 0"},
+      {"dt_max 0", setter("/mpm/dt_max", 0), "mpm.dt_max", "dt_max >= 1e-12"},
+      // Below the smallest step firn takes: it ended as exit 3 at the run's time-step floor (a robustness sweep).
+      {"dt_max 5e-324", setter("/mpm/dt_max", 5e-324), "mpm.dt_max", "dt_max >= 1e-12 [s]"},
       {"unknown transfer", setter("/mpm/transfer", "pic"), "mpm.transfer", "allowed: flip, apic, mls"},
       {"unknown particle_to_grid", setter("/mpm/particle_to_grid", "tiled"), "mpm.particle_to_grid",
        "unknown particle_to_grid \"tiled\"; allowed: sorted, direct"},
