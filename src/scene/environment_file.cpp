@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -27,7 +28,18 @@ struct Line {
   std::vector<std::string> values;
 
   [[noreturn]] void fail(const std::string& what, const std::string& allowed) const {
-    throw InputError(file->string() + ":" + std::to_string(line_number) + ": " + key + ": " + what + "; allowed: " +
+    // Control bytes of the file (a NUL cut the message short, found by a robustness sweep) are shown as \xNN.
+    std::string shown;
+    for (const char c : what) {
+      if (static_cast<unsigned char>(c) >= 0x20) {
+        shown += c;
+        continue;
+      }
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      shown += escaped;
+    }
+    throw InputError(file->string() + ":" + std::to_string(line_number) + ": " + key + ": " + shown + "; allowed: " +
                      allowed);
   }
   void expect_count(std::size_t n, const std::string& allowed) const {

@@ -220,6 +220,8 @@ TEST(EnvironmentFile, ErrorsNameFileLineAndKeyword) {
       {"[GLOBAL]\nRAND_SEED 1\nRAND_SEED 2\n", "x.env:3: RAND_SEED: given twice"},
       {"[GRAFIK]\nAXS_XMIN 5\nAXS_XMAX 1\n", "x.env: AXS_XMIN"},
       {"[GEOMETRY]\nVIS_TRIS 3\n", "x.env: VIS_TRIS"},
+      // A NUL in a value cut the message short (no "allowed"); control bytes are now shown escaped.
+      {std::string("[GLOBAL]\nRAND_SEED 4\0" "7\n", 23), "x.env:2: RAND_SEED: \"4\\x007\" is not a decimal number"},
   };
   for (const Case& c : cases) {
     try {
