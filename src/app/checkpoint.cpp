@@ -147,7 +147,9 @@ std::string hex(std::uint64_t v) {
 
 void write_run_scene(const RunOptions& o, std::uint64_t hash) {
   fs::create_directories(o.out / "checkpoint");
-  std::ofstream(run_scene_file(o.out), std::ios::trunc) << hex(hash) << '\n';
+  std::ofstream mark(run_scene_file(o.out), std::ios::trunc);
+  mark << hex(hash) << '\n';
+  if (!mark.flush()) throw std::runtime_error(run_scene_file(o.out).string() + ": cannot write the run's mark");
 }
 
 }  // namespace

@@ -82,9 +82,10 @@ void check_video_file(const fs::path& file, const fs::path& out, const fs::path&
   for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (extension != ".mp4") bad("not an .mp4 file name", "a file name ending in .mp4 (H.264 in MP4)");
   if (fs::is_directory(file, error)) bad("is a folder", "a file name ending in .mp4");
-  for (const fs::path& input : scene_inputs(scene))
-    if (fs::exists(file, error) && fs::equivalent(file, input, error))
-      bad("is " + input.string() + ", which the scene needs", "a new file or an earlier video");
+  if (fs::exists(file, error))
+    for (const fs::path& input : scene_inputs(scene))
+      if (fs::equivalent(file, input, error))
+        bad("is " + input.string() + ", which the scene needs", "a new file or an earlier video");
   if (inside(folder, out)) return;  // the run creates its output folder (check_output_folder checks it)
   if (!fs::is_directory(folder, error)) bad(folder.string() + " is not a folder", "a file in an existing folder");
   if (!writable_folder(folder)) bad(folder.string() + " is not writable", "a file in a writable folder");

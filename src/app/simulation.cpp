@@ -49,6 +49,15 @@ bool snow_meets_water(const mpm::MpmSettings& snow, const sph::SphSettings& wate
   return true;
 }
 
+/// Seeded water particles deeper than `margin` [m] inside a solid, `depth(x)` [m] giving how deep the point x lies
+/// inside it (<= 0 outside). The shared count of the start checks below.
+template <class Depth>
+size_t water_inside(const std::vector<sph::GpuParticle>& water, double margin, const Depth& depth) {
+  size_t inside = 0;
+  for (const sph::GpuParticle& p : water) inside += depth(glm::dvec3(p.x_m)) > margin;
+  return inside;
+}
+
 /// Throws InputError when a grain of a water-bodies coupling starts with seeded water inside it: the water there
 /// would be pushed out at once and compressed far beyond the watchdog's bound (a numerical failure at step 0
 /// otherwise). "Inside" is deeper than a quarter of the particle spacing, so water seeded on a lattice against a
@@ -61,15 +70,14 @@ void check_grains_clear_of_water(const scene::Scene& scene, const dem::World& wo
     const RigidCollider& b = bodies[k];
     const double radius = bounding_radius(b.planes, k);
     const glm::dmat3 to_body = glm::transpose(glm::mat3_cast(b.orientation));
-    size_t inside = 0;
-    for (const sph::GpuParticle& p : water) {
-      const glm::dvec3 r = glm::dvec3(p.x_m) - b.position;
-      if (glm::dot(r, r) > radius * radius) continue;
+    const size_t inside = water_inside(water, margin, [&](const glm::dvec3& world) {
+      const glm::dvec3 r = world - b.position;
+      if (glm::dot(r, r) > radius * radius) return 0.0;
       const glm::dvec3 x = to_body * r;
-      double depth = -std::numeric_limits<double>::infinity();
-      for (const glm::dvec4& n : b.planes) depth = std::max(depth, glm::dot(glm::dvec3(n), x) - n.w);
-      inside += depth < -margin;
-    }
+      double height = -std::numeric_limits<double>::infinity();  // above the hull's faces: < 0 inside
+      for (const glm::dvec4& n : b.planes) height = std::max(height, glm::dot(glm::dvec3(n), x) - n.w);
+      return -height;
+    });
     if (inside > 0)
       throw InputError(scene.file.string() + ": dem: grain " + std::to_string(k) + " (world order: dem.bodies, then " +
                        "the generated grains) at (" + std::to_string(b.position.x) + ", " +
@@ -94,8 +102,7 @@ void check_solids_clear_of_water(const scene::Scene& scene, const std::vector<sp
   };
   for (size_t k = 0; k < scene.colliders.size(); ++k) {
     const Collider& c = scene.colliders[k];
-    size_t inside = 0;
-    for (const sph::GpuParticle& p : water) inside += signed_distance(c, glm::dvec3(p.x_m)) < -margin;
+    const size_t inside = water_inside(water, margin, [&](const glm::dvec3& x) { return -signed_distance(c, x); });
     if (inside > 0) fail("colliders[" + std::to_string(k) + "]", "the collider", inside);
   }
   const std::vector<sph::Region>& regions = scene.sph->regions;
@@ -103,13 +110,11 @@ void check_solids_clear_of_water(const scene::Scene& scene, const std::vector<sp
     const sph::Region& r = regions[k];
     if (r.action != sph::RegionAction::kBoundary) continue;
     const double thickness = r.thickness > 0 ? r.thickness : 2.0 * scene.sph->h();  // as the solver (gpu_upload.cpp)
-    size_t inside = 0;
-    for (const sph::GpuParticle& p : water) {
-      const glm::dvec3 x(p.x_m);
+    const size_t inside = water_inside(water, margin, [&](const glm::dvec3& x) {
       const double d = glm::dot(x - r.point, r.normal);  // < 0 behind the wall plane, in the slab
       const bool in_box = glm::all(glm::greaterThanEqual(x, r.min)) && glm::all(glm::lessThanEqual(x, r.max));
-      inside += in_box && d < -margin && d > -thickness;
-    }
+      return in_box && d > -thickness ? -d : 0.0;
+    });
     if (inside > 0) fail("sph.regions[" + std::to_string(k) + "]", "the boundary slab", inside);
   }
 }
@@ -124,18 +129,11 @@ void check_snow_clear_of_water(const scene::Scene& scene, const std::vector<sph:
   for (size_t k = 0; k < bodies.size(); ++k) {
     const mpm::Body& b = bodies[k];
     if (b.shape == mpm::BodyShape::kMesh) continue;
-    size_t inside = 0;
-    for (const sph::GpuParticle& p : water) {
-      const glm::dvec3 x(p.x_m);
-      double depth = 0.0;  // distance inside the body's surface [m], <= 0 outside
-      if (b.shape == mpm::BodyShape::kSphere) {
-        depth = b.radius - glm::length(x - b.center);
-      } else {
-        const glm::dvec3 d = glm::min(x - b.min, b.max - x);
-        depth = std::min({d.x, d.y, d.z});
-      }
-      inside += depth > margin;
-    }
+    const size_t inside = water_inside(water, margin, [&](const glm::dvec3& x) {
+      if (b.shape == mpm::BodyShape::kSphere) return b.radius - glm::length(x - b.center);
+      const glm::dvec3 d = glm::min(x - b.min, b.max - x);
+      return std::min({d.x, d.y, d.z});
+    });
     if (inside > 0)
       throw InputError(scene.file.string() + ": mpm.bodies[" + std::to_string(k) + "]: the snow body starts with " +
                        std::to_string(inside) + " seeded water particles (sph.bodies) inside it; allowed: snow " +

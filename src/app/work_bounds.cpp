@@ -18,6 +18,14 @@ using Clock = std::chrono::steady_clock;
 /// Substeps per slice: short enough for a progress line every few seconds even on a software renderer.
 constexpr int kSliceSubsteps = 32;
 
+/// The solver with the smallest current time step (the one that sets how many substeps a frame needs).
+const Solver& slowest_solver(const Simulation& sim) {
+  const Solver* slowest = nullptr;
+  for (const auto& s : sim.solvers())
+    if (!slowest || s->time_step() < slowest->time_step()) slowest = s.get();
+  return *slowest;
+}
+
 [[noreturn]] void stop(int frame, int substeps, const std::string& what) {
   throw NumericalError("frame " + std::to_string(frame) + ", substep " + std::to_string(substeps) + ": " + what);
 }
@@ -43,29 +51,23 @@ FrameReport advance_bounded(Simulation& sim, const WorkBounds& bounds) {
     const SliceReport slice = sim.advance_slice(room);
     r.substeps += slice.substeps;
     if (slice.frame_done) {
-      if (r.substeps > bounds.max_substeps) {
-        const Solver* slowest = nullptr;
-        for (const auto& s : sim.solvers())
-          if (!slowest || s->time_step() < slowest->time_step()) slowest = s.get();
-        over_cap(*slowest, r.substeps);
-      }
+      if (r.substeps > bounds.max_substeps) over_cap(slowest_solver(sim), r.substeps);
       break;
     }
     double needed = r.substeps;  // steps taken plus those each solver still needs at its current step
-    const Solver* slowest = nullptr;
     for (const auto& s : sim.solvers()) {
       const double dt = s->time_step();
       if (!(dt >= kMinTimeStep))
         stop(frame, r.substeps, std::string(s->name()) + " time step dt = " + scene::format_number(dt) +
                                     " s is below the floor of 1e-12 s");
       needed += std::max(0.0, end - s->time()) / dt;
-      if (!slowest || dt < slowest->time_step()) slowest = s.get();
     }
-    if (needed > bounds.max_substeps) over_cap(*slowest, needed);
+    const Solver& slowest = slowest_solver(sim);
+    if (needed > bounds.max_substeps) over_cap(slowest, needed);
     const auto now = Clock::now();
     if (std::chrono::duration<double>(now - last_report).count() >= bounds.progress_every_s) {
       std::fprintf(stderr, "frame %d: %d substeps so far, dt = %.3g s (%s), %.0f s in this frame\n", frame,
-                   r.substeps, slowest->time_step(), slowest->name(), std::chrono::duration<double>(now - t0).count());
+                   r.substeps, slowest.time_step(), slowest.name(), std::chrono::duration<double>(now - t0).count());
       last_report = now;
     }
   }

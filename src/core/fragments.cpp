@@ -91,26 +91,28 @@ FragmentStats find_fragments(const std::vector<glm::dvec3>& points, double link,
   starts.push_back(bins.keys.size());
   for (size_t c = 0; c + 1 < starts.size(); ++c)
     for (size_t k = starts[c] + 1; k < starts[c + 1]; ++k) sets.unite(bins.order[starts[c]], bins.order[k]);
-  // Neighbour cells up to two cells away whose boxes come closer than `link` (the offsets d with |d| - 1 per axis
-  // below sqrt(3)), each unordered pair of cells once (offsets after zero in key order).
+  // Neighbour cells up to two cells away whose boxes come closer than `link` (the empty cells between them, |d| - 1
+  // per axis, span less than link), each unordered pair of cells once (offsets after zero in key order).
+  std::vector<glm::i64vec3> offsets;
+  for (int64_t dx = -2; dx <= 2; ++dx)
+    for (int64_t dy = -2; dy <= 2; ++dy)
+      for (int64_t dz = -2; dz <= 2; ++dz) {
+        const glm::i64vec3 d(dx, dy, dz), gap = glm::max(glm::abs(d) - int64_t{1}, glm::i64vec3(0));
+        if (cell_key(d + glm::i64vec3(2)) <= cell_key(glm::i64vec3(2))) continue;  // zero and the offsets before it
+        if (double(gap.x * gap.x + gap.y * gap.y + gap.z * gap.z) * edge * edge < link * link) offsets.push_back(d);
+      }
   for (size_t c = 0; c + 1 < starts.size(); ++c) {
     const glm::i64vec3 cell = bins.cell[bins.order[starts[c]]];
-    for (int64_t dx = -2; dx <= 2; ++dx)
-      for (int64_t dy = -2; dy <= 2; ++dy)
-        for (int64_t dz = -2; dz <= 2; ++dz) {
-          const glm::i64vec3 d(dx, dy, dz);
-          if (cell_key(d + glm::i64vec3(2)) <= cell_key(glm::i64vec3(2))) continue;  // zero and the offsets before it
-          const glm::i64vec3 gap = glm::max(glm::abs(d) - int64_t{1}, glm::i64vec3(0));  // empty cells between
-          if (double(gap.x * gap.x + gap.y * gap.y + gap.z * gap.z) * edge * edge >= link * link) continue;
-          const glm::i64vec3 other = cell + d;
-          if (glm::any(glm::lessThan(other, glm::i64vec3(0)))) continue;
-          const auto [first, last] = std::equal_range(bins.keys.begin(), bins.keys.end(), cell_key(other));
-          if (first == last) continue;
-          const auto o0 = static_cast<size_t>(first - bins.keys.begin());
-          const auto o1 = static_cast<size_t>(last - bins.keys.begin());
-          if (sets.find(bins.order[starts[c]]) == sets.find(bins.order[o0])) continue;
-          link_cells(starts[c], starts[c + 1], o0, o1, points, bins, link, sets);
-        }
+    for (const glm::i64vec3& d : offsets) {
+      const glm::i64vec3 other = cell + d;
+      if (glm::any(glm::lessThan(other, glm::i64vec3(0)))) continue;
+      const auto [first, last] = std::equal_range(bins.keys.begin(), bins.keys.end(), cell_key(other));
+      if (first == last) continue;
+      const auto o0 = static_cast<size_t>(first - bins.keys.begin());
+      const auto o1 = static_cast<size_t>(last - bins.keys.begin());
+      if (sets.find(bins.order[starts[c]]) == sets.find(bins.order[o0])) continue;
+      link_cells(starts[c], starts[c + 1], o0, o1, points, bins, link, sets);
+    }
   }
   for (uint32_t i = 0; i < points.size(); ++i) {
     if (sets.find(i) != i) continue;

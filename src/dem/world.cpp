@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "dem/body.h"
 #include "dem/penetration.h"
@@ -127,14 +129,11 @@ int add_body(World& world, const BodySettings& settings) {
 }
 
 /// For the error of a start with overlapping grains: the first hand-placed body that overlaps another body or a
-/// generated grain, as "bodies[i] overlaps bodies[j]" or "bodies[i] overlaps a grain of grains[k]"; empty when no
+/// generated grain, as its field ("bodies[i]") and the other ("bodies[j]" or "a grain of grains[k]"); nothing when no
 /// body does (the overlap is among the generated grains). Bodies are few: each is tested against every grain with a
 /// bounding-sphere cull, then polyhedra_overlap().
-std::string overlapping_body(const World& w, const DemSettings& s) {
+std::optional<std::pair<std::string, std::string>> overlapping_body(const World& w, const DemSettings& s) {
   const int first_body_type = static_cast<int>(s.grains.size());
-  std::vector<double> radius(w.types.size(), 0.0);  // bounding radius of each type about its centre of mass [m]
-  for (std::size_t t = 0; t < w.types.size(); ++t)
-    for (const dvec3& v : w.types[t].shape.vertices) radius[t] = std::max(radius[t], glm::length(v));
   auto name = [&](int type) {
     return type >= first_body_type ? "bodies[" + std::to_string(type - first_body_type) + "]"
                                    : "a grain of grains[" + std::to_string(type) + "]";
@@ -142,18 +141,19 @@ std::string overlapping_body(const World& w, const DemSettings& s) {
   for (std::size_t i = 0; i < w.grains.size(); ++i) {
     const Grain& a = w.grains[i];
     if (a.type < first_body_type) continue;
+    const Polyhedron& shape_a = w.types[a.type].shape;
     const Placement pa = placement_from_quaternion(a.body.orientation, a.body.position);
     for (std::size_t j = 0; j < w.grains.size(); ++j) {
       const Grain& b = w.grains[j];
       if (j == i || (b.type >= first_body_type && j > i)) continue;  // each pair of bodies once
-      const double reach = radius[a.type] + radius[b.type];
+      const Polyhedron& shape_b = w.types[b.type].shape;
+      const double reach = shape_a.bounding_radius + shape_b.bounding_radius;
       if (glm::dot(a.body.position - b.body.position, a.body.position - b.body.position) > reach * reach) continue;
-      const Placement pb = placement_from_quaternion(b.body.orientation, b.body.position);
-      if (polyhedra_overlap(w.types[a.type].shape, pa, w.types[b.type].shape, pb))
-        return name(a.type) + " overlaps " + name(b.type);
+      if (polyhedra_overlap(shape_a, pa, shape_b, placement_from_quaternion(b.body.orientation, b.body.position)))
+        return std::pair{name(a.type), name(b.type)};
     }
   }
-  return "";
+  return std::nullopt;
 }
 
 World make_world(const DemSettings& s, const dvec3& gravity) {
@@ -194,10 +194,9 @@ World make_world(const DemSettings& s, const dvec3& gravity) {
   start_world(world);
   const std::string what = s.bodies.empty() ? "grains" : "grains/bodies";
   if (world.last.grain_contacts > 0) {
-    if (const std::string pair = overlapping_body(world, s); !pair.empty()) {
-      fail(pair.substr(0, pair.find(' ')), pair.substr(pair.find(' ') + 1) + " at t = 0; allowed: bodies clear " +
-                                               "of each other and of the grains at the start");
-    }
+    if (const auto pair = overlapping_body(world, s))
+      fail(pair->first, "overlaps " + pair->second + " at t = 0; allowed: bodies clear of each other and of the " +
+                            "grains at the start");
     fail(what, std::to_string(world.last.grain_contacts) +
                    " pairs of grains overlap at t = 0; allowed: seeding regions that do not overlap");
   }

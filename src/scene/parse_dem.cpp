@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <string_view>
 
 #include "core/advance.h"
 #include "core/error.h"
@@ -133,10 +134,11 @@ dem::BodySettings parse_body(const Node& node, const std::filesystem::path& scen
       mesh = load_triangles(scene_dir / file.string("a mesh file path"));
     } catch (const InputError& e) {
       // load_triangles says what is wrong and what is allowed; the field's path goes in front, "allowed" once.
+      constexpr std::string_view kAllowed = "; allowed: ";
       const std::string what = e.what();
-      const size_t allowed = what.find("; allowed: ");
+      const size_t allowed = what.find(kAllowed);
       if (allowed == std::string::npos) file.fail(what, "a mesh file Assimp reads (path relative to the scene file)");
-      file.fail(what.substr(0, allowed), what.substr(allowed + 11));
+      file.fail(what.substr(0, allowed), what.substr(allowed + kAllowed.size()));
     }
     for (const dvec3& v : mesh.vertices) b.points.push_back(scale * v);
   }

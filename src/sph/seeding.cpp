@@ -51,9 +51,8 @@ double exit_distance(const Body& b, const glm::dvec3& lo, const glm::dvec3& hi, 
 /// point instead (as before 2026-11-27) pushed the bottom layer into the floor under tilted gravity: a 0.8 x 0.1 m
 /// layer under gravity 30 degrees off the vertical started with particles 0.76 s from their floor images and ended
 /// on the compression watchdog at step 0 (tests/sph/test_seeding.cpp). Under gravity along an axis of a box the two
-/// agree to the bit. DFSPH (incompressible): the
-/// lattice stays, each particle starts with the pressure rho0 |g| d (the warm start of the first constant-density
-/// solve).
+/// agree to the bit. DFSPH (incompressible): the lattice stays, each particle starts with the pressure rho0 |g| d
+/// (the warm start of the first constant-density solve).
 void compress(const SphSettings& st, const Body& b, const glm::dvec3& gravity, std::vector<GpuParticle>& out,
               size_t first) {
   const double g = glm::length(gravity);
