@@ -179,6 +179,17 @@ glm::dvec3 Node::vec3(std::string_view allowed) const {
   return v;
 }
 
+glm::dvec3 Node::velocity(std::string_view allowed) const {
+  const glm::dvec3 v = vec3(allowed);
+  if (!(glm::length(v) <= kMaxSceneSpeed)) {  // also catches a length that overflows to inf
+    fail("speed " + format_number(glm::length(v)) + " m/s",
+         std::string("an array of 3 numbers ")
+             .append(allowed)
+             .append(" of length <= " + format_number(kMaxSceneSpeed) + " m/s (the speed of light)"));
+  }
+  return v;
+}
+
 std::string Node::string(std::string_view allowed) const {
   if (!value_->is_string()) wrong_type(std::string("a string: ").append(allowed));
   return value_->get<std::string>();
@@ -205,6 +216,15 @@ glm::dvec3 Node::vec3(std::string_view key, std::string_view allowed) const {
 glm::dvec3 Node::vec3(std::string_view key, std::string_view allowed, const glm::dvec3& fallback) const {
   const auto child = find(key);
   return child ? child->vec3(allowed) : fallback;
+}
+
+glm::dvec3 Node::velocity(std::string_view key, std::string_view allowed) const {
+  return at(key, std::string("an array of 3 numbers ").append(allowed)).velocity(allowed);
+}
+
+glm::dvec3 Node::velocity(std::string_view key, std::string_view allowed, const glm::dvec3& fallback) const {
+  const auto child = find(key);
+  return child ? child->velocity(allowed) : fallback;
 }
 
 std::string Node::string(std::string_view key, std::string_view allowed) const {

@@ -78,6 +78,8 @@ class Node {
   uint64_t unsigned_integer() const;
   /// An array of exactly 3 finite numbers; `allowed` describes the meaning (e.g. "[x, y, z] [m]").
   glm::dvec3 vec3(std::string_view allowed) const;
+  /// A vec3 whose length is at most kMaxSceneSpeed [m/s]; `allowed` describes the meaning.
+  glm::dvec3 velocity(std::string_view allowed) const;
   /// A string; `allowed` describes what it may be.
   std::string string(std::string_view allowed) const;
   /// true or false.
@@ -99,6 +101,8 @@ class Node {
   double number(std::string_view key, const Range& range, double fallback) const;
   glm::dvec3 vec3(std::string_view key, std::string_view allowed) const;
   glm::dvec3 vec3(std::string_view key, std::string_view allowed, const glm::dvec3& fallback) const;
+  glm::dvec3 velocity(std::string_view key, std::string_view allowed) const;
+  glm::dvec3 velocity(std::string_view key, std::string_view allowed, const glm::dvec3& fallback) const;
   std::string string(std::string_view key, std::string_view allowed) const;
   std::string string(std::string_view key, std::string_view allowed, std::string_view fallback) const;
 
@@ -110,6 +114,12 @@ class Node {
   std::string path_;
   std::shared_ptr<const std::string> file_;
 };
+
+/// Largest speed a scene may give a body, collider or region [m/s]: the speed of light. The solvers' mechanics is
+/// Newtonian and nothing in a scene should come near it; the bound keeps kinetic energies (m v^2) and the first CFL
+/// step inside float and double range, where a velocity of 1e30 m/s used to pass the loader and end the run at its
+/// first step (exit 3) instead of here (exit 2).
+inline constexpr double kMaxSceneSpeed = 299792458.0;
 
 /// Fails on `hi_node` (the "max" field) unless lo < hi on every axis [m].
 void expect_ordered(const glm::dvec3& lo, const glm::dvec3& hi, const Node& hi_node);

@@ -47,9 +47,10 @@ void parse_timing(const Node& root, Scene& scene) {
   scene.fps = root.number("fps", {.text = "fps > 0 [frames/s]", .lo = 0, .lo_open = true});
   const double frames = std::round(scene.duration * scene.fps);
   if (frames < 1 || frames > kMaxFrames) {
-    root.at("fps", "").fail(format_number(scene.duration) + " s at " + format_number(scene.fps) + " fps gives " +
-                                format_number(frames) + " frames",
-                            "1 <= round(duration * fps) <= 10^7");
+    // Named at the top level: the product is wrong, and either field may be the one to change.
+    root.fail("duration " + format_number(scene.duration) + " s at fps " + format_number(scene.fps) + " gives " +
+                  format_number(frames) + " frames",
+              "1 <= round(duration * fps) <= 10^7");
   }
 }
 

@@ -58,7 +58,7 @@ Collider parse_collider(const Node& node) {
   Collider c;
   c.shape = parse_type(node);
   parse_geometry(node, c);
-  c.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
+  c.velocity = node.velocity("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
   c.friction = node.number("friction", {.text = "Coulomb friction mu >= 0", .lo = 0}, 0.0);
   if (auto boundary = node.find("boundary")) c.boundary = parse_boundary(*boundary);
   return c;

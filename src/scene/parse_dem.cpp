@@ -144,7 +144,7 @@ dem::BodySettings parse_body(const Node& node, const std::filesystem::path& scen
   }
   b.position = node.vec3("position", kPosition);
   if (auto q = node.find("orientation")) b.orientation = unit_quaternion(*q);
-  b.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s] (centre of mass)", b.velocity);
+  b.velocity = node.velocity("velocity", "[vx, vy, vz] [m/s] (centre of mass)", b.velocity);
   b.angular_velocity = node.vec3("angular_velocity", "[wx, wy, wz] [rad/s], world frame", b.angular_velocity);
   b.density = node.number("density", {.text = "rho > 0 [kg/m^3]", .lo = 0, .lo_open = true}, b.density);
   if (auto k = node.find("kinematic")) b.kinematic = k->boolean();
@@ -182,7 +182,7 @@ dem::GrainTypeSettings parse_grain(const Node& node) {
   g.region_max = region.vec3("max", kPosition);
   expect_ordered(g.region_min, g.region_max, region.at("max", ""));
   g.spacing = node.number("spacing", {.text = "spacing >= 0 [m] (0: 2.2 x the largest semi-axis)", .lo = 0}, 0.0);
-  g.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", g.velocity);
+  g.velocity = node.velocity("velocity", "[vx, vy, vz] [m/s]", g.velocity);
   if (auto r = node.find("random_orientation")) g.random_orientation = r->boolean();
   if (auto s = node.find("seed")) g.seed = s->unsigned_integer();
   // Build the shape now, so that a degenerate one (semi-axes 1e-300 m: "convex_hull: all points coincide") is

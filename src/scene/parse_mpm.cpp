@@ -153,7 +153,7 @@ mpm::Body parse_body(const Node& node, const std::vector<mpm::Material>& materia
   if (node.has("description")) node.at("description", "").string("free text");
   body.material = find_material(node.at("material", "the name of a material defined in mpm.materials"),
                                 materials);
-  body.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
+  body.velocity = node.velocity("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
   if (auto ppc = node.find("particles_per_cell")) body.particles_per_cell = ppc->integer(1, 64, "1 <= ppc <= 64");
   if (auto count = node.find("count"))
     body.count = static_cast<int>(count->integer(1, kMaxSnowParticles, "1 <= count <= 2^22 = 4194304 (sphere and "

@@ -69,7 +69,7 @@ sph::Body parse_body(const Node& node, const sph::SphSettings& s, double& lattic
     node.at("shape", kShapes).fail("unknown shape \"" + shape + "\"", kShapes);
   }
   if (node.has("description")) node.at("description", "").string("free text");
-  b.velocity = node.vec3("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
+  b.velocity = node.velocity("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
   if (auto h = node.find("hydrostatic")) b.hydrostatic = h->boolean();
   for (int a = 0; a < 3; ++a) {
     if (b.min[a] < s.domain_min[a] || b.max[a] > s.domain_max[a]) {
@@ -102,7 +102,7 @@ sph::Region parse_region(const Node& node) {
   } else if (action == "set_speed") {
     node.expect_object({"action", "min", "max", "velocity", "description"});
     r.action = sph::RegionAction::kSetSpeed;
-    r.vector = node.vec3("velocity", "[vx, vy, vz] [m/s]");
+    r.vector = node.velocity("velocity", "[vx, vy, vz] [m/s]");
   } else {
     node.at("action", kActions).fail("unknown action \"" + action + "\"", kActions);
   }
