@@ -147,6 +147,9 @@ int run_bench(const std::filesystem::path& scene_file, int substeps, const std::
     return run_sph_bench(scene, substeps, egl, sort);
   }
   if (!scene.mpm) throw InputError(scene_file.string() + ": mpm: missing; allowed: firn bench needs a snow scene");
+  if (!sort.empty())
+    throw InputError("firn bench: --sort is only read when the water is timed (--solver sph, or auto on a scene "
+                     "without snow); " + scene_file.string() + " has snow, which --solver " + solver + " times");
   gl::HeadlessContext context(gl::parse_egl_platform(egl, "--egl"));
   Simulation sim(scene);
   mpm::Solver& s = *sim.snow();

@@ -108,8 +108,9 @@ AdvanceResult GrainSimulation::advance_until(double end, int max_steps) {
     for (std::size_t i = 0; i < world_.walls.size(); ++i) s.wall_force[i] += world_.walls[i].force;
   }
   r.reached = !step_due(world_.time, world_.dt, end);
+  // Timing goes to the pass table only: the frame's statistics are part of the state that checkpoints keep, which
+  // must not depend on the clock (a resumed run writes the same bytes as an uninterrupted one).
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  s.wall_ms += ms;
   if (timing_) pass_.total_ms += ms, pass_.samples += r.steps;
   return r;
 }

@@ -23,7 +23,6 @@ struct GrainFrameStats {
   std::uint64_t swaps = 0;        ///< Sweep-and-prune exchanges summed over the frame.
   double max_penetration = 0.0;   ///< Largest penetration depth during the frame [m].
   double kinetic_energy = 0.0;    ///< After the last step [J].
-  double wall_ms = 0.0;           ///< Wall-clock time of the frame's steps [ms].
   int contact_points = 0;         ///< Complementarity model: manifold points at the last step.
   int solver_iterations = 0;      ///< Complementarity model: solver iterations of the last step.
   int max_solver_iterations = 0;  ///< Complementarity model: most solver iterations of any step of the frame.
@@ -64,7 +63,7 @@ class GrainSimulation final : public Solver {
   void set_pass_timing(bool on) override { timing_ = on; }
   /// One CPU pass, "dem step (CPU)": wall time of the steps, one sample per step.
   std::vector<gl::PassTime> pass_times() const override;
-  void clear_pass_times() override { pass_ = gl::PassTime{kPassName}; }
+  void clear_pass_times() override { pass_ = gl::PassTime{kPassName, 0.0, 0, true}; }
   /// Grains and walls (app/grain_frame.h).
   void draw(render::FrameContent& frame, const FrameLook& look) const override;
   /// Contact friction mu, and with the soft model the restitution e and the stiffness E per overlap volume.
@@ -99,7 +98,7 @@ class GrainSimulation final : public Solver {
   GrainFrameStats frame_;  ///< the frame being advanced (sums; end_frame() finishes it)
   bool timing_ = false;
   static constexpr const char* kPassName = "dem step (CPU)";
-  gl::PassTime pass_{kPassName};
+  gl::PassTime pass_{kPassName, 0.0, 0, true};
   std::filesystem::path file_;
   dem::WatchdogState watchdog_;  // energy reference of the watchdog
 };

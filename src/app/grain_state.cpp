@@ -5,11 +5,11 @@
 namespace firn::app {
 namespace {
 
-constexpr std::uint32_t kGrainsVersion = 3;  // 2: the watchdog's energy reference; 3: solver counters
-constexpr std::uint32_t kRecorderVersion = 1;
+constexpr std::uint32_t kGrainsVersion = 4;  // 2: the watchdog's energy reference; 3: solver counters; 4: no wall_ms
+constexpr std::uint32_t kRecorderVersion = 2;  // 2: no wall_ms
 
 void put_frame_stats(BinaryWriter& out, const GrainFrameStats& s) {
-  out.put(std::int32_t{s.steps}, std::int32_t{s.contacts}, s.swaps, s.max_penetration, s.kinetic_energy, s.wall_ms,
+  out.put(std::int32_t{s.steps}, std::int32_t{s.contacts}, s.swaps, s.max_penetration, s.kinetic_energy,
           std::int32_t{s.contact_points}, std::int32_t{s.solver_iterations}, std::int32_t{s.max_solver_iterations},
           s.solver_residual, s.max_solver_residual);
   out.put_array(s.wall_force);
@@ -17,7 +17,7 @@ void put_frame_stats(BinaryWriter& out, const GrainFrameStats& s) {
 
 GrainFrameStats get_frame_stats(BinaryReader& in) {
   GrainFrameStats s;
-  in.read(s.steps, s.contacts, s.swaps, s.max_penetration, s.kinetic_energy, s.wall_ms, s.contact_points,
+  in.read(s.steps, s.contacts, s.swaps, s.max_penetration, s.kinetic_energy, s.contact_points,
           s.solver_iterations, s.max_solver_iterations, s.solver_residual, s.max_solver_residual);
   s.wall_force = in.get_array<glm::dvec3>();
   return s;

@@ -25,13 +25,16 @@ double time_passes(gl::PassTimer& timer, int count, const std::function<void()>&
 
 double print_pass_table(const std::vector<gl::PassTime>& passes, int count, const char* unit, double wall_ms,
                         const char* wall_label) {
-  double gpu_ms = 0;
-  for (const auto& p : passes) gpu_ms += p.total_ms;
+  double sum_ms = 0;
+  int cpu_passes = 0;
+  for (const auto& p : passes) sum_ms += p.total_ms, cpu_passes += p.cpu;
+  const bool all_cpu = cpu_passes == static_cast<int>(passes.size());
+  const char* total = cpu_passes == 0 ? "GPU total" : all_cpu ? "CPU total" : "GPU and CPU total";
   std::printf("\n| pass | ms/%s | share |\n|---|---:|---:|\n", unit);
   for (const auto& p : passes)
-    std::printf("| %s | %.3f | %.1f%% |\n", p.name.c_str(), p.total_ms / count, gpu_ms > 0 ? 100.0 * p.total_ms / gpu_ms : 0.0);
-  std::printf("| **GPU total** | %.3f | 100%% |\n| %s | %.3f | |\n", gpu_ms / count, wall_label, wall_ms / count);
-  return gpu_ms;
+    std::printf("| %s | %.3f | %.1f%% |\n", p.name.c_str(), p.total_ms / count, sum_ms > 0 ? 100.0 * p.total_ms / sum_ms : 0.0);
+  std::printf("| **%s** | %.3f | 100%% |\n| %s | %.3f | |\n", total, sum_ms / count, wall_label, wall_ms / count);
+  return sum_ms;
 }
 
 }  // namespace firn::app

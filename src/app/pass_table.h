@@ -16,8 +16,9 @@ void print_gpu_header(const gl::ContextInfo& info);
 /// timestamps are resolved before returning; its enabled state is restored.
 double time_passes(gl::PassTimer& timer, int count, const std::function<void()>& step);
 
-/// Prints `passes` as a Markdown table: ms per `unit` (total / count) and share of the GPU total per pass, the GPU
-/// total and the wall clock (`wall_ms` / count, labelled `wall_label`). Returns the GPU total [ms] of all counts.
+/// Prints `passes` as a Markdown table: ms per `unit` (total / count) and share of the total per pass, the total
+/// (labelled "GPU total", "CPU total" for CPU passes, or "GPU and CPU total" for a mix; PassTime::cpu) and the wall
+/// clock (`wall_ms` / count, labelled `wall_label`). Returns the total [ms] of all counts.
 double print_pass_table(const std::vector<gl::PassTime>& passes, int count, const char* unit, double wall_ms,
                         const char* wall_label = "wall clock");
 

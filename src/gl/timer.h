@@ -8,11 +8,13 @@
 
 namespace firn::gl {
 
-/// Accumulated GPU time of one named pass.
+/// Accumulated time of one named pass: GPU time from timestamp queries, or CPU wall time for a pass that runs on
+/// the CPU (the grains' step), which tables must not add to a GPU total.
 struct PassTime {
   std::string name;
-  double total_ms = 0.0;  ///< sum of GPU time over all samples [ms]
+  double total_ms = 0.0;  ///< sum of the time over all samples [ms]
   long samples = 0;       ///< number of begin/end pairs measured
+  bool cpu = false;       ///< true: CPU wall time (a CPU pass); false: GPU time
   double mean_ms() const { return samples ? total_ms / static_cast<double>(samples) : 0.0; }
 };
 

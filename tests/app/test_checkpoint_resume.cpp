@@ -150,6 +150,24 @@ TEST(FirnResume, KilledSnowAndWaterRunsResumeToTheUninterruptedOutputs) {
 
 // A checkpoint at frame 2 with the outputs of frame 3 beside it (what a run killed after writing frame 3 leaves):
 // --resume removes them and cuts stats.jsonl back, so a resumed run of 3 frames equals an uninterrupted one.
+// A checkpoint holds the simulation's state and nothing of the machine's: two runs of one scene write the same
+// bytes (grain checkpoints used to keep the wall-clock time of the last frame's steps).
+TEST(FirnResume, TwoRunsWriteByteIdenticalCheckpoints) {
+  const fs::path root = fresh_dir(firn::test::test_full_name());
+  for (const char* name : {"tiny-snowball", "tiny-water", "tiny-grains", "tiny-bodies"}) {
+    std::string bytes[2];
+    for (int k = 0; k < 2; ++k) {
+      const fs::path out = root / (std::string(name) + "-" + std::to_string(k));
+      const auto r = run_firn("run " + scene(name) + " --no-render --checkpoint-every 1 --out " + out.string());
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+      std::ifstream in(out / "checkpoint" / "state.bin", std::ios::binary);
+      bytes[k].assign(std::istreambuf_iterator<char>(in), {});
+    }
+    EXPECT_FALSE(bytes[0].empty()) << name;
+    EXPECT_TRUE(bytes[0] == bytes[1]) << name << ": the two runs' checkpoints differ";
+  }
+}
+
 TEST(FirnResume, OutputsPastTheCheckpointAreRemoved) {
   const fs::path root = fresh_dir("resume-rewind");
   const std::string base = "run " + scene("tiny-snowball") + " " + kOutputs;

@@ -133,6 +133,7 @@ TEST(FirnRun, BadCommandLineGivesExit2AndNoOutput) {
       {"bench " + kTinyScene + " --solver mpm --frames 3", "--frames is only read with --solver render"},
       {"bench " + kTinyScene + " --width 64", "--width is only read with --solver render"},
       {"bench " + kTinyScene + " --solver world --sort radix", "--sort is only read with --solver sph"},
+      {"bench " + kTinyScene + " --sort radix", "--sort is only read when the water is timed"},
       {"bench " + kTinyScene + " --solver render --substeps 5", "--substeps is only read with --solver mpm"},
   };
   for (const Case& c : cases) {

@@ -163,7 +163,8 @@ TEST(SnowBodyCoupling, WorldBenchReportsTheCouplingPerInterval) {
   const auto r = test::run_firn("bench " + (dir / "scene.json").string() + " --solver world --substeps 10");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   for (const char* row : {"| snow (advance) |", "| grains (advance) |", "| snow-bodies (exchange) |",
-                          "| **all exchanges** |", "| grid_update |", "1.000 blocking reads per interval"})
+                          "| **all exchanges** |", "| grid_update |", "1.000 blocking reads per interval",
+                          "| **GPU total** |", "| **CPU total** |"})
     EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
 }
 
