@@ -4,6 +4,7 @@ extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/log.h>
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 }
@@ -91,6 +92,9 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, int width, int heigh
   v.temp = path;
   v.temp += ".tmp";
 
+  // libx264 logs its settings and statistics at info level (about 20 lines per video); every failure that matters
+  // comes back as a return code and is reported by check(), so only FFmpeg's own errors are printed.
+  av_log_set_level(AV_LOG_ERROR);
   const AVCodec* h264 = avcodec_find_encoder(AV_CODEC_ID_H264);
   if (!h264) fail(path, "FFmpeg has no H.264 encoder (Debian's libavcodec59 ships libx264)");
   check(avformat_alloc_output_context2(&v.format, nullptr, "mp4", v.temp.c_str()), path,

@@ -1,5 +1,5 @@
 // `firn run --video`: the MP4 beside the PNG sequence holds exactly the frames written, at the scene's fps and the
-// image size; --video without rendering is bad input.
+// image size, without the encoder's info log; --video without rendering is bad input.
 #include <gtest/gtest.h>
 
 #include "app/cli_util.h"
@@ -21,6 +21,7 @@ TEST(RunVideo, OneVideoFramePerOutputFrame) {
   EXPECT_EQ(v.height, 90);
   EXPECT_NEAR(v.fps, 30.0, 1e-9) << "tiny-snowball.json has fps 30";
   EXPECT_TRUE(std::filesystem::exists(dir / "out" / "frame_00004.png"));
+  EXPECT_EQ(r.output.find("libx264 @"), std::string::npos) << "the encoder's info log is not shown:\n" << r.output;
 }
 
 TEST(RunVideo, NeedsRenderedFrames) {
