@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cstdlib>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -19,7 +20,15 @@ namespace fs = std::filesystem;
   throw InputError("--out " + dir.string() + ": " + what + "; allowed: " + allowed);
 }
 
-bool writable_folder(const fs::path& dir) { return ::access(dir.c_str(), W_OK | X_OK) == 0; }
+/// True when this process can create entries in `dir`. access() alone says yes to root for every folder, also in
+/// read-only or virtual file systems (/proc, /sys), so an empty folder is created there and removed again.
+bool writable_folder(const fs::path& dir) {
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) return false;
+  std::string probe = (dir / ".firn-write-probe-XXXXXX").string();
+  if (::mkdtemp(probe.data()) == nullptr) return false;
+  ::rmdir(probe.c_str());
+  return true;
+}
 
 /// True when `path` is `folder` or lies below it (both made canonical as far as they exist).
 bool inside(const fs::path& path, const fs::path& folder) {
@@ -94,7 +103,9 @@ void check_video_file(const fs::path& file, const fs::path& out, const fs::path&
 void prepare_output_folder(const fs::path& dir, const OutputFolderPolicy& policy) {
   if (policy.overwrite && fs::is_directory(dir))
     for (const auto& entry : fs::directory_iterator(dir)) fs::remove_all(entry.path());
-  fs::create_directories(dir);
+  std::error_code error;
+  fs::create_directories(dir, error);  // checked before (check_output_folder); this is the race that remains
+  if (error) fail(dir, "cannot be created: " + error.message(), "a path inside a writable folder");
 }
 
 }  // namespace firn::app

@@ -129,6 +129,8 @@ TEST(FirnRun, BadCommandLineGivesExit2AndNoOutput) {
       {"run " + kTinyScene + " --out " + (dir / "b").string() + " --export obj", "--export"},
       {"run " + (dir / "missing.json").string() + " --out " + (dir / "c").string(), "missing.json"},
       {"run " + kTinyScene, "--out"},
+      // /proc takes no new folders, also for root, to whom access() grants everything: probed by creating one.
+      {"run " + kTinyScene + " --out /proc/firn-out --no-render", "/proc is not writable"},
       {"info --egl banana", "banana"},
       {"bench " + kTinyScene + " --solver mpm --frames 3", "--frames is only read with --solver render"},
       {"bench " + kTinyScene + " --width 64", "--width is only read with --solver render"},
