@@ -2,7 +2,8 @@
 // DFSPH, one Jacobi step's velocity correction (pressure_solve.glsl): with the kappas of dfsph_predict.comp,
 //   v_i -= c dt sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) grad W_ij - dt kappa_i / rho_i^2 (-rho0 grad V_i),
 // and the solve's running total p_i += kappa_i. The warm start (u_warm) applies DFSPH_WARM_START_DENSITY (or
-// _DIVERGENCE) times the last step's totals instead (kappa = that, the running total starts from it) and, in the
+// _DIVERGENCE) times the last step's totals instead (kappa = that, the running total starts from it; the density
+// solve's only where rho_i > rho0, kappa_of) and, in the
 // density solve, first the non-pressure acceleration of forces.comp (v* = v + dt a). A pass reads the kappas of its
 // neighbours but writes only its own velocity and total, so the order of the work does not matter. Runs by indirect
 // dispatch (warm start: direct).
@@ -26,11 +27,16 @@ uniform float u_gradient_correction;  // the lattice correction c of the pairs' 
 float g_ki_over_rho2;
 vec3 g_sum = vec3(0.0);  // sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) grad W_ij, without solve_gradient_scale()
 
-// The kappa of sorted slot j in this pass [Pa].
+// The kappa of sorted slot j in this pass [Pa]. The density solve's warm start keeps the last total only where the
+// water is compressed (rho_j > rho0), as SPlisHSPlasH's DFSPH keeps it only where the predicted density is above
+// rho0: the divergence solve that ran just before has made D rho / D t about 0, so the density now stands for the
+// prediction. Elsewhere it starts from 0: a particle that the last step's pressure had already brought below rho0
+// would otherwise get that push again, and a resting column bounced on its floor in a cycle of six to eight steps
+// (docs/water.md "The resting column").
 float kappa_of(uint j) {
   if (u_warm == 0u) return solver_terms[j].y;
-  return u_mode == SPH_SOLVE_DENSITY ? DFSPH_WARM_START_DENSITY * particles[j].a_p.w
-                                     : DFSPH_WARM_START_DIVERGENCE * divergence_pressure(particles[j]);
+  if (u_mode == SPH_SOLVE_DIVERGENCE) return DFSPH_WARM_START_DIVERGENCE * divergence_pressure(particles[j]);
+  return particles[j].v_rho.w > rest_density() ? DFSPH_WARM_START_DENSITY * particles[j].a_p.w : 0.0;
 }
 
 void visit_pair(uint j, vec3 r, float r2, vec3 reflection, vec3 velocity_signs, bool self) {

@@ -19,7 +19,8 @@
 // e_i the predicted excess density [kg/m^3] or rate [kg/(m^3 s)]. Pressures only push: each solve's running total
 // p_i stays >= 0 (the corrections are projected: kappa_i >= -p_i), the complementarity of a free surface. Both
 // solves start warm from the last step's totals (Particle.a_p.w and Particle.id.y, carried through the sort), the
-// density solve from all of it, the divergence solve from half (DFSPH_WARM_START_* in common/bindings.h).
+// density solve from all of it where rho_i > rho0 (else from 0), the divergence solve from half
+// (DFSPH_WARM_START_* in common/bindings.h, dfsph_correct.comp kappa_of).
 // The error of a solve is the average over all particles of the predicted compression max(e_i, 0) / rho0 (times dt
 // for the divergence), summed per work group in shared memory and then in 64-bit fixed point, so the decision to stop
 // is deterministic; the density solve also stops only once the largest error of one particle is within

@@ -43,9 +43,9 @@ struct Layer {
 
 /// Runs the column for `settle` seconds, then samples after every step of the next 0.2 s: the layers' mean pressures
 /// (the particle's pressure given by `pressure`) and, per sample, `sample` (for the density bounds). Every step, not a
-/// few samples: a DFSPH column at rest still moves in a cycle of a few steps (its floor pressure swings between 0.3
-/// and 1.7 rho0 g H at the 1e-3 bound, docs/water.md "The resting column"), and samples a whole number of steps
-/// apart alias that cycle (10 samples 5 steps apart read +20 % in one run, -25 % in another). Returns the layers in
+/// few samples: a column that moves in a cycle of a few steps is aliased by samples a whole number of steps apart
+/// (the DFSPH column's old bounce: 10 samples 5 steps apart read +20 % in one run, -25 % in another; docs/water.md
+/// "The resting column"). Returns the layers in
 /// depth order.
 std::vector<Layer> settle_and_measure(Solver& solver, const SphSettings& st, double settle,
                                       const std::function<double(const GpuParticle&)>& pressure,
@@ -124,16 +124,11 @@ TEST(SphHydrostatic, PressureMatchesRhoGDepthAtRest) {
   }
 }
 
-// DFSPH with water's viscosity (and alpha = 0.1 of damping), the column starting at rest density with its hydrostatic
-// pressure: p = rho0 g d within 2 % and every solve's final error within the bound.
-// Disabled: fails. Measured (2026-11-27, llvmpipe; 1280 particles, 300 steps of 4 ms, every step of the window
-// averaged): 30.6 density and 3.0 divergence iterations per step, 19 of the 600 solves at the limit of 100, p 4.0 to
-// 7.4 % above rho0 g d at the checked depths, a final average error of 1.02e-3 in one step, largest speed 0.09 m/s:
-// the column bounces on its floor in a cycle of six to eight steps. With the face margin (integrate.comp
-// face_margin) set to 0, p is 1.5 to 2.0 % high (docs/water.md "Impacts" and "Not working yet"). Without damping
-// the lattice relaxes into 0.1-0.3 m/s jitter (docs/water.md "DFSPH"). Kept as the check the solver still has to pass.
-TEST(SphHydrostatic, DISABLED_DfsphPressureMatchesRhoGDepthWithinTheDensityBound) {
-  firn::test::gl_context();
+namespace {
+
+/// The DFSPH column of the tests below: water's viscosity, alpha = 0.1 of damping, the 1e-3 bound, 4 ms steps,
+/// starting at rest density with its hydrostatic pressure.
+SphSettings dfsph_column_settings() {
   SphSettings st = column_settings();
   st.pressure_solver = PressureSolver::kDfsph;
   st.viscosity = 1e-3;
@@ -141,20 +136,60 @@ TEST(SphHydrostatic, DISABLED_DfsphPressureMatchesRhoGDepthWithinTheDensityBound
   st.max_density_error = 1e-3;
   st.dt_max = 4e-3;
   st.bodies[0].hydrostatic = true;
+  return st;
+}
+
+/// Settles the DFSPH column for 1 s and measures 0.2 s (settle_and_measure); prints the solves' counts and the
+/// layers. Returns the layers; `max_speed` and `worst_error` get the largest speed [m/s] and final average density
+/// error of any step of the window.
+std::vector<Layer> run_dfsph_column(const SphSettings& st, double& max_speed, double& worst_error) {
   const glm::dvec3 gravity(0, -kG, 0);
   Solver solver(st, {}, gravity, seed_bodies(st, gravity));
-  double worst_error = 0;
+  max_speed = worst_error = 0;
   const auto layers = settle_and_measure(
       solver, st, 1.0, [](const GpuParticle& p) { return double(p.a_p.w) + std::bit_cast<float>(p.id.y); },
-      [&](const Diagnostics&) { worst_error = std::max(worst_error, solver.pressure_solve_stats().density_error); });
+      [&](const Diagnostics& d) {
+        max_speed = std::max(max_speed, d.max_speed);
+        worst_error = std::max(worst_error, solver.pressure_solve_stats().density_error);
+      });
   const PressureSolveStats& ps = solver.pressure_solve_stats();
   const Diagnostics d = measure(solver.download_particles(), st.rest_density);
-  std::printf("  %u particles, %llu steps, iterations per step %.2f + %.2f, at the limit %llu, max speed %.2e m/s\n",
+  std::printf("  %u particles, %llu steps, iterations per step %.2f + %.2f, at the limit %llu, largest speed %.2e m/s, "
+              "worst final error %.3e\n",
               solver.particle_count(), static_cast<unsigned long long>(solver.steps()),
               double(ps.density_iterations_sum) / ps.steps, double(ps.divergence_iterations_sum) / ps.steps,
-              static_cast<unsigned long long>(ps.unconverged), d.max_speed);
-  expect_hydrostatic(layers, st, 0.02);
-  EXPECT_LE(worst_error, st.max_density_error);
-  EXPECT_LT(d.max_speed, 0.05);
+              static_cast<unsigned long long>(ps.unconverged), max_speed, worst_error);
   EXPECT_EQ(d.nonfinite, 0u);
+  return layers;
+}
+
+}  // namespace
+
+// A DFSPH column at rest stays at rest: over every step of the 0.2 s after 1 s of settling, its largest speed stays
+// under 0.05 m/s (2.5 % of the 2 m/s of free fall from its height, the WCSPH test's bound) and every solve ends within
+// the density bound. Before the density solve's warm start kept the last pressure only where the water is compressed
+// (dfsph_correct.comp kappa_of), the column bounced on its floor: 0.09 m/s, the pressure of its bottom layers
+// swinging between 0.3 and 1.9 rho0 g d in a cycle of six to eight steps, a final error of 1.02e-3 in one step.
+TEST(SphHydrostatic, DfsphColumnStaysAtRestWithinTheDensityBound) {
+  firn::test::gl_context();
+  const SphSettings st = dfsph_column_settings();
+  double max_speed = 0, worst_error = 0;
+  for (const Layer& l : run_dfsph_column(st, max_speed, worst_error))
+    std::printf("  depth %.4f m: p %7.1f Pa, rho0 g d %7.1f Pa, ratio %.4f (not checked here)\n", l.depth, l.p,
+                l.want, l.p / l.want);
+  EXPECT_LT(max_speed, 0.05);
+  EXPECT_LE(worst_error, st.max_density_error);
+}
+
+// The same column: p = rho0 g d within 2 % (issue 11's validation).
+// Disabled: fails. Measured (2026-11-27, llvmpipe; 1280 particles, 300 steps of 4 ms, every step of the window
+// averaged): p 3.2 to 6.3 % above rho0 g d at the checked depths (29.6 density iterations per step, 5 of the 600
+// solves at the limit of 100, largest speed 0.026 m/s). The pairs' lattice correction c (pressure_solve.glsl) fitted
+// to the simple cubic lattice is most of it: with c = 1 the same run reads 1.6 to 2.7 %. Before the warm start's
+// condition the column bounced and read 4.0 to 7.4 % (docs/water.md "The resting column").
+TEST(SphHydrostatic, DISABLED_DfsphPressureMatchesRhoGDepthWithinTheDensityBound) {
+  firn::test::gl_context();
+  const SphSettings st = dfsph_column_settings();
+  double max_speed = 0, worst_error = 0;
+  expect_hydrostatic(run_dfsph_column(st, max_speed, worst_error), st, 0.02);
 }
