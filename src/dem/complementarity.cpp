@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace firn::dem {
 namespace {
@@ -182,6 +184,10 @@ int apgd(ConeProblem& p, const std::vector<Block>& blocks, const ConeSolverSetti
         curvature += glm::dot(diff[i], nx[i] - ny[i]);
       }
       if (curvature <= lipschitz * dot(diff, diff)) break;
+      // A non-finite problem (a NaN gap or mass) never passes the test above: stop instead of doubling for ever.
+      if (!std::isfinite(curvature) || !std::isfinite(lipschitz))
+        throw std::runtime_error("complementarity solver (APGD): non-finite contact problem (curvature " +
+                                 std::to_string(curvature) + ", step bound " + std::to_string(lipschitz) + ")");
       lipschitz *= 2.0;
     }
     const double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));

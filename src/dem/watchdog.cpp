@@ -22,7 +22,18 @@ std::string num(double x) {
 
 double smallest_semi_axis(const GrainType& t) { return std::min({t.semi_axes.x, t.semi_axes.y, t.semi_axes.z}); }
 
+bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
 std::optional<WatchdogFailure> check_finite(const World& w) {
+  for (std::size_t i = 0; i < w.walls.size(); ++i) {
+    // A wall whose motion overflowed (sin of a huge phase) has a NaN pose: every contact test with it is false, so
+    // the grains fall through it without any other check firing.
+    const WallPose& p = w.walls[i].pose;
+    if (!(finite(p.rotation[0]) && finite(p.rotation[1]) && finite(p.rotation[2]) && finite(p.translation) &&
+          finite(p.linear_velocity) && finite(p.angular_velocity) && finite(p.pivot)))
+      return WatchdogFailure{"non-finite wall", "wall " + std::to_string(i) + " has a NaN or infinite pose or velocity "
+                                                "(t = " + num(w.time) + " s); check its motion"};
+  }
   const GrainTotals t = grain_totals(w);
   if (t.nonfinite == 0) return std::nullopt;
   return WatchdogFailure{"non-finite state", std::to_string(t.nonfinite) + " grain(s) with NaN or infinite position, "

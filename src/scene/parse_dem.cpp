@@ -24,9 +24,33 @@ constexpr std::string_view kPosition = "[x, y, z] [m]";
 constexpr std::string_view kDirection = "a non-zero direction [x, y, z] (normalised on load)";
 constexpr double kDeg = std::numbers::pi / 180.0;
 
+/// Largest |coordinate| of a position and largest length in the dem section [m]. Walls are built as prisms around
+/// their points and the contacts square differences of positions, so coordinates near the double range overflow (a
+/// plane at z = 1e308 m gave NaN gaps and hung the contact solver). Doubles resolve 1e9 m to 1.2e-7 m, and no
+/// granular scene comes near it.
+constexpr double kMaxLength = 1e9;
+constexpr std::string_view kMaxLengthText = "|coordinate| <= 1e9 m";
+
+/// A position [m] within kMaxLength of the origin on every axis.
+dvec3 position(const Node& node) {
+  const dvec3 p = node.vec3(kPosition);
+  for (int a = 0; a < 3; ++a)
+    if (!(std::abs(p[a]) <= kMaxLength)) node.element(a).fail(format_number(p[a]) + " m", kMaxLengthText);
+  return p;
+}
+dvec3 position(const Node& node, std::string_view key) { return position(node.at(key, kPosition)); }
+dvec3 position(const Node& node, std::string_view key, const dvec3& fallback) {
+  const auto child = node.find(key);
+  return child ? position(*child) : fallback;
+}
+
+/// A length [m] in (0, kMaxLength].
+constexpr Range kLength{.text = "0 < length <= 1e9 [m]", .lo = 0, .lo_open = true, .hi = kMaxLength};
+
 dvec3 positive_vec3(const Node& node, std::string_view allowed) {
   const dvec3 v = node.vec3(allowed);
   if (!(v.x > 0 && v.y > 0 && v.z > 0)) node.fail(format_vec3(v) + " has a component <= 0", allowed);
+  if (!(std::max({v.x, v.y, v.z}) <= kMaxLength)) node.fail(format_vec3(v) + " has a component above 1e9 m", allowed);
   return v;
 }
 
@@ -34,8 +58,7 @@ dvec3 positive_vec3(const Node& node, std::string_view allowed) {
 glm::dvec2 half_widths(const Node& node) {
   constexpr std::string_view kAllowed = "an array of 2 numbers [half width x, half width z] > 0 [m]";
   if (node.array_size() != 2) node.fail(std::to_string(node.array_size()) + " elements", kAllowed);
-  return {node.element(0).number({.text = "> 0 [m]", .lo = 0, .lo_open = true}),
-          node.element(1).number({.text = "> 0 [m]", .lo = 0, .lo_open = true})};
+  return {node.element(0).number(kLength), node.element(1).number(kLength)};
 }
 
 /// Fails on the first key of the object `node` not in `allowed` (expect_object takes an initializer_list; this
@@ -100,7 +123,7 @@ dem::BodySettings parse_body(const Node& node, const std::filesystem::path& scen
   const std::initializer_list<std::string_view> common = {"name", "shape", "position", "orientation", "velocity",
                                                           "angular_velocity", "density", "kinematic"};
   std::vector<std::string_view> allowed(common);
-  const Range length{.text = "> 0 [m]", .lo = 0, .lo_open = true};
+  const Range& length = kLength;
   if (shape == "box") {
     allowed.insert(allowed.end(), {"half_extents"});
   } else if (shape == "sphere_hull") {
@@ -141,8 +164,12 @@ dem::BodySettings parse_body(const Node& node, const std::filesystem::path& scen
       file.fail(what.substr(0, allowed), what.substr(allowed + kAllowed.size()));
     }
     for (const dvec3& v : mesh.vertices) b.points.push_back(scale * v);
+    for (const dvec3& v : b.points)
+      if (!(std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)}) <= kMaxLength))
+        node.at("scale", "").fail("a scaled vertex lies " + format_number(glm::length(v)) + " m from the origin",
+                                  "a scale that keeps every vertex within 1e9 m");
   }
-  b.position = node.vec3("position", kPosition);
+  b.position = position(node, "position");
   if (auto q = node.find("orientation")) b.orientation = unit_quaternion(*q);
   b.velocity = node.velocity("velocity", "[vx, vy, vz] [m/s] (centre of mass)", b.velocity);
   b.angular_velocity = node.vec3("angular_velocity", "[wx, wy, wz] [rad/s], world frame", b.angular_velocity);
@@ -178,8 +205,8 @@ dem::GrainTypeSettings parse_grain(const Node& node) {
   g.count = static_cast<int>(node.at("count", "an integer 0..10^7").integer(0, 10000000, "0 <= count <= 10^7"));
   const Node region = node.at("region", "an object { \"min\": [x, y, z], \"max\": [x, y, z] } [m]");
   region.expect_object({"min", "max"});
-  g.region_min = region.vec3("min", kPosition);
-  g.region_max = region.vec3("max", kPosition);
+  g.region_min = position(region, "min");
+  g.region_max = position(region, "max");
   expect_ordered(g.region_min, g.region_max, region.at("max", ""));
   g.spacing = node.number("spacing", {.text = "spacing >= 0 [m] (0: 2.2 x the largest semi-axis)", .lo = 0}, 0.0);
   g.velocity = node.velocity("velocity", "[vx, vy, vz] [m/s]", g.velocity);
@@ -206,20 +233,27 @@ dem::GrainTypeSettings parse_grain(const Node& node) {
   return g;
 }
 
-void parse_motion(const Node& node, dem::WallMotion& m) {
+/// A wall's motion; `dt` [s] is the DEM step, which must resolve it: at least two steps per period (Nyquist). A
+/// frequency of 1e308 Hz made sin(2 pi f t) NaN, and the wall silently vanished from under the grains.
+void parse_motion(const Node& node, dem::WallMotion& m, double dt) {
   const std::string type = node.string("type", "rotation, sinusoidal");
   if (type == "rotation") {
     node.expect_object({"type", "axis", "point", "angular_speed"});
     m.type = dem::WallMotionType::kRotation;
     m.axis = parse_direction(node.at("axis", kDirection));
-    m.pivot = node.vec3("point", kPosition, dvec3(0.0));
-    m.angular_speed = node.number("angular_speed", {.text = "any [degrees/s] (right-hand rule about axis)"}) * kDeg;
+    m.pivot = position(node, "point", dvec3(0.0));
+    const double most = 180.0 / dt;  // degrees/s: half a turn per step
+    const std::string allowed = "|angular_speed| <= 180 / dem.dt = " + format_number(most) +
+                                " [degrees/s] (at least two steps per turn; right-hand rule about axis)";
+    m.angular_speed = node.number("angular_speed", {.text = allowed, .lo = -most, .hi = most}) * kDeg;
   } else if (type == "sinusoidal") {
     node.expect_object({"type", "direction", "amplitude", "frequency"});
     m.type = dem::WallMotionType::kSinusoidal;
     m.direction = node.find("direction") ? parse_direction(*node.find("direction")) : dvec3(0, 1, 0);
-    m.amplitude = node.number("amplitude", {.text = "A >= 0 [m]", .lo = 0});
-    m.frequency = node.number("frequency", {.text = "f >= 0 [Hz]", .lo = 0});
+    m.amplitude = node.number("amplitude", {.text = "0 <= A <= 1e9 [m]", .lo = 0, .hi = kMaxLength});
+    const std::string allowed =
+        "0 <= f <= 1 / (2 dem.dt) = " + format_number(0.5 / dt) + " [Hz] (at least two steps per period)";
+    m.frequency = node.number("frequency", {.text = allowed, .lo = 0, .hi = 0.5 / dt});
   } else {
     node.at("type", "").fail("unknown motion \"" + type + "\"", "rotation, sinusoidal");
   }
@@ -229,7 +263,7 @@ void parse_mesh_arrays(const Node& node, dem::WallSettings& w) {
   const Node verts = node.at("vertices", "an array of [x, y, z] [m]");
   const std::size_t nv = verts.array_size();
   if (nv < 3) verts.fail(std::to_string(nv) + " vertices", "at least 3");
-  for (std::size_t i = 0; i < nv; ++i) w.vertices.push_back(verts.element(i).vec3(kPosition));
+  for (std::size_t i = 0; i < nv; ++i) w.vertices.push_back(position(verts.element(i)));
   const Node tris = node.at("triangles", "an array of [i, j, k] vertex indices");
   if (tris.array_size() < 1) tris.fail("no triangles", "at least 1 triangle [i, j, k]");
   const std::string allowed = "0 <= index < " + std::to_string(nv);
@@ -249,7 +283,8 @@ void append_mesh(dem::WallSettings& w, const dem::TriangleMesh& m) {
   w.triangles = m.triangles;
 }
 
-dem::WallSettings parse_wall(const Node& node) {
+/// One wall; `dt` [s] bounds its motion (parse_motion).
+dem::WallSettings parse_wall(const Node& node, double dt) {
   dem::WallSettings w;
   const std::string type = node.string("type", "plane, box, mesh, cylinder, hopper");
   const std::initializer_list<std::string_view> common = {"name", "type", "friction", "motion", "removed_at"};
@@ -258,8 +293,9 @@ dem::WallSettings parse_wall(const Node& node) {
     all.insert(all.end(), extra);
     return all;
   };
-  const Range length{.text = "> 0 [m]", .lo = 0, .lo_open = true};
-  const Range thickness{.text = "> 0 [m] (default: the largest grain semi-axis)", .lo = 0, .lo_open = true};
+  const Range& length = kLength;
+  const Range thickness{.text = "0 < thickness <= 1e9 [m] (default: the largest grain semi-axis)", .lo = 0,
+                        .lo_open = true, .hi = kMaxLength};
   std::vector<std::string_view> allowed;
   if (type == "plane") {
     allowed = keys({"point", "normal"});
@@ -282,18 +318,18 @@ dem::WallSettings parse_wall(const Node& node) {
   expect_keys(node, allowed, type + " wall");
   w.name = node.string("name", "free text", "");
   if (type == "plane") {
-    w.point = node.vec3("point", kPosition);
+    w.point = position(node, "point");
     w.normal = parse_direction(node.at("normal", kDirection));
   } else if (type == "box") {
-    w.box_min = node.vec3("min", kPosition);
-    w.box_max = node.vec3("max", kPosition);
+    w.box_min = position(node, "min");
+    w.box_max = position(node, "max");
     expect_ordered(w.box_min, w.box_max, node.at("max", ""));
   } else if (type == "mesh") {
     parse_mesh_arrays(node, w);
   } else if (type == "cylinder") {
     const int segments = node.find("segments") ? static_cast<int>(node.find("segments")->integer(3, 10000, "3..10000")) : 32;
     const bool caps = node.find("caps") ? node.find("caps")->boolean() : true;
-    append_mesh(w, dem::make_cylinder_mesh(node.vec3("center", kPosition), parse_direction(node.at("axis", kDirection)),
+    append_mesh(w, dem::make_cylinder_mesh(position(node, "center"), parse_direction(node.at("axis", kDirection)),
                                            node.number("radius", length), node.number("length", length), segments,
                                            caps));
   } else if (type == "hopper") {
@@ -302,13 +338,13 @@ dem::WallSettings parse_wall(const Node& node) {
     if (outlet.x > top.x || outlet.y > top.y) {
       node.at("outlet_half_width", "").fail("wider than top_half_width", "outlet_half_width <= top_half_width");
     }
-    append_mesh(w, dem::make_hopper_mesh(node.vec3("center", kPosition), outlet, top,
+    append_mesh(w, dem::make_hopper_mesh(position(node, "center"), outlet, top,
                                          node.number("funnel_height", length),
-                                         node.number("bin_height", {.text = ">= 0 [m]", .lo = 0}, 0.0)));
+                                         node.number("bin_height", {.text = "0 <= bin_height <= 1e9 [m]", .lo = 0, .hi = kMaxLength}, 0.0)));
   }
   if (w.type == dem::WallType::kMesh) w.thickness = node.number("thickness", thickness, 0.0);
   if (auto f = node.find("friction")) w.friction = f->number({.text = "mu >= 0", .lo = 0});
-  if (auto m = node.find("motion")) parse_motion(*m, w.motion);
+  if (auto m = node.find("motion")) parse_motion(*m, w.motion, dt);
   w.motion.removed_at = node.number("removed_at", {.text = ">= 0 [s]", .lo = 0}, w.motion.removed_at);
   return w;
 }
@@ -428,7 +464,7 @@ DemScene parse_dem(const Node& node, const std::filesystem::path& scene_dir) {
   }
   if (auto w = node.find("walls")) {
     s.walls.clear();
-    for (std::size_t i = 0; i < w->array_size(); ++i) s.walls.push_back(parse_wall(w->element(i)));
+    for (std::size_t i = 0; i < w->array_size(); ++i) s.walls.push_back(parse_wall(w->element(i), s.dt));
   }
   if (auto m = node.find("measure")) parse_measure(*m, s.measure);
   if (!hard) check_time_step(node, s);

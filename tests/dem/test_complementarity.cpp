@@ -2,6 +2,8 @@
 // random contact sets, and the slides' three-body frictionless example against an LCP solved by enumerating the
 // active sets (Pospíšil 2014, "Linear complementarity problem": (1b)-(1d) <=> the QP (2)).
 #include <cmath>
+#include <limits>
+#include <stdexcept>
 #include <cstdio>
 #include <random>
 
@@ -191,6 +193,25 @@ TEST(ConeSolver, ThreeBodyExampleMatchesTheLcpSolvedByEnumeration) {
       solve_cone_problem(q, {.method = method, .max_iterations = 100000, .tolerance = 1e-11});
       for (int i = 0; i < 3; ++i) EXPECT_NEAR(q.contacts[i].impulse.x, oracle[i], 1e-8 * (1.0 + std::abs(oracle[i])));
     }
+  }
+}
+
+// A NaN gap (a wall 1e308 m away made one, robustness sweep 2026-11-27) never passes APGD's backtracking test, whose
+// step bound then doubled for ever: the solve now ends with an error (the world step's caller reports it, exit 3).
+// Projected Gauss-Seidel ends after its sweep cap either way.
+TEST(ConeSolver, NonFiniteProblemEndsInsteadOfLooping) {
+  std::mt19937_64 rng(test::test_seed());
+  ConeProblem p = random_problem(rng, 3, 4);
+  p.contacts[1].gap = std::numeric_limits<double>::quiet_NaN();
+  ConeSolverSettings apgd;
+  apgd.method = ConeSolverMethod::kApgd;
+  ConeProblem q = p;
+  EXPECT_THROW(solve_cone_problem(q, apgd), std::runtime_error);
+  ConeProblem r = p;
+  try {
+    const ConeSolveResult result = solve_cone_problem(r, ConeSolverSettings{});
+    EXPECT_LE(result.iterations, ConeSolverSettings{}.max_iterations);
+  } catch (const std::runtime_error&) {
   }
 }
 

@@ -71,6 +71,26 @@ TEST(Watchdog, InjectedNanIsNamed) {
   EXPECT_NE(f->detail.find("grain 7"), std::string::npos) << f->detail;
 }
 
+// A wall whose motion overflows (sin of 2 pi f t with f = 1e308 Hz: the loader now bounds f, but a wall's pose is
+// checked anyway) gets a NaN pose; every contact test with it is then false and the grains fell through the floor
+// with exit 0 (robustness sweep 2026-11-27). Now the watchdog names the wall.
+TEST(Watchdog, NonFiniteWallIsNamed) {
+  World w = pour(oracle::test_seed());
+  WatchdogState state;
+  for (int k = 0; k < 5; ++k) step(w);
+  ASSERT_FALSE(watchdog_check(w, state).has_value());
+  WallMotion& m = w.walls[0].settings.motion;
+  m.type = WallMotionType::kSinusoidal;
+  m.direction = dvec3(0, 1, 0);
+  m.amplitude = 1e-3;
+  m.frequency = 1e308;
+  step(w);
+  const auto f = watchdog_check(w, state);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->quantity, "non-finite wall");
+  EXPECT_NE(f->detail.find("wall 0"), std::string::npos) << f->detail;
+}
+
 TEST(Watchdog, StepTravelBound) {
   World w = pour(oracle::test_seed());
   const GrainType& type = w.types[0];

@@ -114,6 +114,14 @@ TEST(ParseDem, BrokenFieldsNameFileAndField) {
       {"/dem/walls/4/triangles/0", json::array({0, 1, 7}), "dem.walls[4].triangles[0][2]"},
       {"/dem/walls/4/motion/amplitude", -1, "dem.walls[4].motion.amplitude"},
       {"/dem/measure/repose/axis", "y", "dem.measure.repose.axis"},
+      // Sweep 2026-11-27: a plane at 1e308 m gave NaN gaps and hung the contact solver; a frequency of 1e308 Hz a
+      // NaN wall pose (the floor vanished, exit 0). Positions and lengths are bounded, motions resolved by dt.
+      {"/dem/walls/0/point", json::array({0, 0, 1e308}), "dem.walls[0].point[2]: 1e+308 m; allowed: |coordinate|"},
+      {"/dem/grains/0/region/min", json::array({-2e9, 0, 0}), "dem.grains[0].region.min[0]"},
+      {"/dem/walls/2/radius", 1e300, "dem.walls[2].radius"},
+      {"/dem/walls/4/motion/frequency", 1e308, "dem.walls[4].motion.frequency"},
+      {"/dem/walls/4/motion/frequency", 1.5e4, "f <= 1 / (2 dem.dt) = 10000 [Hz]"},  // dt = 5e-5 s
+      {"/dem/walls/2/motion/angular_speed", -4e6, "|angular_speed| <= 180 / dem.dt = 3600000"},
   };
   for (const Case& c : cases) {
     json scene = valid_scene();
