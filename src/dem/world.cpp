@@ -131,8 +131,9 @@ int add_body(World& world, const BodySettings& settings) {
 /// For the error of a start with overlapping grains: the first hand-placed body that overlaps another body or a
 /// generated grain, as its field ("bodies[i]") and the other ("bodies[j]" or "a grain of grains[k]"); nothing when no
 /// body does (the overlap is among the generated grains). Bodies are few: each is tested against every grain with a
-/// bounding-sphere cull, then polyhedra_overlap().
-std::optional<std::pair<std::string, std::string>> overlapping_body(const World& w, const DemSettings& s) {
+/// bounding-sphere cull, then separating_axis(); pairs that only touch (penetration up to `touching` [m]) pass.
+std::optional<std::pair<std::string, std::string>> overlapping_body(const World& w, const DemSettings& s,
+                                                                    double touching) {
   const int first_body_type = static_cast<int>(s.grains.size());
   auto name = [&](int type) {
     return type >= first_body_type ? "bodies[" + std::to_string(type - first_body_type) + "]"
@@ -149,8 +150,8 @@ std::optional<std::pair<std::string, std::string>> overlapping_body(const World&
       const Polyhedron& shape_b = w.types[b.type].shape;
       const double reach = shape_a.bounding_radius + shape_b.bounding_radius;
       if (glm::dot(a.body.position - b.body.position, a.body.position - b.body.position) > reach * reach) continue;
-      if (polyhedra_overlap(shape_a, pa, shape_b, placement_from_quaternion(b.body.orientation, b.body.position)))
-        return std::pair{name(a.type), name(b.type)};
+      const Placement pb = placement_from_quaternion(b.body.orientation, b.body.position);
+      if (-separating_axis(shape_a, pa, shape_b, pb).separation > touching) return std::pair{name(a.type), name(b.type)};
     }
   }
   return std::nullopt;
@@ -193,8 +194,15 @@ World make_world(const DemSettings& s, const dvec3& gravity) {
   }
   start_world(world);
   const std::string what = s.bodies.empty() ? "grains" : "grains/bodies";
+  // Touching is allowed: bodies stacked at decimal positions (a box at y = 0.15 m on one at 0.05 m, half-extent
+  // 0.05 m) overlap by the rounding of their coordinates, 1e-17 m, which is not an overlap to reject. 1e-9 of the
+  // smallest grain is far above any rounding and far below any overlap a user means.
+  double smallest = INFINITY;
+  for (const GrainType& t : world.types) smallest = std::min(smallest, grain_size(t));
+  const double touching = 1e-9 * smallest;
+  if (!(world.last.max_penetration > touching)) return world;
   if (world.last.grain_contacts > 0) {
-    if (const auto pair = overlapping_body(world, s))
+    if (const auto pair = overlapping_body(world, s, touching))
       fail(pair->first, "overlaps " + pair->second + " at t = 0; allowed: bodies clear of each other and of the " +
                             "grains at the start");
     fail(what, std::to_string(world.last.grain_contacts) +

@@ -157,5 +157,35 @@ TEST(Body, OverlappingBodiesAreRejectedByMakeWorldNamingThem) {
   }
 }
 
+// Boxes stacked at decimal positions touch: 0.05 + 0.05 and 0.15 - 0.05 differ by the rounding of 0.15 (1.4e-17 m),
+// which make_world rejected as an overlap (robustness sweep, 2026-11-27). Touching within 1e-9 of the smallest body
+// is allowed in both models; a real overlap of 1e-6 m (1e-5 of the box) still names the pair.
+TEST(Body, BoxesStackedAtDecimalPositionsTouchWithoutOverlap) {
+  for (ContactModelType model : {ContactModelType::kComplementarity, ContactModelType::kSoft}) {
+    DemSettings d;
+    d.dt = 1e-4;
+    d.model = model;
+    d.contact.stiffness = 1e8;
+    for (int i = 0; i < 3; ++i) {
+      BodySettings b;
+      b.shape = BodyShape::kBox;
+      b.size = glm::dvec3(0.05);
+      b.position = glm::dvec3(0.0, 0.05 + 0.1 * i, 0.0);  // 0.05, 0.15, 0.25000000000000006
+      b.density = 500;
+      d.bodies.push_back(b);
+    }
+    d.bodies[1].position.y = 0.15;
+    d.bodies[2].position.y = 0.25;
+    EXPECT_NO_THROW(make_world(d, {0, -9.81, 0})) << static_cast<int>(model);
+    d.bodies[2].position.y = 0.25 - 1e-6;
+    try {
+      make_world(d, {0, -9.81, 0});
+      ADD_FAILURE() << "no error for a 1e-6 m overlap, model " << static_cast<int>(model);
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("bodies[2]: overlaps bodies[1]"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace firn::dem
