@@ -188,7 +188,6 @@
 /* Fixed-point scales of the SPH's order-independent sums (two's complement int64 in two uint words,
    shaders/common/fixed64.glsl): a value is added as value * scale. */
 #define SPH_LOAD_SCALE 16777216.0  /* force and torque on a solid: 2^-24 N, 2^-24 N m (loads.comp, solid_loads) */
-#define SPH_ENERGY_SCALE 1048576.0 /* the water's kinetic + potential energy: 2^-20 J (integrate.comp, GpuStatus) */
 #define SPH_SOLVE_ERROR_SCALE 4294967296.0 /* DFSPH's error sums: 2^-32 of a relative density error (PressureSolve) */
 
 /* sph::GpuStatus error bits (GpuErrorRecord.flags and .quantity). */

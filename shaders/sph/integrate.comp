@@ -102,7 +102,7 @@ void main() {
     vec3 lowest;
     for (int a = 0; a < 3; ++a) lowest[a] = gravity_dt[a] > 0.0 ? domain_max[a] : domain_min[a];
     float e = p.x_m.w * (0.5 * dot(v, v) - dot(gravity_dt.xyz, x - lowest));
-    ATOMIC_ADD_FIXED64(status.energy_lo, status.energy_hi, e * SPH_ENERGY_SCALE)
+    ATOMIC_ADD_FIXED64(status.energy_lo, status.energy_hi, e * stepper.energy_scale)
   }
   particles[s] = p;
 }

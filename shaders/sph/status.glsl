@@ -1,6 +1,7 @@
 // Error reporting and reductions of the SPH passes (GpuStatus in src/sph/layout.h). The reductions after the error
 // record: floatBitsToUint of max |v| [m/s], max |a| [m/s^2] and max rho [kg/m^3], the count of particles with a
-// non-finite value, and the water's kinetic plus potential energy (64-bit fixed point, 2^-20 J; fixed64.glsl).
+// non-finite value, and the water's kinetic plus potential energy (64-bit fixed point in steps of
+// 1 / stepper.energy_scale J; fixed64.glsl).
 #define STATUS_BINDING SPH_BIND_STATUS
 #define STATUS_STEP stepper.step
 #define STATUS_REDUCTIONS \

@@ -56,7 +56,8 @@ struct alignas(16) GpuStatus {
   uint32_t max_density_bits;  ///< floatBitsToUint of max rho [kg/m^3]
   uint32_t nonfinite;         ///< particles with a non-finite value in this step
   uint32_t energy_lo;         ///< kinetic + potential energy of the water (potential from the domain's lowest corner
-  uint32_t energy_hi;         ///< along gravity), two's complement int64 of 2^-20 J in two words (fixed64.glsl)
+  uint32_t energy_hi;         ///< along gravity), two's complement int64 of 1 / GpuStep::energy_scale J in two words
+                              ///< (fixed64.glsl)
 };
 static_assert(sizeof(GpuStatus) == 48);
 static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
@@ -91,11 +92,12 @@ struct GpuStep {
   double dt_max;            ///< upper bound on dt [s]
   double dt_viscous;        ///< 0.125 h^2 rho0 / mu [s]; 0: no viscosity, no bound
   double energy_tolerance;  ///< SphSettings::max_energy_growth
-  double energy_slack;      ///< firn::kEnergySlack [J]
+  double energy_slack;      ///< firn::kEnergySlack + the water's elastic energy at 1 % compression [J]
   uint32_t budget;          ///< steps the step pass may still start in this advance
   uint32_t watch;           ///< 1: the fold checks the closed-tank energy growth
   uint32_t energy_epoch;    ///< bumped by the CPU to restart the energy reference (an edit did work on the water)
-  uint32_t pad0;
+  float energy_scale;       ///< fixed-point scale of the energy sums, 1 / quantum [1/J], a power of two
+                            ///< (Solver::upload_step: 1e-7 of a particle's energy scale)
   // Written by the GPU (and by the CPU only at construction and restore).
   double time;               ///< simulated time at the end of the running (or last) step [s]
   double dt;                 ///< the running step's dt [s]

@@ -84,6 +84,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
   if (!regions.empty()) regions_.write(regions);
   double v0 = 0;
   for (const GpuParticle& p : particles) v0 = std::max(v0, double(glm::length(glm::vec3(p.v_rho))));
+  for (const GpuParticle& p : particles) mass_ += p.x_m.w;
   // The first step's dt follows from the seeded speeds and gravity, as if a step had reduced them.
   stepper_.max_speed = v0;
   stepper_.max_accel = glm::length(gravity);

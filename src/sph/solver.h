@@ -270,6 +270,7 @@ class Solver {
   bool coupled_ = false;      ///< see set_coupled()
   bool closed_tank_ = false;  ///< no region moves water and no collider moves: the energy can only fall
   double energy_ = std::numeric_limits<double>::quiet_NaN();
+  double mass_ = 0;  ///< the water's mass at construction [kg] (the energy check's slack)
   gl::Buffer particles_[2];
   gl::Buffer positions_;  ///< vec4 (position, mass) per sorted slot, written by the reorder pass
   gl::Buffer boundary_;   ///< GpuBoundaryTerms per sorted slot, written by the density pass

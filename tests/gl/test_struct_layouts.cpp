@@ -227,7 +227,7 @@ std::vector<Mirror> sph_mirrors() {
            FIRN_ROW(GpuStep, h, "h"), FIRN_ROW(GpuStep, dt_max, "dt_max"), FIRN_ROW(GpuStep, dt_viscous, "dt_viscous"),
            FIRN_ROW(GpuStep, energy_tolerance, "energy_tolerance"), FIRN_ROW(GpuStep, energy_slack, "energy_slack"),
            FIRN_ROW(GpuStep, budget, "budget"), FIRN_ROW(GpuStep, watch, "watch"),
-           FIRN_ROW(GpuStep, energy_epoch, "energy_epoch"), FIRN_ROW(GpuStep, pad0, "pad0"),
+           FIRN_ROW(GpuStep, energy_epoch, "energy_epoch"), FIRN_ROW(GpuStep, energy_scale, "energy_scale"),
            FIRN_ROW(GpuStep, time, "time"),
            FIRN_ROW(GpuStep, dt, "dt"), FIRN_ROW(GpuStep, max_speed, "max_speed"),
            FIRN_ROW(GpuStep, max_accel, "max_accel"), FIRN_ROW(GpuStep, max_density, "max_density"),
