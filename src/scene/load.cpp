@@ -9,6 +9,7 @@
 #include "scene/parse_mpm.h"
 #include "scene/parse_sph.h"
 #include "scene/read_json.h"
+#include "sph/seeding.h"
 #include "sph/sound_speed.h"
 
 namespace firn::scene {
@@ -94,6 +95,56 @@ std::vector<sph::Mover> water_movers(const Scene& scene) {
   return movers;
 }
 
+/// Water set-ups that cannot run as given, found at load (robustness sweep, 2026-11-27; each ran silently wrong or
+/// ended as a numerical failure that no smaller cfl could help):
+/// - a box collider thinner than one particle spacing: it holds less than one layer of the kernel's volume, and a
+///   particle pushed out of it along the nearest face leaves through the far side (a 1 mm box at s = 25 mm let 9 %
+///   of a dam break through);
+/// - a plane collider lying on a domain face that moves along it: the face's mirror images stand for the solid
+///   there and the plane is left out (docs/water.md "Solids"), so the water never felt the conveyor;
+/// - a hydrostatic WCSPH body whose start compression at its foot, through the equation of state at the scene's
+///   sound speed, passes sph.max_compression: the run ended at step 0.
+void check_water_setup(const Node& root, const Scene& scene) {
+  const sph::SphSettings& s = *scene.sph;
+  for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
+    const Collider& c = scene.colliders[i];
+    const Node node = root.at("colliders", "").element(i);
+    const double thin = 2.0 * std::min({c.half_extent.x, c.half_extent.y, c.half_extent.z});
+    if (c.shape == ColliderShape::kBox && thin < s.spacing)
+      node.fail("a box " + format_number(thin) + " m thick, thinner than the water's particle spacing " +
+                    format_number(s.spacing) + " m: water passes through it",
+                "box colliders at least one particle spacing thick in a scene with water");
+    if (c.shape != ColliderShape::kPlane) continue;
+    const glm::dvec3 tangential = c.velocity - glm::dot(c.velocity, c.normal) * c.normal;
+    if (!(glm::length(tangential) > 0.0)) continue;
+    for (int a = 0; a < 3; ++a) {
+      const double tol = 1e-9 * glm::length(s.domain_max - s.domain_min);
+      const bool on_min = std::abs(c.point[a] - s.domain_min[a]) <= tol, on_max = std::abs(c.point[a] - s.domain_max[a]) <= tol;
+      if (std::abs(std::abs(c.normal[a]) - 1.0) <= 1e-9 && (on_min || on_max))
+        node.at("velocity", "").fail("the plane lies on the domain face " + std::string(1, "xyz"[a]) + " = " +
+                                         format_number(on_min ? s.domain_min[a] : s.domain_max[a]) +
+                                         " m, where the water sees the face's mirror images instead, and moves along it",
+                                     "a static plane on a domain face, or a moving plane inside the domain");
+    }
+  }
+  if (s.pressure_solver != sph::PressureSolver::kWcsph) return;
+  const double g = glm::length(scene.gravity);
+  if (!(g > 0.0)) return;
+  const glm::dvec3 down = scene.gravity / g;
+  for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+    const sph::Body& b = s.bodies[i];
+    if (!b.hydrostatic) continue;
+    const double height = b.shape == sph::BodyShape::kSphere ? 2.0 * b.radius : glm::dot(glm::abs(down), b.max - b.min);
+    const double compression = sph::hydrostatic_density(s, g, height) / s.rest_density - 1.0;
+    if (compression > s.max_compression)
+      root.at("sph", "").at("bodies", "").element(i).at("hydrostatic", "").fail(
+          "at sound_speed " + format_number(s.sound_speed) + " m/s the body's foot, " + format_number(height) +
+              " m deep, starts " + format_number(100.0 * compression) + " % compressed, above sph.max_compression",
+          "a sound speed of at least sqrt(g H / max_compression) = " +
+              format_number(std::sqrt(g * height / s.max_compression)) + " m/s, or hydrostatic false");
+  }
+}
+
 }  // namespace
 
 Scene parse_scene(const nlohmann::json& document, const std::filesystem::path& file_for_messages) {
@@ -125,6 +176,7 @@ Scene parse_scene(const nlohmann::json& document, const std::filesystem::path& f
     // The speed of sound follows the scene's scale (sph/sound_speed.h), so it needs gravity and what else moves.
     scene.sph->sound_speed = sph::default_sound_speed(*scene.sph, scene.gravity, water_movers(scene));
   }
+  if (scene.sph) check_water_setup(root, scene);
   return scene;
 }
 

@@ -113,6 +113,28 @@ sph::Region parse_region(const Node& node) {
   return r;
 }
 
+/// Regions that cannot work in this domain, found at load instead of as a numerical failure later (robustness sweep,
+/// 2026-11-27): a slab thinner than one particle spacing (particles passed through a 1 mm slab at s = 25 mm), and a
+/// teleport or shift whose target (the part of the region inside the domain, moved there) leaves the domain (the
+/// particles were clamped onto the face in a heap and ended the run on compression).
+void check_region(const Node& node, const sph::Region& r, const sph::SphSettings& s) {
+  if (r.action == sph::RegionAction::kBoundary && r.thickness > 0 && r.thickness < s.spacing)
+    node.at("thickness", "").fail(format_number(r.thickness) + " m is thinner than the particle spacing " +
+                                      format_number(s.spacing) + " m: water passes through",
+                                  "0 (2 kernel radii) or thickness >= the particle spacing");
+  if (r.action != sph::RegionAction::kTeleport && r.action != sph::RegionAction::kShift) return;
+  const bool teleport = r.action == sph::RegionAction::kTeleport;
+  const glm::dvec3 move = teleport ? r.vector - 0.5 * (r.min + r.max) : r.vector;
+  const glm::dvec3 lo = glm::max(r.min, s.domain_min) + move, hi = glm::min(r.max, s.domain_max) + move;
+  for (int a = 0; a < 3; ++a)
+    if (lo[a] < s.domain_min[a] || hi[a] > s.domain_max[a])
+      node.at(teleport ? "to" : "by", "").fail("the region's part inside the domain moves to " + format_vec3(lo) +
+                                                   " .. " + format_vec3(hi) + ", outside sph.domain on axis " +
+                                                   std::string(1, "xyz"[a]),
+                                               "a target inside sph.domain " + format_vec3(s.domain_min) + " .. " +
+                                                   format_vec3(s.domain_max));
+}
+
 sph::EquationOfState parse_eos(const Node& node) {
   return node.choice<sph::EquationOfState>(
       "equation of state", {{"tait", sph::EquationOfState::kTait}, {"linear", sph::EquationOfState::kLinear}});
@@ -186,8 +208,12 @@ sph::SphSettings parse_sph(const Node& node) {
                     format_number(s.spacing) + " m",
                 "at most 2^22 = 4194304 particles");
   }
-  if (auto regions = node.find("regions"))
-    for (std::size_t i = 0; i < regions->array_size(); ++i) s.regions.push_back(parse_region(regions->element(i)));
+  if (auto regions = node.find("regions")) {
+    for (std::size_t i = 0; i < regions->array_size(); ++i) {
+      s.regions.push_back(parse_region(regions->element(i)));
+      check_region(regions->element(i), s.regions.back(), s);
+    }
+  }
   return s;
 }
 

@@ -252,6 +252,22 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
                                       {"normal", {0, 0, 0}}}}),
        "s.json: sph.regions[0].normal: [0, 0, 0] has no direction"},
       {"/sph/particle_spacing", 0.0005, "s.json: sph.bodies: the bodies hold about"},
+      // Set-ups the robustness sweep of 2026-11-27 found ending as numerical failures or running silently wrong.
+      {"/sph/regions", json::array({{{"action", "boundary"}, {"min", {0.5, 0, 0}}, {"max", {0.6, 0.5, 0.3}},
+                                      {"point", {0.5, 0, 0}}, {"normal", {-1, 0, 0}}, {"thickness", 0.005}}}),
+       "s.json: sph.regions[0].thickness: 0.005 m is thinner than the particle spacing 0.02 m"},
+      {"/sph/regions", json::array({{{"action", "teleport"}, {"min", {0.8, 0, 0}}, {"max", {1, 0.1, 0.3}},
+                                      {"to", {0.5, 0.47, 0.15}}}}),
+       "s.json: sph.regions[0].to: the region's part inside the domain moves to [0.4, 0.42, 0] .. [0.6, 0.52, 0.3], "
+       "outside sph.domain on axis y"},
+      {"/sph/regions", json::array({{{"action", "shift"}, {"min", {0.8, 0, 0}}, {"max", {2, 0.1, 0.3}},
+                                      {"by", {-0.9, 0, 0}}}}),
+       "s.json: sph.regions[0].by: the region's part inside the domain moves to [-0.09999999999999998, 0, 0]"},
+      {"/colliders", json::array({{{"type", "box"}, {"min", {0.5, 0, 0}}, {"max", {0.51, 0.5, 0.3}}}}),
+       "s.json: colliders[0]: a box 0.01"},
+      {"/colliders", json::array({{{"type", "plane"}, {"point", {0, 0, 0}}, {"normal", {0, 1, 0}},
+                                    {"velocity", {1, 0, 0}}}}),
+       "s.json: colliders[0].velocity: the plane lies on the domain face y = 0 m"},
   };
   for (const Case& c : cases) {
     json j = water_scene();
@@ -259,6 +275,21 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
     const std::string message = error_of(j);
     EXPECT_EQ(message.rfind(c.expected, 0), 0u) << c.pointer << "\n  got:      " << message << "\n  expected: " << c.expected;
   }
+  // A hydrostatic column 0.4 m tall at c = 3 m/s starts 36 % compressed at its foot (Tait), above the 10 % bound.
+  json slow = water_scene();
+  slow["gravity"] = {0, -9.81, 0};
+  slow["sph"]["sound_speed"] = 3;
+  slow["sph"]["bodies"][0]["hydrostatic"] = true;
+  EXPECT_EQ(error_of(slow).rfind("s.json: sph.bodies[0].hydrostatic: at sound_speed 3 m/s the body's foot, 0.4 m deep, "
+                                 "starts ", 0), 0u) << error_of(slow);
+  slow["sph"]["sound_speed"] = 20;  // 1 % at 20 m/s
+  EXPECT_EQ(error_of(slow), "");
+  // The same plane moving on a face is fine inside the domain, and a static one on the face too.
+  json conveyor = water_scene();
+  conveyor["colliders"] = json::array({{{"type", "plane"}, {"point", {0, 0.05, 0}}, {"normal", {0, 1, 0}},
+                                        {"velocity", {1, 0, 0}}}});
+  conveyor["sph"]["bodies"][0]["min"] = {0, 0.06, 0};
+  EXPECT_EQ(error_of(conveyor), "");
   json missing = water_scene();
   missing["sph"].erase("domain");
   EXPECT_EQ(error_of(missing).rfind("s.json: sph.domain: missing required field; allowed: an object", 0), 0u)
