@@ -167,15 +167,22 @@ Manifold polyhedra_manifold(const Polyhedron& a, const Placement& pa, const Poly
   Manifold m;
   m.walk_iterations = cf.iterations;
   if (cf.status == PairStatus::Separated && cf.distance > margin) return m;
-  const SeparatingAxis sat =
-      separating_axis(a, pa, b, pb, cf.status == PairStatus::Penetrating, &cache.axis);
-  if (sat.separation > margin) return m;
+  SeparatingAxis sat;
+  if (cf.status == PairStatus::Separated) {
+    // A speculative contact: the walk's certified closest points give the exact closest direction (GJK's, used
+    // before 2026-11-27, is only as accurate as its stopping rule, which for bodies this close can be far off).
+    sat.separation = cf.distance;
+    sat.normal = (cf.point_b - cf.point_a) / cf.distance;
+  } else {
+    sat = separating_axis(a, pa, b, pb, true, &cache.axis);
+    if (sat.separation > margin) return m;
+  }
   const dvec3 n = sat.normal;
   AxisKind kind = sat.kind;
   int face_a = sat.index_a, face_b = sat.index_b;
   if (sat.index_a < 0 && sat.index_b < 0) {
-    // GJK's answer for disjoint bodies (a speculative contact inside the margin) names no feature: the reference
-    // face is the one of either body that faces the other most squarely along the closest direction.
+    // Disjoint bodies (a speculative contact inside the margin) name no feature: the reference face is the one of
+    // either body that faces the other most squarely along the closest direction.
     const double along_a = best_face_alignment(a, pa, n, face_a);
     const double along_b = best_face_alignment(b, pb, -n, face_b);
     kind = along_a >= along_b ? AxisKind::FaceA : AxisKind::FaceB;

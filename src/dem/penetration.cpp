@@ -250,7 +250,11 @@ SeparatingAxis separating_axis(const Polyhedron& a, const Placement& pa, const P
     }
     return s;
   }
-  if (!g.intersecting && g.distance > 1e-9 * (a.bounding_radius + b.bounding_radius)) {
+  // With assume_intersecting the caller's closest-feature walk has certified contact: GJK's "disjoint" is then a
+  // disagreement at its own accuracy (two boxes of a resting stack overlapping by 2e-9 m read as 1.7e-10 m apart,
+  // along (0, -1, 0) instead of (0, 1, 0), which made a 0.2 m deep contact; robustness sweep 2026-11-27), and the
+  // exact scan decides.
+  if (!g.intersecting && !assume_intersecting && g.distance > 1e-9 * (a.bounding_radius + b.bounding_radius)) {
     // Disjoint: the gap along the closest-point direction is the distance, the largest gap over all axes.
     s.separation = g.distance;
     s.normal = pb.rotation * (-g.closest / g.distance);  // closest = point on A - point on B

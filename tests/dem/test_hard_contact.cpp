@@ -119,6 +119,29 @@ TEST(HardContact, StackOfTenBoxesStaysAtLargeSteps) {
   }
 }
 
+// Six cubes (half extent 0.05 m) stacked 0.1 mm apart with projected Gauss-Seidel: no contact of the resting stack
+// is ever deeper than 1 mm. Two boxes settled 2e-9 m into each other, GJK (the manifold's penetration query) read them
+// 1.7e-10 m apart along (0, -1, 0), the manifold clipped against the wrong face and made a 0.2 m deep contact that
+// pushed the boxes sideways (robustness sweep 2026-11-27; 0.1 m deep at steps 86 and 306 of this stack). Now the
+// walk's certified contact sends such pairs to the exact separating-axis scan, and speculative contacts take the
+// walk's closest direction.
+TEST(HardContact, RestingStackHasNoSpuriousDeepContact) {
+  World w = hard_world({0, -kG, 0}, 1e-3, 0.5, 0.0, 200, 1e-5);
+  w.complementarity.solver = ConeSolverMethod::kGaussSeidel;
+  w.complementarity.margin = 0.05 * 0.05;  // make_world's default: 5 % of the smallest body
+  w.box_margin = w.complementarity.margin;
+  add_wall(w, plane_wall(dvec3(0.0), {0, 1, 0}));
+  const int t = add_box_type(w, dvec3(0.05), 1000.0);
+  for (int i = 0; i < 6; ++i) add_grain(w, t, body_at({0.0, 0.0501 + 0.1001 * i, 0.0}));
+  double deepest = 0.0;
+  for (int s = 0; s < 400; ++s) {
+    step(w);
+    deepest = std::max(deepest, w.last.max_penetration);
+  }
+  std::printf("stack of 6 (PGS): deepest contact %.3e m in 400 steps\n", deepest);
+  EXPECT_LT(deepest, 1e-3);
+}
+
 TEST(HardContact, PyramidOfFifteenBoxesStaysAtOneSixtiethSecond) {
   World w = hard_world({0, -kG, 0}, 1.0 / 60.0, 0.6, 0.003, 500, 1e-6);
   add_wall(w, plane_wall(dvec3(0.0), {0, 1, 0}));
