@@ -290,6 +290,15 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
                                         {"velocity", {1, 0, 0}}}});
   conveyor["sph"]["bodies"][0]["min"] = {0, 0.06, 0};
   EXPECT_EQ(error_of(conveyor), "");
+  // A sound speed below a collider's speed: the water it hits would compress by v / c > 100 %.
+  json fast = water_scene();
+  fast["sph"]["sound_speed"] = 30;
+  fast["colliders"] = json::array({{{"type", "sphere"}, {"center", {0.6, 0.2, 0.15}}, {"radius", 0.05},
+                                    {"velocity", {-50, 0, 0}}}});
+  EXPECT_EQ(error_of(fast).rfind("s.json: sph.sound_speed: 30 m/s, below the fastest collider or set-speed region "
+                                 "(50 m/s)", 0), 0u) << error_of(fast);
+  fast["sph"].erase("sound_speed");  // the default counts the collider
+  EXPECT_EQ(error_of(fast), "");
   json missing = water_scene();
   missing["sph"].erase("domain");
   EXPECT_EQ(error_of(missing).rfind("s.json: sph.domain: missing required field; allowed: an object", 0), 0u)
