@@ -31,6 +31,16 @@ constexpr double kDeg = std::numbers::pi / 180.0;
 constexpr double kMaxLength = 1e9;
 constexpr std::string_view kMaxLengthText = "|coordinate| <= 1e9 m";
 
+/// Fails on `field` with the message of an error `e` from a file the field names (its own path, line and what is
+/// wrong), keeping e's "allowed" once (`fallback` when e has none).
+[[noreturn]] void fail_with_file_error(const Node& field, const InputError& e, std::string_view fallback) {
+  constexpr std::string_view kAllowed = "; allowed: ";
+  const std::string what = e.what();
+  const size_t allowed = what.find(kAllowed);
+  if (allowed == std::string::npos) field.fail(what, fallback);
+  field.fail(what.substr(0, allowed), what.substr(allowed + kAllowed.size()));
+}
+
 /// A position [m] within kMaxLength of the origin on every axis.
 dvec3 position(const Node& node) {
   const dvec3 p = node.vec3(kPosition);
@@ -156,12 +166,7 @@ dem::BodySettings parse_body(const Node& node, const std::filesystem::path& scen
     try {
       mesh = load_triangles(scene_dir / file.string("a mesh file path"));
     } catch (const InputError& e) {
-      // load_triangles says what is wrong and what is allowed; the field's path goes in front, "allowed" once.
-      constexpr std::string_view kAllowed = "; allowed: ";
-      const std::string what = e.what();
-      const size_t allowed = what.find(kAllowed);
-      if (allowed == std::string::npos) file.fail(what, "a mesh file Assimp reads (path relative to the scene file)");
-      file.fail(what.substr(0, allowed), what.substr(allowed + kAllowed.size()));
+      fail_with_file_error(file, e, "a mesh file Assimp reads (path relative to the scene file)");
     }
     for (const dvec3& v : mesh.vertices) b.points.push_back(scale * v);
     for (const dvec3& v : b.points)
@@ -421,7 +426,12 @@ DemScene parse_dem(const Node& node, const std::filesystem::path& scene_dir) {
   if (have_base) {
     const Node f = node.at("environment_file", "");
     const std::filesystem::path path = scene_dir / f.string("the path of an App. D environment file");
-    const EnvironmentFile env = read_environment_file(path);
+    EnvironmentFile env;
+    try {
+      env = read_environment_file(path);
+    } catch (const InputError& e) {
+      fail_with_file_error(f, e, "an App. D environment file (path relative to the scene file)");
+    }
     s = environment_dem_settings(env);
     out.camera = environment_camera(env);
     out.notes = env.notes;

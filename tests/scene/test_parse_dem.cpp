@@ -255,7 +255,16 @@ TEST(ParseDem, EnvironmentFileSuppliesDefaults) {
   EXPECT_TRUE(d.camera.has_value());
   scene["dem"]["environment_file"] = "missing.env";
   const std::filesystem::path bad = dir.write("bad.json", scene.dump());
-  EXPECT_THROW(parse_dem_section(load_scene(bad)), InputError);
+  try {
+    parse_dem_section(load_scene(bad));
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    // The scene file and its field first (the message named only the environment file before 2026-11-27).
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind(bad.string() + ": dem.environment_file: ", 0), 0u) << what;
+    EXPECT_NE(what.find("missing.env: cannot open"), std::string::npos) << what;
+    EXPECT_EQ(what.find("allowed"), what.rfind("allowed")) << "'allowed' once: " << what;
+  }
 }
 
 }  // namespace
