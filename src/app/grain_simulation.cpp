@@ -65,6 +65,10 @@ GrainSimulation::GrainSimulation(const scene::Scene& scene) : setup_(scene::pars
     throw InputError(scene.file.string() + ": " + what);
   }
   for (const std::string& note : setup_.notes) log::info("environment file: " + note);
+  // Frame 0's statistics are the start's: its kinetic energy (spinning or thrown bodies), not 0, and its contacts.
+  last_.kinetic_energy = dem::kinetic_energy(world_);
+  last_.contacts = world_.last.contacts;
+  last_.wall_force.resize(world_.walls.size(), glm::dvec3(0.0));
 }
 
 GrainFrameStats GrainSimulation::advance_to(double t_end) {
