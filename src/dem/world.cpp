@@ -151,7 +151,8 @@ std::optional<std::pair<std::string, std::string>> overlapping_body(const World&
       const double reach = shape_a.bounding_radius + shape_b.bounding_radius;
       if (glm::dot(a.body.position - b.body.position, a.body.position - b.body.position) > reach * reach) continue;
       const Placement pb = placement_from_quaternion(b.body.orientation, b.body.position);
-      if (-separating_axis(shape_a, pa, shape_b, pb).separation > touching) return std::pair{name(a.type), name(b.type)};
+      if (-separating_axis(shape_a, pa, shape_b, pb).separation > touching)
+        return std::pair{name(a.type), name(b.type)};
     }
   }
   return std::nullopt;

@@ -121,11 +121,13 @@ void check_water_setup(const Node& root, const Scene& scene) {
     if (!(glm::length(tangential) > 0.0)) continue;
     for (int a = 0; a < 3; ++a) {
       const double tol = 1e-9 * glm::length(s.domain_max - s.domain_min);
-      const bool on_min = std::abs(c.point[a] - s.domain_min[a]) <= tol, on_max = std::abs(c.point[a] - s.domain_max[a]) <= tol;
+      const bool on_min = std::abs(c.point[a] - s.domain_min[a]) <= tol;
+      const bool on_max = std::abs(c.point[a] - s.domain_max[a]) <= tol;
       if (std::abs(std::abs(c.normal[a]) - 1.0) <= 1e-9 && (on_min || on_max))
         node.at("velocity", "").fail("the plane lies on the domain face " + std::string(1, "xyz"[a]) + " = " +
                                          format_number(on_min ? s.domain_min[a] : s.domain_max[a]) +
-                                         " m, where the water sees the face's mirror images instead, and moves along it",
+                                         " m, where the water sees the face's mirror images instead, and moves "
+                                         "along it",
                                      "a static plane on a domain face, or a moving plane inside the domain");
     }
   }

@@ -345,7 +345,9 @@ dem::WallSettings parse_wall(const Node& node, double dt) {
     }
     append_mesh(w, dem::make_hopper_mesh(position(node, "center"), outlet, top,
                                          node.number("funnel_height", length),
-                                         node.number("bin_height", {.text = "0 <= bin_height <= 1e9 [m]", .lo = 0, .hi = kMaxLength}, 0.0)));
+                                         node.number("bin_height",
+                                                     {.text = "0 <= bin_height <= 1e9 [m]", .lo = 0, .hi = kMaxLength},
+                                                     0.0)));
   }
   if (w.type == dem::WallType::kMesh) w.thickness = node.number("thickness", thickness, 0.0);
   if (auto f = node.find("friction")) w.friction = f->number({.text = "mu >= 0", .lo = 0});
