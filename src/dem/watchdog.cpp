@@ -167,7 +167,8 @@ std::optional<WatchdogFailure> check_energy(const World& w, WatchdogState& s, do
 
 std::optional<WatchdogFailure> watchdog_check(const World& world, WatchdogState& state, const WatchdogLimits& limits) {
   if (auto f = check_finite(world)) return f;
-  if (auto f = check_travel(world, limits.travel_fraction)) return f;
+  const bool hard = world.model == ContactModelType::kComplementarity;
+  if (auto f = check_travel(world, hard ? limits.hard_travel_fraction : limits.travel_fraction)) return f;
   if (auto f = check_penetration(world, limits.penetration_fraction)) return f;
   if (auto f = check_escape(world, limits.escape_sizes)) return f;
   return check_energy(world, state, limits.energy_tolerance);

@@ -111,6 +111,14 @@ TEST(Watchdog, StepTravelBound) {
   w.grains[3].body.velocity = dvec3(0.0);
   w.grains[3].body.angular_velocity = {0.0, 0.0, 0.51 * a / (w.dt * type.shape.bounding_radius)};
   EXPECT_TRUE(watchdog_check(w, state).has_value());
+  // With the complementarity model the bound is a whole semi-axis per step.
+  w.model = ContactModelType::kComplementarity;
+  w.grains[3].body.angular_velocity = dvec3(0.0);
+  for (double fraction : {0.99, 1.01}) {
+    WatchdogState hard;
+    w.grains[3].body.velocity = {0.0, -fraction * a / w.dt, 0.0};
+    EXPECT_EQ(watchdog_check(w, hard).has_value(), fraction > 1.0) << fraction;
+  }
 }
 
 TEST(Watchdog, PenetrationBound) {
