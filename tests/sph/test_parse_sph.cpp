@@ -290,6 +290,10 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
                                         {"velocity", {1, 0, 0}}}});
   conveyor["sph"]["bodies"][0]["min"] = {0, 0.06, 0};
   EXPECT_EQ(error_of(conveyor), "");
+  // A thin box far from the water's domain (a plate for the snow) is not the water's business.
+  json plate = water_scene();
+  plate["colliders"] = json::array({{{"type", "box"}, {"min", {3, 0, 0}}, {"max", {3.001, 0.5, 0.3}}}});
+  EXPECT_EQ(error_of(plate), "");
   // A sound speed below a collider's speed: the water it hits would compress by v / c > 100 %.
   json fast = water_scene();
   fast["sph"]["sound_speed"] = 30;
