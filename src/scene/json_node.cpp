@@ -16,6 +16,7 @@ std::string describe(const nlohmann::json& j) {
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   if (j.is_object()) return "an object";
   if (j.is_array()) return "an array of " + std::to_string(j.size());
+  if (j.is_null()) return "null";  // not "null null"
   return std::string(j.type_name()) + " " + text;
 }
 

@@ -172,6 +172,8 @@ std::vector<BrokenCase> broken_cases() {
        "missing required field; allowed: a number with xi >= 0"},
       {"spacing is a string", setter("/mpm/grid/spacing", "0.02"), "mpm.grid.spacing",
        "wrong type: got string \"0.02\"; allowed: a number"},
+      {"spacing is null", setter("/mpm/grid/spacing", nullptr), "mpm.grid.spacing",
+       "wrong type: got null; allowed: a number"},  // it said "got null null"
       {"eye has 2 numbers", setter("/camera/eye", {1, 0.6}), "camera.eye",
        "wrong type: got an array of 2; allowed: an array of 3 numbers"},
       {"gravity element is a string", setter("/gravity/1", "down"), "gravity[1]", "allowed: an array of 3"},
