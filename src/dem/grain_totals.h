@@ -10,6 +10,7 @@
 namespace firn::dem {
 
 /// Sums and extremes over all grains (non-finite grains are counted, not summed).
+/// Kinematic bodies count in `grains`, `max_speed` and the non-finite check only (infinite mass, prescribed motion).
 struct GrainTotals {
   std::size_t grains = 0;        ///< Number of grains.
   double total_mass = 0.0;       ///< Sum of grain masses [kg].

@@ -91,14 +91,17 @@ TEST(FirnRunGrains, BadDemSectionGivesExit2AndNoOutput) {
 
 // Frame 0 reports the start's kinetic energy in grains.csv and stats.jsonl (grains.csv said 0 J for a thrown body
 // before 2026-11-27, as did the grains' entry in a coupled scene's stats): one box of 8 kg thrown at 1 m/s in zero
-// gravity, 4 J from the first row on.
+// gravity, 4 J from the first row on. A kinematic body beside it (infinite mass, prescribed motion) counts in neither
+// file's mass or energy (stats.jsonl counted it at its density's mass).
 TEST(FirnRunGrains, FrameZeroReportsTheStartsKineticEnergy) {
   const fs::path dir = fresh_dir("grains-frame-zero");
   const nlohmann::json scene = nlohmann::json::parse(R"({ "name": "thrown", "duration": 0.2, "fps": 10,
     "gravity": [0, 0, 0],
     "dem": { "dt": 1e-3, "contact": { "model": "complementarity" },
              "bodies": [ { "shape": "box", "half_extents": [0.1, 0.1, 0.1], "position": [0, 1, 0],
-                           "velocity": [1, 0, 0], "density": 1000 } ] } })");
+                           "velocity": [1, 0, 0], "density": 1000 },
+                         { "shape": "box", "half_extents": [0.1, 0.1, 0.1], "position": [3, 1, 0],
+                           "velocity": [0, 0, 3], "density": 1000, "kinematic": true } ] } })");
   std::ofstream(dir / "scene.json") << scene.dump();
   const auto r = run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string() +
                           " --no-render --stats");
@@ -107,6 +110,7 @@ TEST(FirnRunGrains, FrameZeroReportsTheStartsKineticEnergy) {
   std::string line;
   ASSERT_TRUE(std::getline(stats, line));
   EXPECT_NEAR(nlohmann::json::parse(line)["kinetic_energy"].get<double>(), 4.0, 1e-9) << line;
+  EXPECT_NEAR(nlohmann::json::parse(line)["total_mass"].get<double>(), 8.0, 1e-9) << line;
   std::ifstream csv(dir / "out" / "grains.csv");
   std::string header, row;
   std::getline(csv, header);
