@@ -55,6 +55,13 @@ GrainType make_grain_type(const Polyhedron& shape, double density) {
   t.ellipsoid_centre = dvec3(0.0);
   t.ellipsoid_axes = dmat3(1.0);
   t.semi_axes = dvec3(t.shape.bounding_radius);
+  t.half_thickness = INFINITY;
+  for (int f = 0; f < t.shape.face_count(); ++f) {  // width across each face normal
+    const dvec3 n = t.shape.face_planes[f].normal;
+    double lo = INFINITY, hi = -INFINITY;
+    for (const dvec3& v : t.shape.vertices) lo = std::min(lo, glm::dot(n, v)), hi = std::max(hi, glm::dot(n, v));
+    t.half_thickness = std::min(t.half_thickness, 0.5 * (hi - lo));
+  }
   return t;
 }
 
@@ -73,6 +80,7 @@ GrainType make_grain_type(const GrainTypeSettings& s) {
   t.ellipsoid_centre = t.to_body * (-mp.centre_of_mass);
   t.ellipsoid_axes = t.to_body;
   t.semi_axes = s.size;
+  t.half_thickness = std::min({s.size.x, s.size.y, s.size.z});
   return t;
 }
 

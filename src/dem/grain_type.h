@@ -25,6 +25,11 @@ struct GrainType {
   glm::dvec3 ellipsoid_centre{0.0};
   glm::dmat3 ellipsoid_axes{1.0};     ///< Columns: ellipsoid axes in the body frame (rotation) [-].
   glm::dvec3 semi_axes{0.0};          ///< [m].
+  /// Half the thinnest extent of the shape [m]: half its smallest width across a face normal for a hull given as a
+  /// polyhedron (a box: its smallest half extent), the generating ellipsoid's smallest semi-axis for a generated grain.
+  /// The watchdog's travel and penetration bounds use it (a box's enclosing sphere let a box 0.1 m thick sink
+  /// 0.17 m into another before the penetration bound fired).
+  double half_thickness = 0.0;
   /// Rest-frame -> body rotation and offset: body = to_body * (input - centre_of_mass); used to map the
   /// generator's ellipsoid frame and kept for reference.
   glm::dmat3 to_body{1.0};

@@ -20,7 +20,8 @@ std::string num(double x) {
   return buf;
 }
 
-double smallest_semi_axis(const GrainType& t) { return std::min({t.semi_axes.x, t.semi_axes.y, t.semi_axes.z}); }
+/// a of the bounds: half the thinnest extent of the shape (GrainType::half_thickness).
+double smallest_semi_axis(const GrainType& t) { return t.half_thickness; }
 
 bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 

@@ -123,8 +123,8 @@ TEST(Watchdog, StepTravelBound) {
 
 TEST(Watchdog, PenetrationBound) {
   // Two boxes (half extents 0.1 x 0.05 x 0.08 m) stacked 1 cm into each other: start_world() evaluates the contact,
-  // whose depth the check reads; then the bound (the enclosing sphere's radius is the box types' semi-axis) is
-  // probed just below and above.
+  // whose depth the check reads; then the bound, twice the box's thinnest half extent (0.05 m; until 2026-11-27 the
+  // radius of its enclosing sphere, 0.137 m, deeper than the whole box), is probed just below and above.
   World w = testing::empty_world({0, 0, 0}, 1e-5, {});
   const int t = testing::add_box_type(w, {0.1, 0.05, 0.08}, 1000.0);
   add_grain(w, t, testing::body_at({0, 0, 0}));
@@ -133,7 +133,8 @@ TEST(Watchdog, PenetrationBound) {
   ASSERT_NEAR(w.last.max_penetration, 0.01, 1e-12);
   WatchdogState state;
   EXPECT_FALSE(watchdog_check(w, state).has_value());
-  const double a = std::min({w.types[t].semi_axes.x, w.types[t].semi_axes.y, w.types[t].semi_axes.z});
+  const double a = w.types[t].half_thickness;
+  EXPECT_NEAR(a, 0.05, 1e-12);
   for (double fraction : {1.99, 2.01}) {
     w.last.max_penetration = fraction * a;
     const auto f = watchdog_check(w, state);
