@@ -254,8 +254,7 @@ nlohmann::json grain_stats_fields(const GrainSimulation& g) {
 void GrainRecorder::record(int frame, const GrainSimulation& grains) {
   const dem::World& w = grains.world();
   const dem::MeasurementSettings& m = grains.setup().settings.measure;
-  Row row{frame, w.time, grains.last_frame(), 0.0, 0.0, 0.0};
-  row.stats.wall_force.resize(w.walls.size(), glm::dvec3(0.0));  // frame 0: no steps yet
+  Row row{frame, w.time, grains.last_frame(), 0.0, 0.0, 0.0};  // frame 0: the start's (GrainSimulation())
   std::vector<int> per_type(w.types.size(), 0);
   row.type_height.assign(w.types.size(), 0.0);
   for (const dem::Grain& g : w.grains) row.type_height[g.type] += g.body.position.y, ++per_type[g.type];

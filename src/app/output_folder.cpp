@@ -24,8 +24,10 @@ namespace fs = std::filesystem;
 /// read-only or virtual file systems (/proc, /sys), so an empty folder is created there and removed again.
 bool writable_folder(const fs::path& dir) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0) return false;
-  std::string probe = (dir / ".firn-write-probe-XXXXXX").string();
+  std::string probe = (dir / ".firn-write-probe-XXXXXX").string();  // mkdtemp replaces the X's by a unique name
   if (::mkdtemp(probe.data()) == nullptr) return false;
+  // An empty folder this process just made: removing it fails only if the file system changed under us, and a left
+  // probe then shows as the folder not being empty (check_output_folder), never as output.
   ::rmdir(probe.c_str());
   return true;
 }

@@ -6,12 +6,12 @@
 #include <string>
 
 #include "common/bindings.h"
+#include "core/finite.h"
 #include "core/gpu_collider.h"
 
 namespace firn {
 namespace {
 
-bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 /// Terms of the Taylor series of cos and sin(t) / t in t^2: t^30 / 30! < 3e-18 for t <= pi.
 constexpr int kSeriesTerms = 15;

@@ -171,7 +171,6 @@ Manifold polyhedra_manifold(const Polyhedron& a, const Placement& pa, const Poly
   if (cf.status == PairStatus::Separated) {
     // A speculative contact: the walk's certified closest points give the exact closest direction (GJK's, used
     // before 2026-11-27, is only as accurate as its stopping rule, which for bodies this close can be far off).
-    sat.separation = cf.distance;
     sat.normal = (cf.point_b - cf.point_a) / cf.distance;
   } else {
     sat = separating_axis(a, pa, b, pb, true, &cache.axis);

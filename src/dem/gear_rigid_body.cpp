@@ -4,12 +4,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/finite.h"
 #include "dem/quaternion.h"
 
 namespace firn::dem {
 namespace {
 
-bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+using firn::finite;  // core/finite.h; the quaternion overload below would hide it
 bool finite(const glm::dquat& q) { return std::isfinite(quat_dot(q, q)); }
 
 /// q'' of the rotation ODE at orientation q, rate q_dot, world torque [N m] (eq. 2.27 in body form).

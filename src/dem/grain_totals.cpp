@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/finite.h"
 #include "dem/rigid_body.h"
 
 namespace firn::dem {
 namespace {
 
-bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 }  // namespace
 

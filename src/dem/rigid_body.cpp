@@ -4,12 +4,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/finite.h"
 #include "dem/quaternion.h"
 
 namespace firn::dem {
 namespace {
 
-bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 void require(bool ok, const char* field, const char* allowed) {
   if (!ok) throw std::runtime_error(std::string("dem/rigid_body: RigidBody.") + field + " must be " + allowed);

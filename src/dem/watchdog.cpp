@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/finite.h"
 #include "dem/grain_totals.h"
 #include "dem/rigid_body.h"
 
@@ -20,10 +21,6 @@ std::string num(double x) {
   return buf;
 }
 
-/// a of the bounds: half the thinnest extent of the shape (GrainType::half_thickness).
-double smallest_semi_axis(const GrainType& t) { return t.half_thickness; }
-
-bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 std::optional<WatchdogFailure> check_finite(const World& w) {
   for (std::size_t i = 0; i < w.walls.size(); ++i) {
@@ -48,7 +45,7 @@ std::optional<WatchdogFailure> check_travel(const World& w, double fraction) {
     const GrainType& type = w.types[g.type];
     const double v = glm::length(g.body.velocity), omega = glm::length(g.body.angular_velocity);
     const double travel = (v + omega * type.shape.bounding_radius) * w.dt;
-    const double bound = fraction * smallest_semi_axis(type);
+    const double bound = fraction * type.half_thickness;
     if (travel > bound) {
       return WatchdogFailure{"grain speed", "grain " + std::to_string(i) + " moves " + num(travel) +
                                                 " m per step (|v| = " + num(v) + " m/s, |w| = " + num(omega) +
@@ -63,7 +60,7 @@ std::optional<WatchdogFailure> check_travel(const World& w, double fraction) {
 std::optional<WatchdogFailure> check_penetration(const World& w, double fraction) {
   if (w.types.empty()) return std::nullopt;
   double a = std::numeric_limits<double>::infinity();
-  for (const GrainType& t : w.types) a = std::min(a, smallest_semi_axis(t));
+  for (const GrainType& t : w.types) a = std::min(a, t.half_thickness);
   const double bound = fraction * a;
   if (!(w.last.max_penetration > bound)) return std::nullopt;
   return WatchdogFailure{"penetration", "a contact is " + num(w.last.max_penetration) + " m deep, more than " +

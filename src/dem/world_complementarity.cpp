@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/finite.h"
 #include "dem/complementarity.h"
 #include "dem/contact_manifold.h"
 #include "dem/quaternion.h"
@@ -164,8 +165,6 @@ void add_contacts(const World& w, const std::vector<PairManifold>& pairs, ConePr
     }
   }
 }
-
-bool finite(const dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 }  // namespace
 
