@@ -1,4 +1,5 @@
 // load_scene on the reference scene (every value, defaults included) and on a table of broken scene files.
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -6,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "core/paths.h"
 #include "scene/load.h"
+#include "scene/parse_dem.h"
 #include "scene/scene_test_util.h"
 
 namespace firn::scene {
@@ -300,6 +303,27 @@ TEST(LoadScene, BrokenScenesThrowInputErrorNamingFileAndField) {
       EXPECT_TRUE(says_allowed) << message;
     }
   }
+}
+
+// Every scene the repository ships loads as `firn run` loads it (the document, the DEM section and its meshes): the
+// bundled scenes and the benchmarks' scenes. bench/scenes/snow-box-4200000.json had stopped loading when the loader
+// limited snow bodies to 2^22 particles, and nothing noticed.
+TEST(LoadScene, EveryBundledAndBenchmarkSceneLoads) {
+  int loaded = 0;
+  for (const auto& dir : {asset_dir() / "scenes", std::filesystem::path(FIRN_TEST_DIR) / ".." / "bench" / "scenes"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() != ".json") continue;
+      SCOPED_TRACE(entry.path().string());
+      try {
+        const Scene s = load_scene(entry.path());
+        if (s.dem) parse_dem_section(s);
+        ++loaded;
+      } catch (const InputError& e) {
+        ADD_FAILURE() << e.what();
+      }
+    }
+  }
+  EXPECT_GE(loaded, 20);
 }
 
 TEST(LoadScene, MalformedJsonNamesTheLine) {
