@@ -1,9 +1,13 @@
 #include "app/output_folder.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -97,17 +101,47 @@ void check_video_file(const fs::path& file, const fs::path& out, const fs::path&
     for (const fs::path& input : scene_inputs(scene))
       if (fs::equivalent(file, input, error))
         bad("is " + input.string() + ", which the scene needs", "a new file or an earlier video");
-  if (inside(folder, out)) return;  // the run creates its output folder (check_output_folder checks it)
+  if (inside(out, file)) bad("is the output folder or holds it", "a file name ending in .mp4 outside it or in it");
+  if (inside(folder, out)) {
+    if (inside(out, folder)) return;  // the output folder itself: the run creates it (check_output_folder checks it)
+    // The run creates no folder inside its output folder, and --overwrite empties it first: found by a robustness
+    // sweep, where OUT/sub/v.mp4 and OUT/frame_00001.png/v.mp4 ran every frame and then failed with exit 1.
+    bad(folder.string() + " is inside the output folder", "the output folder itself or an existing folder outside it");
+  }
   if (!fs::is_directory(folder, error)) bad(folder.string() + " is not a folder", "a file in an existing folder");
   if (!writable_folder(folder)) bad(folder.string() + " is not writable", "a file in a writable folder");
 }
 
-void prepare_output_folder(const fs::path& dir, const OutputFolderPolicy& policy) {
-  if (policy.overwrite && fs::is_directory(dir))
-    for (const auto& entry : fs::directory_iterator(dir)) fs::remove_all(entry.path());
+OutputFolderLock& OutputFolderLock::operator=(OutputFolderLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+OutputFolderLock::~OutputFolderLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the flock
+}
+
+OutputFolderLock prepare_output_folder(const fs::path& dir, const OutputFolderPolicy& policy) {
   std::error_code error;
   fs::create_directories(dir, error);  // checked before (check_output_folder); this is the race that remains
   if (error) fail(dir, "cannot be created: " + error.message(), "a path inside a writable folder");
+  // The folder itself is locked, not a file in it: a lock file would be one more entry that the checks for an empty
+  // folder and for a resumable one would have to know about.
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) fail(dir, std::string("cannot be opened: ") + std::strerror(errno), "a readable folder");
+  OutputFolderLock lock(fd);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK)
+      fail(dir, "in use by another firn run", "an output folder that no other run is writing (wait for it to end)");
+    fail(dir, std::string("cannot be locked: ") + std::strerror(errno), "a folder on a file system with flock");
+  }
+  if (policy.overwrite)
+    for (const auto& entry : fs::directory_iterator(dir)) fs::remove_all(entry.path());
+  return lock;
 }
 
 }  // namespace firn::app

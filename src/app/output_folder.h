@@ -20,14 +20,35 @@ void check_output_folder(const std::filesystem::path& dir, const OutputFolderPol
 
 /// Throws firn::InputError ("--video <file>: <what>; allowed: ...") unless the video `file` can be written later
 /// without harm: it ends in .mp4 (so it is never a frame, a stats file or a scene), it is neither `scene` nor a
-/// file the scene names, and its folder exists and is writable or is the output folder `out` (created by the run).
+/// file the scene names, it is not the output folder `out` nor holds it, and its folder is `out` itself (created by
+/// the run) or an existing writable folder outside `out`.
 /// Touches nothing. (The video is written after the last frame, so a bad path fails before the run rather than
 /// after it.)
 void check_video_file(const std::filesystem::path& file, const std::filesystem::path& out,
                       const std::filesystem::path& scene);
 
-/// Creates `dir` with its parents, or empties it under --overwrite. Call after check_output_folder and after the
-/// scene has been validated.
-void prepare_output_folder(const std::filesystem::path& dir, const OutputFolderPolicy& policy);
+/// An advisory lock (flock) on an output folder, held while the object lives: a second `firn run` into the same
+/// folder is refused instead of interleaving its frames and stats with this one's (found by a robustness sweep: two
+/// `--resume` runs both ended with exit 0 and a stats.jsonl of interleaved, repeated frames). Move-only.
+class OutputFolderLock {
+ public:
+  OutputFolderLock() = default;
+  explicit OutputFolderLock(int fd) : fd_(fd) {}
+  OutputFolderLock(OutputFolderLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  OutputFolderLock& operator=(OutputFolderLock&& other) noexcept;
+  OutputFolderLock(const OutputFolderLock&) = delete;
+  OutputFolderLock& operator=(const OutputFolderLock&) = delete;
+  ~OutputFolderLock();
+
+ private:
+  int fd_ = -1;  ///< the folder, opened read-only and locked; -1: none
+};
+
+/// Creates `dir` with its parents, locks it (OutputFolderLock), then empties it under --overwrite. Throws
+/// firn::InputError ("--out <dir>: in use by another firn run; allowed: ...") when another process holds the lock;
+/// nothing in the folder has been touched then. Call after check_output_folder and after the scene has been
+/// validated, and keep the lock until the run ends.
+[[nodiscard]] OutputFolderLock prepare_output_folder(const std::filesystem::path& dir,
+                                                     const OutputFolderPolicy& policy);
 
 }  // namespace firn::app

@@ -100,7 +100,7 @@ int run_scene(const RunOptions& o) {
   FrameLook look;
   look.water = o.water;
   if (o.resume) check_resumable(o);
-  prepare_output_folder(o.out, folder);
+  const OutputFolderLock lock = prepare_output_folder(o.out, folder);  // held until the run ends
   std::optional<GrainRecorder> grain_recorder;  // grains.csv, grains_summary.json
   if (sim.grains()) grain_recorder.emplace(o.out);  // the grains' own measurements (repose, discharge, walls)
   RunProgress run = o.resume ? resume_run(o, frames, sim, grain_recorder ? &*grain_recorder : nullptr) : start_run(o);

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "app/cli_util.h"
+#include "app/output_folder.h"
+#include "core/error.h"
 
 namespace fs = std::filesystem;
 using firn::test::fresh_dir;
@@ -78,4 +81,30 @@ TEST(OutputFolder, OverwriteNeverDeletesAFileTheSceneNames) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("tetra.obj, which the scene needs"), std::string::npos) << r.output;
   EXPECT_TRUE(fs::exists(dir / "out" / "tetra.obj"));
+}
+
+// Found by a robustness sweep: two `firn run --resume` into one folder both ended with exit 0 and a stats.jsonl of
+// interleaved, repeated frames, and a --resume beside a plain run deleted that run's temporary frame. The folder is
+// locked while a run writes it; a second run is refused (exit 2) before it touches anything, --overwrite included.
+TEST(OutputFolder, ASecondRunIntoAFolderInUseIsRefusedAndTouchesNothing) {
+  const fs::path out = fresh_dir("out-locked");
+  std::optional<firn::app::OutputFolderLock> first = firn::app::prepare_output_folder(out, {});
+  std::ofstream(out / "frame_00000.png") << "the first run's frame";
+  try {
+    (void)firn::app::prepare_output_folder(out, {.overwrite = true});
+    ADD_FAILURE() << "a second lock on a folder in use";
+  } catch (const firn::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--out " + out.string() + ": in use by another firn run; allowed: "),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(fs::exists(out / "frame_00000.png")) << "--overwrite emptied a folder in use";
+  // Through the command line: the same refusal, exit 2.
+  const auto r = run_firn("run " + kTinyGrains + " --out " + out.string() + " --frames 2 --no-render --overwrite");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("in use by another firn run"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(out / "frame_00000.png"));
+  first.reset();  // the first run ends: the folder is free again
+  const auto after = run_firn("run " + kTinyGrains + " --out " + out.string() + " --frames 2 --no-render --overwrite");
+  EXPECT_EQ(after.exit_code, 0) << after.output;
 }

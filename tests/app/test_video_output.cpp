@@ -57,6 +57,16 @@ TEST(RunVideo, NeverOverwritesTheSceneAndMayGoIntoTheNewOutputFolder) {
   const auto inside = run_firn(run + (dir / "c").string() + " --video " + (dir / "c" / "run.mp4").string());
   EXPECT_EQ(inside.exit_code, 0) << inside.output;
   EXPECT_TRUE(std::filesystem::exists(dir / "c" / "run.mp4"));
+  // Found by a second sweep: a subfolder of the output folder (which the run does not create, and --overwrite
+  // empties) and the output folder itself passed the check, and the run failed with exit 1 after its last frame.
+  for (const auto& [out, video] :
+       {std::pair{dir / "d", dir / "d" / "sub" / "run.mp4"}, std::pair{dir / "e", dir / "e" / "frame_00001.png" / "run.mp4"},
+        std::pair{dir / "f.mp4", dir / "f.mp4"}, std::pair{dir / "g.mp4" / "out", dir / "g.mp4"}}) {
+    const auto r = run_firn(run + out.string() + " --video " + video.string());
+    EXPECT_EQ(r.exit_code, 2) << video << ": " << r.output;
+    EXPECT_NE(r.output.find("--video"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out)) << "bad input writes nothing";
+  }
 }
 
 }  // namespace
