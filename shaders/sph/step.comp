@@ -49,7 +49,7 @@ void fold() {
 // The CFL, force and viscous conditions (Solver::choose_time_step, the same operations); infinite ones are skipped.
 double time_step_limit() {
   precise double dt = stepper.dt_max;
-  precise double c = stepper.wave_speed + stepper.max_speed;
+  precise double c = stepper.wave_speed + max(stepper.max_speed, stepper.solid_speed);
   if (c > 0.0LF) dt = min(dt, stepper.cfl_length / c);
   if (stepper.max_accel > 0.0LF) {
     precise double force = 0.25LF * sqrt(stepper.h / stepper.max_accel);

@@ -87,7 +87,9 @@ struct GpuStep {
   double end;               ///< end of the current advance [s]
   double forced_dt;         ///< > 0: the next step takes this dt [s] (Solver::step); 0: the step pass chooses it
   double cfl_length;        ///< cfl s (DFSPH: the particle speed condition) or cfl h (WCSPH) [m]
-  double wave_speed;        ///< sound speed c [m/s] (WCSPH) or 0 (DFSPH): dt_cfl = cfl_length / (c + |v|max)
+  double wave_speed;        ///< sound speed c [m/s] (WCSPH) or 0 (DFSPH):
+                            ///< dt_cfl = cfl_length / (c + max(|v|max, solid_speed))
+  double solid_speed;       ///< DFSPH: the fastest point of a moving solid, 0 with WCSPH [m/s] (Solver::solid_speed)
   double h;                 ///< kernel support [m] (the force condition 0.25 sqrt(h / |a|max))
   double dt_max;            ///< upper bound on dt [s]
   double dt_viscous;        ///< 0.125 h^2 rho0 / mu [s]; 0: no viscosity, no bound
@@ -113,12 +115,12 @@ struct GpuStep {
   uint32_t taken;            ///< steps started in this advance
   uint32_t flags;            ///< SPH_STEP_* bits
   uint32_t energy_epoch_seen;  ///< energy_epoch of the reference
-  uint32_t pad1;
+  uint32_t pad1, pad2, pad3;   ///< to the block size the GL reports (192: Mesa rounds this block to 16 bytes)
 };
-static_assert(sizeof(GpuStep) == 176);
-static_assert(offsetof(GpuStep, time) == 88);
-static_assert(offsetof(GpuStep, dt_f) == 144);
-static_assert(offsetof(GpuStep, flags) == 164);
+static_assert(sizeof(GpuStep) == 192);
+static_assert(offsetof(GpuStep, time) == 96);
+static_assert(offsetof(GpuStep, dt_f) == 152);
+static_assert(offsetof(GpuStep, flags) == 172);
 /// Bytes of GpuStep the CPU writes before every advance and step.
 constexpr size_t kStepCpuBytes = offsetof(GpuStep, time);
 

@@ -76,6 +76,7 @@ void Solver::upload_step(double end, double forced_dt, uint32_t budget, bool who
   s.forced_dt = forced_dt;
   s.cfl_length = settings_.cfl * (dfsph ? settings_.spacing : settings_.h());
   s.wave_speed = dfsph ? 0.0 : settings_.sound_speed;
+  s.solid_speed = solid_speed();
   s.h = settings_.h();
   s.dt_max = settings_.dt_max;
   s.dt_viscous = std::isfinite(l.dt_viscous) ? l.dt_viscous : 0.0;

@@ -38,9 +38,10 @@ StepLimits Solver::time_step_limits(double max_speed, double max_accel) const {
   constexpr double inf = std::numeric_limits<double>::infinity();
   const double h = settings_.h();
   const bool dfsph = settings_.pressure_solver == PressureSolver::kDfsph;
-  // WCSPH: cfl h / (c + |v|max), the acoustic condition; DFSPH: cfl s / |v|max, the particle speed condition (c = 0).
+  // WCSPH: cfl h / (c + |v|max), the acoustic condition; DFSPH: cfl s / max(|v|max, fastest solid), the particle
+  // speed condition (c = 0).
   const double cfl_length = settings_.cfl * (dfsph ? settings_.spacing : h);
-  const double c = (dfsph ? 0.0 : settings_.sound_speed) + max_speed;
+  const double c = (dfsph ? 0.0 : settings_.sound_speed) + std::max(max_speed, solid_speed());
   StepLimits l = limits_;
   l.max_speed = max_speed;
   l.max_accel = max_accel;
@@ -49,6 +50,15 @@ StepLimits Solver::time_step_limits(double max_speed, double max_accel) const {
   l.dt_viscous = settings_.viscosity > 0 ? 0.125 * h * h * settings_.rest_density / settings_.viscosity : inf;
   l.dt = std::min({settings_.dt_max, l.dt_cfl, l.dt_force, l.dt_viscous});
   return l;
+}
+
+double Solver::solid_speed() const {
+  if (settings_.pressure_solver != PressureSolver::kDfsph) return 0.0;
+  double v = 0.0;
+  for (const Collider& c : colliders_.colliders()) v = std::max(v, glm::length(c.velocity));
+  for (size_t k = 0; k < bodies_.size(); ++k)
+    v = std::max(v, glm::length(bodies_[k].velocity) + glm::length(bodies_[k].angular_velocity) * body_radii_[k]);
+  return v;
 }
 
 void Solver::throw_failure(const Readback& r) const {

@@ -224,6 +224,7 @@ std::vector<Mirror> sph_mirrors() {
           "sph::GpuStep", "SphStep", SPH_BIND_STEP, true, "SphStep.",
           {FIRN_ROW(GpuStep, end, "end"), FIRN_ROW(GpuStep, forced_dt, "forced_dt"),
            FIRN_ROW(GpuStep, cfl_length, "cfl_length"), FIRN_ROW(GpuStep, wave_speed, "wave_speed"),
+           FIRN_ROW(GpuStep, solid_speed, "solid_speed"),
            FIRN_ROW(GpuStep, h, "h"), FIRN_ROW(GpuStep, dt_max, "dt_max"), FIRN_ROW(GpuStep, dt_viscous, "dt_viscous"),
            FIRN_ROW(GpuStep, energy_tolerance, "energy_tolerance"), FIRN_ROW(GpuStep, energy_slack, "energy_slack"),
            FIRN_ROW(GpuStep, budget, "budget"), FIRN_ROW(GpuStep, watch, "watch"),
@@ -235,7 +236,7 @@ std::vector<Mirror> sph_mirrors() {
            FIRN_ROW(GpuStep, dt_f, "dt_f"), FIRN_ROW(GpuStep, speed_limit, "speed_limit"),
            FIRN_ROW(GpuStep, step, "step"), FIRN_ROW(GpuStep, count, "count"), FIRN_ROW(GpuStep, taken, "taken"),
            FIRN_ROW(GpuStep, flags, "flags"), FIRN_ROW(GpuStep, energy_epoch_seen, "energy_epoch_seen"),
-           FIRN_ROW(GpuStep, pad1, "pad1")}),
+           FIRN_ROW(GpuStep, pad1, "pad1"), FIRN_ROW(GpuStep, pad2, "pad2"), FIRN_ROW(GpuStep, pad3, "pad3")}),
       array_of<glm::dvec4>("glm::dvec4", "ColliderPoints", SPH_BIND_COLLIDER_POINTS, "collider_points"),
       // The surface mesh (sph::SurfaceMesher): the box, then float values, vec4 vertices and uint words.
       struct_block<GpuMeshGrid>("sph::GpuMeshGrid", "MeshGrid", SPH_BIND_MESH_GRID, true, "MeshGrid.",

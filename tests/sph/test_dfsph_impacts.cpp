@@ -7,6 +7,8 @@
 //    potential energy never rises above its start by more than 1 % of the potential energy (issue 11's bound for a
 //    released column), and no particle comes closer than half a spacing to a face. Without the margin this scene
 //    ends on the watchdog (compression at 0.14 s).
+//  - A ball driven into a pool at rest: DFSPH's step follows the fastest solid as well as the particles (water at
+//    rest has no speed of its own to limit it), so the ball enters a fraction of a spacing per step.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -115,4 +117,28 @@ TEST(DfsphImpacts, FrontsHittingTheWallsGainNoEnergy) {
               closest);
   EXPECT_LE(worst_gain, 0.01 * potential);
   EXPECT_GE(closest, 0.5 * st.spacing * (1 - 1e-5));
+}
+
+// A sphere collider driven down into a pool at rest at 5 m/s. Before the step counted the solids' speed, the pool
+// at rest let DFSPH take dt_max = 5 ms: the ball entered 0.625 spacings in one step, and the run ended on the
+// compression watchdog. (At 3 m/s, 0.375 spacings per step, the same ended so at s = 0.02 m, and ran at 0.04 m.)
+TEST(DfsphImpacts, StepFollowsTheFastestSolidSoABallDrivenIntoAPoolRuns) {
+  firn::test::gl_context();
+  const SphSettings st = sphtest::dfsph_column(0.04, glm::dvec3(0.8, 0.6, 0.8), glm::dvec3(0.8, 0.2, 0.8));
+  Collider ball;
+  ball.shape = ColliderShape::kSphere;
+  ball.point = glm::dvec3(0.41, 0.37, 0.39);
+  ball.radius = 0.12;
+  ball.velocity = glm::dvec3(0.0, -5.0, 0.0);
+  const glm::dvec3 gravity(0, -9.81, 0);
+  Solver solver(st, {ball}, gravity, seed_bodies(st, gravity));
+  EXPECT_DOUBLE_EQ(solver.solid_speed(), 5.0);
+  EXPECT_DOUBLE_EQ(solver.step_limits().dt_cfl, st.cfl * st.spacing / 5.0);
+  double fastest = 0;
+  for (int frame = 0; frame < 3; ++frame) {  // 0.045 s: the ball's bottom goes from 0.25 m to 0.025 m above the
+    ASSERT_NO_THROW(solver.advance(0.015)) << "frame " << frame;  // pool's floor, 0.2 m deep
+    fastest = std::max(fastest, measure(solver.download_particles(), st.rest_density).max_speed);
+  }
+  std::printf("  %u particles, %llu steps, fastest particle %.2f m/s\n", solver.particle_count(),
+              static_cast<unsigned long long>(solver.steps()), fastest);
 }
