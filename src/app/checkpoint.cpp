@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <regex>
+#include <span>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -147,9 +148,10 @@ std::string hex(std::uint64_t v) {
 
 void write_run_scene(const RunOptions& o, std::uint64_t hash) {
   fs::create_directories(o.out / "checkpoint");
-  std::ofstream mark(run_scene_file(o.out), std::ios::trunc);
-  mark << hex(hash) << '\n';
-  if (!mark.flush()) throw std::runtime_error(run_scene_file(o.out).string() + ": cannot write the run's mark");
+  // Durably, through a temporary file and a rename like the checkpoint: a kill while the mark was written in place
+  // left it empty, and --resume then refused the folder (robustness sweep, 2026-11-27).
+  const std::string text = hex(hash) + "\n";
+  write_file_durably(run_scene_file(o.out), std::as_bytes(std::span(text.data(), text.size())));
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ std::optional<WatchdogFailure> check_finite(const World& w) {
 std::optional<WatchdogFailure> check_travel(const World& w, double fraction) {
   for (std::size_t i = 0; i < w.grains.size(); ++i) {
     const Grain& g = w.grains[i];
+    if (g.kinematic) continue;  // its motion is the scene's, not the step's result (robustness sweep 2026-11-27)
     const GrainType& type = w.types[g.type];
     const double v = glm::length(g.body.velocity), omega = glm::length(g.body.angular_velocity);
     const double travel = (v + omega * type.shape.bounding_radius) * w.dt;
@@ -90,6 +91,7 @@ std::optional<WatchdogFailure> check_escape(const World& w, double sizes) {
       const dvec3 p = wall.pose.rotation * wall.settings.point + wall.pose.translation;
       floor_plane |= glm::dot(n, down) < 0.0;
       for (std::size_t i = 0; i < w.grains.size(); ++i) {
+        if (w.grains[i].kinematic) continue;  // a kinematic body goes where the scene moves it
         const double behind = -glm::dot(n, w.grains[i].body.position - p);
         if (behind > margin) {
           const std::string name = wall.settings.name.empty() ? "a plane wall" : "plane wall '" + wall.settings.name + "'";
@@ -111,6 +113,7 @@ std::optional<WatchdogFailure> check_escape(const World& w, double sizes) {
   if (!finite_walls) return std::nullopt;
   const double reach = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}) + margin;
   for (std::size_t i = 0; i < w.grains.size(); ++i) {
+    if (w.grains[i].kinematic) continue;
     const dvec3& c = w.grains[i].body.position;
     // Below the lowest box / mesh wall (an upward-facing plane wall, if any, is the floor and is tested above).
     if (g > 0.0 && !floor_plane && glm::dot(down, c) > lowest + margin) {

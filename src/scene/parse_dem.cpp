@@ -41,6 +41,29 @@ constexpr std::string_view kMaxLengthText = "|coordinate| <= 1e9 m";
   field.fail(what.substr(0, allowed), what.substr(allowed + kAllowed.size()));
 }
 
+/// Fails naming member `key` of `node` where the scene gives it, else naming `node` and the key left at its default
+/// (Node::at on a missing key would report it as a missing required field).
+[[noreturn]] void fail_member(const Node& node, std::string_view key, const std::string& what,
+                              std::string_view allowed) {
+  if (node.has(key)) node.at(key, "").fail(what, allowed);
+  node.fail(std::string(key) + " (not given, its default): " + what, allowed);
+}
+
+/// A grain or body type's mass must lie between an electron's and the Sun's [kg]. The solvers square and invert
+/// masses and inertias (m v^2, 1 / m, I^-1 L); a box of density 1e300 kg/m^3, or one 1e-30 m wide, loaded and then
+/// ended with a non-finite state at step 1 (robustness sweep, 2026-11-27). The range is the physical one; double
+/// precision holds its squares and inverses with hundreds of decades to spare.
+constexpr double kMinMass = 1e-30, kMaxMass = 1e30;
+
+void check_mass(const Node& node, const dem::GrainType& type, std::string_view size_field) {
+  if (type.mass >= kMinMass && type.mass <= kMaxMass) return;
+  const std::string what = "density " + format_number(type.density) + " kg/m^3 and volume " +
+                           format_number(type.volume) + " m^3 give a mass of " + format_number(type.mass) + " kg";
+  const std::string_view allowed = "a density and size giving 1e-30 kg <= mass <= 1e30 kg";
+  if (node.has("density")) fail_member(node, "density", what, allowed);
+  fail_member(node, size_field, what, allowed);
+}
+
 /// A position [m] within kMaxLength of the origin on every axis.
 dvec3 position(const Node& node) {
   const dvec3 p = node.vec3(kPosition);
@@ -160,19 +183,20 @@ dem::BodySettings parse_body(const Node& node, const std::filesystem::path& scen
   } else {
     b.shape = dem::BodyShape::kMesh;
     const Node file = node.at("file", "a mesh file Assimp reads, relative to the scene");
+    const std::string path = file.string("a mesh file path");  // its own error already names the field
     const double scale = node.number("scale", {.text = "> 0 (uniform factor on the file's coordinates)", .lo = 0,
                                                .lo_open = true}, 1.0);
     TriangleMesh mesh;
     try {
-      mesh = load_triangles(scene_dir / file.string("a mesh file path"));
+      mesh = load_triangles(scene_dir / path);
     } catch (const InputError& e) {
       fail_with_file_error(file, e, "a mesh file Assimp reads (path relative to the scene file)");
     }
     for (const dvec3& v : mesh.vertices) b.points.push_back(scale * v);
     for (const dvec3& v : b.points)
       if (!(std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)}) <= kMaxLength))
-        node.at("scale", "").fail("a scaled vertex lies " + format_number(glm::length(v)) + " m from the origin",
-                                  "a scale that keeps every vertex within 1e9 m");
+        fail_member(node, "scale", "a scaled vertex lies " + format_number(glm::length(v)) + " m from the origin",
+                    "a scale that keeps every vertex within 1e9 m");
   }
   b.position = position(node, "position");
   if (auto q = node.find("orientation")) b.orientation = unit_quaternion(*q);
@@ -180,11 +204,17 @@ dem::BodySettings parse_body(const Node& node, const std::filesystem::path& scen
   b.angular_velocity = node.vec3("angular_velocity", "[wx, wy, wz] [rad/s], world frame", b.angular_velocity);
   b.density = node.number("density", {.text = "rho > 0 [kg/m^3]", .lo = 0, .lo_open = true}, b.density);
   if (auto k = node.find("kinematic")) b.kinematic = k->boolean();
+  const std::string_view size_field = shape == "box"            ? "half_extents"
+                                      : shape == "sphere_hull"    ? "radius"
+                                      : shape == "ellipsoid_hull" ? "semi_axes"
+                                                                  : "scale";
+  dem::GrainType type;
   try {
-    (void)dem::make_body_type(b);  // a degenerate mesh hull or hull sampling fails here, with the field named
+    type = dem::make_body_type(b);  // a degenerate mesh hull or hull sampling fails here, with the field named
   } catch (const std::runtime_error& e) {
     node.at(shape == "mesh" ? "file" : "shape", "").fail(e.what(), "a closed convex shape with volume > 0");
   }
+  check_mass(node, type, size_field);
   return b;
 }
 
@@ -219,14 +249,16 @@ dem::GrainTypeSettings parse_grain(const Node& node) {
   if (auto s = node.find("seed")) g.seed = s->unsigned_integer();
   // Build the shape now, so that a degenerate one (semi-axes 1e-300 m: "convex_hull: all points coincide") is
   // named by its field rather than found later without one.
+  const std::string_view size_field = g.shape == dem::GrainShape::kBox ? "half_extents" : "semi_axes";
+  dem::GrainType type;
   try {
-    dem::make_grain_type(g);
+    type = dem::make_grain_type(g);
   } catch (const std::exception& e) {
-    const bool box = g.shape == dem::GrainShape::kBox;
-    node.at(box ? "half_extents" : "semi_axes", "")
-        .fail(std::string("no solid grain can be built from it: ") + e.what(),
-              "sizes whose grain shape is a solid convex polyhedron (similar magnitudes, well above 1e-12 m)");
+    node.at(size_field, "").fail(std::string("no solid grain can be built from it: ") + e.what(),
+                                 "sizes whose grain shape is a solid convex polyhedron (similar magnitudes, well above "
+                                 "1e-12 m)");
   }
+  check_mass(node, type, size_field);
   // dem::make_world lists every lattice site of the region: bound their number (a region moved 1e7 m away held
   // 1e25 sites and seeding never finished). The estimate uses the smallest spacing the lattice can have.
   const double smallest = g.spacing > 0 ? g.spacing : 1.1 * std::min({g.size.x, g.size.y, g.size.z});

@@ -2,6 +2,7 @@
 // gives the plain settings, every broken field gives an InputError that names the file and the field.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numbers>
 #include <string>
 
@@ -347,6 +348,12 @@ TEST(ParseDemBodies, BrokenBodyFieldsNameFileAndField) {
       {"/dem/contact/tolerance", 0, "dem.contact.tolerance"},
       {"/dem/contact/solver", "newton", "dem.contact.solver"},
       {"/dem/integrator", "gear6", "dem.integrator"},
+      // Robustness sweep 2026-11-27: these loaded and ended with a non-finite state at step 1 (mass outside
+      // 1e-30 .. 1e30 kg).
+      {"/dem/bodies/0/density", 1e300, "dem.bodies[0].density"},
+      {"/dem/bodies/0/density", 1e-300, "dem.bodies[0].density"},
+      {"/dem/bodies/1/radius", 1e-12, "dem.bodies[1].radius"},
+      {"/dem/bodies/3/scale", 1e-20, "dem.bodies[3].scale"},
   };
   test::ScratchDir dir;
   dir.write("cube.obj", kCubeObj);
@@ -367,6 +374,35 @@ TEST(ParseDemBodies, BrokenBodyFieldsNameFileAndField) {
       EXPECT_NE(std::string(e.what()).find("allowed"), std::string::npos) << e.what();
     }
   }
+}
+
+// Robustness sweep 2026-11-27: a mesh too large for the default scale was reported as a missing required "scale"
+// with nothing allowed, and a non-string "file" named its field twice.
+TEST(ParseDemBodies, MeshFieldMessagesNameTheFieldOnce) {
+  test::ScratchDir dir;
+  dir.write("huge.obj", "v 0 0 0\nv 1e30 0 0\nv 0 1e30 0\nv 0 0 1e30\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
+  const auto message = [&](const std::function<void(json&)>& edit) {
+    json scene = bodies_scene();
+    edit(scene["dem"]["bodies"][3]);
+    try {
+      parse_dem_section(load_scene(dir.write("scene.json", scene.dump())));
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no InputError");
+  };
+  const std::string huge = message([](json& b) {
+    b["file"] = "huge.obj";
+    b.erase("scale");
+  });
+  EXPECT_NE(huge.find("dem.bodies[3]: scale (not given, its default): a scaled vertex lies "),
+            std::string::npos)
+      << huge;
+  EXPECT_NE(huge.find("allowed: a scale that keeps every vertex within 1e9 m"), std::string::npos) << huge;
+  const std::string number = message([](json& b) { b["file"] = 5; });
+  const size_t first = number.find("dem.bodies[3].file");
+  ASSERT_NE(first, std::string::npos) << number;
+  EXPECT_EQ(number.find("dem.bodies[3].file", first + 1), std::string::npos) << number;
 }
 
 TEST(ParseDemBodies, BundledHardContactScenesLoadAndBuild) {
