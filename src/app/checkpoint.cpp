@@ -100,10 +100,11 @@ std::vector<std::byte> read_payload(const fs::path& file, const fs::path& scene,
 
 /// Frame-numbered outputs (and the temporary files of interrupted writes) of frames after `last`.
 bool after_checkpoint(const std::string& name, int last) {
-  static const std::regex numbered(R"((frame|particles|water)_([0-9]{5,9})\.(png|ply)(\.tmp)?)");
+  static const std::regex numbered(R"((frame|particles|water|water_mesh|grains)_([0-9]{5,9})\.(png|ply)(\.tmp)?)");
   std::smatch m;
   if (std::regex_match(name, m, numbered)) return std::stoll(m[2].str()) > last || m[4].matched;
-  return name == "grains.csv.tmp" || name == "grains_summary.json.tmp" || name == "state.bin.tmp";
+  return name == "grains.csv.tmp" || name == "grains_summary.json.tmp" || name == "state.bin.tmp" ||
+         name == "scene.tmp";
 }
 
 /// Removes what a killed run wrote after its checkpoint at frame `last` (-1: none) and cuts stats.jsonl back; checks

@@ -47,7 +47,7 @@ void add_run(CLI::App& app, Commands& c) {
   c.run->add_option("--height", o.height, "image height [pixels]")->check(CLI::Range(16, 16384));
   c.run->add_flag("--no-render", [&o](int64_t) { o.render = false; }, "do not write PNG frames");
   c.run->add_option("--export", c.export_formats,
-                    "also write per frame: ply = the particles, mesh = the water's surface as a triangle mesh (PLY)")
+                    "also write per frame: ply = the particles (snow, water) and grains and bodies, mesh = the water's surface as a triangle mesh (PLY)")
       ->check(CLI::IsMember({"ply", "mesh"}));
   c.run->add_flag("--stats", o.stats, "write stats.jsonl (one JSON object per frame)");
   c.run->add_option("--video", o.video,

@@ -10,6 +10,8 @@
 
 #include "app/grain_frame.h"
 #include "app/grain_state.h"
+#include "app/output_names.h"
+#include "app/ply_writer.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "dem/grain_totals.h"
@@ -184,6 +186,10 @@ std::vector<SolverFigure> GrainSimulation::bodies() const {
                                             figure_text("%.3g", glm::length(g.body.angular_velocity)) + " rad/s"});
   }
   return out;
+}
+
+void GrainSimulation::write_ply(const std::filesystem::path& folder, int frame) const {
+  app::write_ply(folder / frame_name("grains", frame, ".ply"), world_);
 }
 
 void GrainSimulation::draw(render::FrameContent& frame, const FrameLook& look) const {

@@ -66,6 +66,8 @@ class GrainSimulation final : public Solver {
   void clear_pass_times() override { pass_ = gl::PassTime{kPassName, 0.0, 0, true}; }
   /// Grains and walls (app/grain_frame.h).
   void draw(render::FrameContent& frame, const FrameLook& look) const override;
+  /// FOLDER/grains_<frame>.ply: one vertex per grain and body (app/ply_writer.h).
+  void write_ply(const std::filesystem::path& folder, int frame) const override;
   /// Contact friction mu, and with the soft model the restitution e and the stiffness E per overlap volume.
   std::vector<SolverParameter> parameters() const override;
   std::string set_parameter(std::size_t index, double value) override;

@@ -1,8 +1,10 @@
 #pragma once
-/// Particle export as binary little-endian PLY (positions and velocities as float32).
+/// Particle export as binary little-endian PLY (positions and velocities as float32): snow and water particles,
+/// the water's surface mesh, and grains and rigid bodies.
 #include <filesystem>
 #include <vector>
 
+#include "dem/world.h"
 #include "mpm/layout.h"
 #include "sph/layout.h"
 #include "sph/surface_mesh.h"
@@ -22,5 +24,11 @@ void write_ply(const std::filesystem::path& path, const std::vector<sph::GpuPart
 /// of three int32 vertex indices (counter-clockwise seen from outside), via "<path>.tmp" as above. Blender,
 /// ParaView and Assimp read it.
 void write_ply(const std::filesystem::path& path, const sph::SurfaceMesh& mesh);
+
+/// Writes the grains and rigid bodies of `world` (in their order) as a binary little-endian PLY, one vertex per
+/// body: x y z (centre of mass, m), vx vy vz (m/s), wx wy wz (angular velocity, world frame, rad/s), qw qx qy qz
+/// (orientation body -> world), mass (kg) as float32, type (int32: the index of its dem.grains entry; dem.bodies follow, one type each) and
+/// kinematic (uchar 0/1), via "<path>.tmp" as above.
+void write_ply(const std::filesystem::path& path, const dem::World& world);
 
 }  // namespace firn::app

@@ -176,6 +176,10 @@ TEST(FirnResume, OutputsPastTheCheckpointAreRemoved) {
   ASSERT_EQ(run_firn(base + " --frames 4 --checkpoint-every 2 --out " + out.string()).exit_code, 0);
   ASSERT_TRUE(fs::exists(out / "frame_00003.png"));
   std::ofstream(out / "frame_00007.png.tmp") << "an interrupted write";
+  // Every numbered output past the checkpoint goes, also the surface meshes' and the grains' (water_mesh_ was not
+  // matched before, and grains_ PLYs are new).
+  std::ofstream(out / "water_mesh_00003.ply") << "a later frame's mesh";
+  std::ofstream(out / "grains_00003.ply") << "a later frame's grains";
   const auto r = run_firn(base + " --frames 3 --resume --out " + out.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("continuing after frame 2"), std::string::npos) << r.output;

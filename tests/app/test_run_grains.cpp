@@ -93,16 +93,21 @@ TEST(FirnRunGrains, BadDemSectionGivesExit2AndNoOutput) {
 // before 2026-11-27, as did the grains' entry in a coupled scene's stats): one box of 8 kg thrown at 1 m/s in zero
 // gravity, 4 J from the first row on. A kinematic body beside it (infinite mass, prescribed motion) counts in neither
 // file's mass or energy (stats.jsonl counted it at its density's mass).
-TEST(FirnRunGrains, FrameZeroReportsTheStartsKineticEnergy) {
-  const fs::path dir = fresh_dir("grains-frame-zero");
-  const nlohmann::json scene = nlohmann::json::parse(R"({ "name": "thrown", "duration": 0.2, "fps": 10,
+/// Two 0.2 m boxes of 8 kg in zero gravity, 0.2 s at 10 fps: one thrown at 1 m/s along x from (0, 1, 0), one
+/// kinematic at 3 m/s along z from (3, 1, 0).
+nlohmann::json thrown_boxes() {
+  return nlohmann::json::parse(R"({ "name": "thrown", "duration": 0.2, "fps": 10,
     "gravity": [0, 0, 0],
     "dem": { "dt": 1e-3, "contact": { "model": "complementarity" },
              "bodies": [ { "shape": "box", "half_extents": [0.1, 0.1, 0.1], "position": [0, 1, 0],
                            "velocity": [1, 0, 0], "density": 1000 },
                          { "shape": "box", "half_extents": [0.1, 0.1, 0.1], "position": [3, 1, 0],
                            "velocity": [0, 0, 3], "density": 1000, "kinematic": true } ] } })");
-  std::ofstream(dir / "scene.json") << scene.dump();
+}
+
+TEST(FirnRunGrains, FrameZeroReportsTheStartsKineticEnergy) {
+  const fs::path dir = fresh_dir("grains-frame-zero");
+  std::ofstream(dir / "scene.json") << thrown_boxes().dump();
   const auto r = run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string() +
                           " --no-render --stats");
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -122,4 +127,39 @@ TEST(FirnRunGrains, FrameZeroReportsTheStartsKineticEnergy) {
   const auto at = std::find(names.begin(), names.end(), "kinetic_energy");
   ASSERT_NE(at, names.end()) << header;
   EXPECT_NEAR(std::stod(values.at(at - names.begin())), 4.0, 1e-9) << row;
+}
+
+// `--export ply` writes the grains and bodies too (a robustness sweep found it wrote nothing for them and said
+// nothing). Two boxes in zero gravity, one thrown along x and one kinematic along z: the rows hold the closed-form
+// poses x = x0 + v t at every frame, the velocities, the mass and the flags.
+TEST(FirnRunGrains, ExportPlyWritesEveryBodysPoseAndVelocity) {
+  const fs::path dir = fresh_dir("grains-ply");
+  std::ofstream(dir / "scene.json") << thrown_boxes().dump();
+  const auto r = run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string() +
+                          " --no-render --export ply");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (int k = 0; k < 3; ++k) {
+    std::ifstream in(dir / "out" / ("grains_0000" + std::to_string(k) + ".ply"), std::ios::binary);
+    ASSERT_TRUE(in) << "frame " << k;
+    std::string line, header;
+    while (std::getline(in, line) && line != "end_header") header += line + "\n";
+    EXPECT_NE(header.find("element vertex 2\n"), std::string::npos) << header;
+    EXPECT_NE(header.find("property int type\nproperty uchar kinematic\n"), std::string::npos) << header;
+    const double t = 0.1 * k;
+    const float want[2][14] = {{float(t), 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 8},
+                               {3, 1, float(3 * t), 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 8}};
+    for (int b = 0; b < 2; ++b) {
+      float row[14];
+      int32_t type = -1;
+      unsigned char kinematic = 2;
+      in.read(reinterpret_cast<char*>(row), sizeof row);
+      in.read(reinterpret_cast<char*>(&type), sizeof type);
+      in.read(reinterpret_cast<char*>(&kinematic), 1);
+      ASSERT_TRUE(in) << "frame " << k << ", body " << b;
+      for (int c = 0; c < 14; ++c) EXPECT_NEAR(row[c], want[b][c], 1e-5) << "frame " << k << ", body " << b << ", " << c;
+      EXPECT_EQ(type, b);
+      EXPECT_EQ(kinematic, b);
+    }
+    EXPECT_EQ(in.peek(), std::char_traits<char>::eof());
+  }
 }
