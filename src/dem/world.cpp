@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <optional>
 #include <random>
@@ -97,11 +98,25 @@ void add_wall(World& world, const WallSettings& settings) {
   wall.pose = wall_pose(settings.motion, world.time);
   wall.first_piece = static_cast<int>(world.pieces.size());
   double thickness = settings.thickness > 0.0 ? settings.thickness : largest_grain_size(world);
-  if (settings.type == WallType::kMesh && !(thickness > 0.0)) {
-    fail("walls." + settings.name + ".thickness", "must be > 0 when the world has no grain types");
-  }
   const int index = static_cast<int>(world.walls.size());
-  for (Polyhedron& p : wall_pieces(settings, thickness)) world.pieces.push_back({index, std::move(p)});
+  const std::string field = "walls[" + std::to_string(index) + "].thickness";
+  if (settings.type == WallType::kMesh && !(thickness > 0.0)) {
+    fail(field, "must be > 0 when the world has no grain types");
+  }
+  std::vector<Polyhedron> pieces;
+  try {
+    pieces = wall_pieces(settings, thickness);
+  } catch (const std::runtime_error& e) {
+    // A prism too thin for its coordinates (1e-300 m, or 1 cm at 1e9 m) has no volume: name the wall (robustness
+    // sweep 2026-11-27; the message named no field and said "a seeding that fits").
+    char given[32];
+    std::snprintf(given, sizeof given, "%.6g", thickness);
+    fail(field, std::string(e.what()) + " (its prisms are " + given + " m thick" +
+                    (settings.thickness > 0.0 ? "" : ", the largest grain's size by default") +
+                    "); allowed: a thickness that gives each triangle's prism a volume, well above 1e-9 of the "
+                    "mesh's coordinates");
+  }
+  for (Polyhedron& p : pieces) world.pieces.push_back({index, std::move(p)});
   wall.piece_count = static_cast<int>(world.pieces.size()) - wall.first_piece;
   world.walls.push_back(std::move(wall));
 }

@@ -85,17 +85,25 @@ TEST(FirnRunGrains, BadDemSectionGivesExit2AndNoOutput) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("dem.grains[0].count"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(out));
+  // A mesh wall whose prisms have no volume (robustness sweep 2026-11-27: the message named no field).
+  nlohmann::json wall = nlohmann::json::parse(R"({ "type": "mesh", "vertices": [[-1, 0, -1], [1, 0, -1], [0, 0, 1]],
+                                                   "triangles": [[0, 2, 1]], "thickness": 1e-300 })");
+  scene["dem"]["grains"][0]["count"] = 4;
+  scene["dem"]["walls"].push_back(wall);
+  std::ofstream(file) << scene.dump();
+  const auto thin = run_firn("run " + file.string() + " --out " + out.string() + " --no-render");
+  EXPECT_EQ(thin.exit_code, 2) << thin.output;
+  const std::string field = "dem.walls[" + std::to_string(scene["dem"]["walls"].size() - 1) + "].thickness: ";
+  EXPECT_NE(thin.output.find(field), std::string::npos) << thin.output;
+  EXPECT_NE(thin.output.find("allowed: a thickness"), std::string::npos) << thin.output;
+  EXPECT_FALSE(fs::exists(out));
 }
 
 }  // namespace
 
-// Frame 0 reports the start's kinetic energy in grains.csv and stats.jsonl (grains.csv said 0 J for a thrown body
-// before 2026-11-27, as did the grains' entry in a coupled scene's stats): one box of 8 kg thrown at 1 m/s in zero
-// gravity, 4 J from the first row on. A kinematic body beside it (infinite mass, prescribed motion) counts in neither
-// file's mass or energy (stats.jsonl counted it at its density's mass).
 /// Two 0.2 m boxes of 8 kg in zero gravity, 0.2 s at 10 fps: one thrown at 1 m/s along x from (0, 1, 0), one
 /// kinematic at 3 m/s along z from (3, 1, 0).
-nlohmann::json thrown_boxes() {
+static nlohmann::json thrown_boxes() {
   return nlohmann::json::parse(R"({ "name": "thrown", "duration": 0.2, "fps": 10,
     "gravity": [0, 0, 0],
     "dem": { "dt": 1e-3, "contact": { "model": "complementarity" },
@@ -105,6 +113,10 @@ nlohmann::json thrown_boxes() {
                            "velocity": [0, 0, 3], "density": 1000, "kinematic": true } ] } })");
 }
 
+// Frame 0 reports the start's kinetic energy in grains.csv and stats.jsonl (grains.csv said 0 J for a thrown body
+// before 2026-11-27, as did the grains' entry in a coupled scene's stats): one box of 8 kg thrown at 1 m/s in zero
+// gravity, 4 J from the first row on. A kinematic body beside it (infinite mass, prescribed motion) counts in neither
+// file's mass or energy (stats.jsonl counted it at its density's mass).
 TEST(FirnRunGrains, FrameZeroReportsTheStartsKineticEnergy) {
   const fs::path dir = fresh_dir("grains-frame-zero");
   std::ofstream(dir / "scene.json") << thrown_boxes().dump();
