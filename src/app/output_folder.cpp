@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -55,6 +56,19 @@ std::vector<fs::path> scene_inputs(const fs::path& scene) {
   return files;
 }
 
+/// The first folder in the tree under `dir` (itself included) whose entries this user may not list, delete or
+/// replace, if any: --overwrite empties the whole tree. A link is an entry of its folder, not followed.
+std::optional<fs::path> locked_folder(const fs::path& dir) {
+  if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0) return dir;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    if (it->is_directory(error) && !it->is_symlink(error))
+      if (auto locked = locked_folder(it->path())) return locked;
+  }
+  if (error) return dir;
+  return std::nullopt;
+}
+
 }  // namespace
 
 void check_output_folder(const fs::path& dir, const OutputFolderPolicy& policy, const fs::path& scene) {
@@ -67,7 +81,21 @@ void check_output_folder(const fs::path& dir, const OutputFolderPolicy& policy, 
     if (!writable_folder(dir)) fail(dir, "the folder is not writable", "a folder this user can write");
     fs::directory_iterator it(dir, error);
     if (error) fail(dir, "cannot list the folder: " + error.message(), "a readable folder");
-    if (it == fs::directory_iterator() || policy.resume) return;
+    if (it == fs::directory_iterator()) return;
+    if (policy.resume) {
+      // What --resume rewrites in place: stats.jsonl (cut back to the checkpoint) and the checkpoint folder. Checked
+      // here so that a read-only one fails before the run, not after the frames up to the first checkpoint
+      // (robustness sweep 2026-11-27: exit 1 with a raw file system error).
+      for (const char* name : {"stats.jsonl", "checkpoint", "checkpoint/state.bin", "checkpoint/scene"}) {
+        const fs::path entry = dir / name;
+        if (!fs::exists(entry, error)) continue;
+        const int mode = fs::is_directory(entry, error) ? W_OK | X_OK : W_OK;
+        if (::access(entry.c_str(), mode) != 0)
+          fail(dir, "--resume cannot rewrite " + entry.string() + " (not writable by this user)",
+               "a folder whose run outputs this user may write");
+      }
+      return;
+    }
     if (!policy.overwrite)
       fail(dir, "the folder is not empty (it holds " + it->path().filename().string() + ")", std::string(kAllowed));
     const fs::path folder = fs::weakly_canonical(dir, error);
@@ -76,6 +104,11 @@ void check_output_folder(const fs::path& dir, const OutputFolderPolicy& policy, 
       if (inside(input, folder))
         fail(dir, "--overwrite would delete " + input.string() + ", which the scene needs",
              "a folder that holds neither the scene file nor the files it names");
+    // Before deleting anything: a folder in the tree this user cannot empty stopped --overwrite half way, after it
+    // had deleted the rest (robustness sweep 2026-11-27).
+    if (const auto locked = locked_folder(dir))
+      fail(dir, "--overwrite cannot empty " + locked->string() + " (not writable by this user)",
+           "a folder whose contents this user may delete");
     return;
   }
   // A new folder: find the nearest existing parent and check that one.

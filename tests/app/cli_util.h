@@ -13,10 +13,10 @@ struct CommandResult {
   std::string output;  // stdout and stderr together
 };
 
-/// Runs `FIRN_BINARY <args>` through the shell (2>&1) and returns its exit code and output.
-inline CommandResult run_firn(const std::string& args) {
+/// Runs the shell command `command` (2>&1) and returns its exit code and output.
+inline CommandResult run_command(const std::string& command) {
   CommandResult r;
-  const std::string cmd = std::string(FIRN_BINARY) + " " + args + " 2>&1";
+  const std::string cmd = command + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return r;
   std::array<char, 4096> buf{};
@@ -25,6 +25,9 @@ inline CommandResult run_firn(const std::string& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
+
+/// Runs `FIRN_BINARY <args>` through the shell (2>&1) and returns its exit code and output.
+inline CommandResult run_firn(const std::string& args) { return run_command(std::string(FIRN_BINARY) + " " + args); }
 
 /// A fresh, empty temporary folder named after the running test.
 inline std::filesystem::path fresh_dir(const std::string& name) {

@@ -1,6 +1,7 @@
 // The output folder of `firn run`: checked before any work, never mixed with an earlier run's files, and
 // stats.jsonl made of complete lines.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <optional>
@@ -107,4 +108,44 @@ TEST(OutputFolder, ASecondRunIntoAFolderInUseIsRefusedAndTouchesNothing) {
   first.reset();  // the first run ends: the folder is free again
   const auto after = run_firn("run " + kTinyGrains + " --out " + out.string() + " --frames 2 --no-render --overwrite");
   EXPECT_EQ(after.exit_code, 0) << after.output;
+}
+
+// Found by a robustness sweep (run as an unprivileged user): --overwrite on a folder holding a read-only subfolder
+// deleted the other outputs and then failed with exit 1 and a raw file system error; --resume with a read-only
+// stats.jsonl simulated and then failed the same way. Both are exit 2 before anything is touched. Root may write
+// anything, so as root firn runs here as the user nobody (runuser).
+TEST(OutputFolder, EntriesThisUserCannotRewriteAreRefusedUpFront) {
+  const std::string as_user = ::geteuid() == 0 ? "/usr/sbin/runuser -u nobody -- " : "";
+  if (!as_user.empty()) {
+    // The build must be reachable for nobody (a clone under /root is not).
+    const auto can = firn::test::run_command(as_user + "test -x " + std::string(FIRN_BINARY) + " -a -r " + kTinyGrains);
+    if (can.exit_code != 0) GTEST_SKIP() << "the user nobody cannot run " << FIRN_BINARY << " here";
+  }
+  const fs::path root = fresh_dir("out-permissions");
+  const auto open_up = [](const fs::path& p) { fs::permissions(p, fs::perms::all); };
+  open_up(root);
+  const fs::path out = root / "out";
+  fs::create_directories(out / "keep");
+  open_up(out);
+  std::ofstream(out / "frame_00001.png") << "an earlier run's frame";
+  std::ofstream(out / "keep" / "x") << "kept";
+  fs::permissions(out / "keep", fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                    fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  const std::string run = as_user + std::string(FIRN_BINARY) + " run " + kTinyGrains + " --no-render ";
+  const auto overwrite = firn::test::run_command(run + "--frames 2 --overwrite --out " + out.string());
+  EXPECT_EQ(overwrite.exit_code, 2) << overwrite.output;
+  EXPECT_NE(overwrite.output.find("--overwrite cannot empty " + (out / "keep").string()), std::string::npos)
+      << overwrite.output;
+  EXPECT_TRUE(fs::exists(out / "frame_00001.png")) << "deleted before the refusal";
+
+  const fs::path resumed = root / "resumed";
+  const std::string checkpointed = run + "--stats --checkpoint-every 1 --out " + resumed.string();
+  ASSERT_EQ(firn::test::run_command(checkpointed + " --frames 2").exit_code, 0);
+  fs::permissions(resumed / "stats.jsonl", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  const auto resume = firn::test::run_command(checkpointed + " --frames 3 --resume");
+  EXPECT_EQ(resume.exit_code, 2) << resume.output;
+  EXPECT_NE(resume.output.find("--resume cannot rewrite " + (resumed / "stats.jsonl").string()), std::string::npos)
+      << resume.output;
+  EXPECT_FALSE(fs::exists(resumed / "frame_00002.png"));
+  fs::permissions(out / "keep", fs::perms::all);  // so that the next run's fresh_dir can remove it
 }
