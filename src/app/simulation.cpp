@@ -119,18 +119,47 @@ void check_solids_clear_of_water(const scene::Scene& scene, const std::vector<sp
   }
 }
 
-/// Throws InputError when a snow body coupled with the water (sphere or box; a mesh body is not checked) starts
-/// with seeded water inside it, deeper than a quarter of the water's particle spacing: the coupling pushes that
-/// water out at the first step faster than a kernel radius per step, and the run ended at step 0 (exit 3, "CFL
-/// violation") with advice that could not help.
+/// Depth [m] of `x` inside the closed `mesh` as far as `margin` [m] tells: `margin` when x and its six neighbours
+/// `margin` away along the axes all lie inside, else 0 (water_inside counts depths above a margin). Points outside
+/// `lo`..`hi` (the mesh's box) cost no ray test.
+double mesh_depth(const scene::TriangleMesh& mesh, const glm::dvec3& lo, const glm::dvec3& hi, double margin,
+                  const glm::dvec3& x) {
+  if (glm::any(glm::lessThan(x, lo + margin)) || glm::any(glm::greaterThan(x, hi - margin))) return 0.0;
+  if (!scene::inside_mesh(mesh, x)) return 0.0;
+  for (int a = 0; a < 3; ++a)
+    for (double sign : {-1.0, 1.0}) {
+      glm::dvec3 y = x;
+      y[a] += sign * margin;
+      if (!scene::inside_mesh(mesh, y)) return 0.0;
+    }
+  return 2.0 * margin;  // deeper than the margin along every axis
+}
+
+/// Throws InputError when a snow body coupled with the water starts with seeded water inside it, deeper than a
+/// quarter of the water's particle spacing: the coupling pushes that water out at the first step faster than a
+/// kernel radius per step, and the run ended at step 0 (exit 3, "CFL violation") with advice that could not help.
+/// A mesh body's depth is probed along the axes (mesh_depth), which a robustness sweep found unchecked.
 void check_snow_clear_of_water(const scene::Scene& scene, const std::vector<sph::GpuParticle>& water) {
   const double margin = 0.25 * scene.sph->spacing;
   const std::vector<mpm::Body>& bodies = scene.mpm->bodies;
   for (size_t k = 0; k < bodies.size(); ++k) {
     const mpm::Body& b = bodies[k];
-    if (b.shape == mpm::BodyShape::kMesh) continue;
+    scene::TriangleMesh mesh;
+    if (b.shape == mpm::BodyShape::kMesh) {
+      mesh = scene::fit_into_box(scene::load_triangles(b.mesh), b.min, b.max);
+      // The probes cost 7 ray tests per triangle for each water particle in the mesh's box: bounded like the
+      // seeding (scene::kMaxMeshSeedingTests); beyond that the body is left unchecked.
+      size_t in_box = 0;
+      for (const sph::GpuParticle& p : water)
+        in_box += glm::all(glm::greaterThanEqual(glm::dvec3(p.x_m), b.min)) &&
+                  glm::all(glm::lessThanEqual(glm::dvec3(p.x_m), b.max));
+      if (7.0 * static_cast<double>(in_box) * static_cast<double>(mesh.vertices.size() / 3) >
+          scene::kMaxMeshSeedingTests)
+        continue;
+    }
     const size_t inside = water_inside(water, margin, [&](const glm::dvec3& x) {
       if (b.shape == mpm::BodyShape::kSphere) return b.radius - glm::length(x - b.center);
+      if (b.shape == mpm::BodyShape::kMesh) return mesh_depth(mesh, b.min, b.max, margin, x);
       const glm::dvec3 d = glm::min(x - b.min, b.max - x);
       return std::min({d.x, d.y, d.z});
     });

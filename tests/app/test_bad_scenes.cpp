@@ -172,6 +172,18 @@ TEST(FirnRun, WaterSeededInsideTheSnowNamesTheSnowBody) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("scene.json: mpm.bodies[0]: the snow body starts with "), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "out"));
+  // A mesh body in the same place (a robustness sweep found mesh bodies unchecked: exit 3 at step 0).
+  std::ofstream(dir / "cube.obj") << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+                                     "f 1 4 3\nf 1 3 2\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 4 8 7\nf 4 7 3\n"
+                                     "f 1 5 8\nf 1 8 4\nf 2 3 7\nf 2 7 6\n";
+  json mesh = j;
+  mesh["mpm"]["bodies"][0] = {{"shape", "mesh"}, {"file", "cube.obj"}, {"min", {0.12, 0.08, 0.08}},
+                              {"max", {0.28, 0.24, 0.24}}, {"material", "snow"}, {"particles_per_cell", 8}};
+  std::ofstream(dir / "mesh.json") << mesh.dump();
+  const auto m = firn::test::run_firn("run " + (dir / "mesh.json").string() + " --out " + (dir / "mesh").string());
+  EXPECT_EQ(m.exit_code, 2) << m.output;
+  EXPECT_NE(m.output.find("mesh.json: mpm.bodies[0]: the snow body starts with "), std::string::npos) << m.output;
+  EXPECT_FALSE(fs::exists(dir / "mesh"));
   // Uncoupled, snow and water pass through each other: accepted.
   j["coupling"] = {{"snow_water", false}};
   std::ofstream(dir / "apart.json") << j.dump();
