@@ -4,6 +4,7 @@
 #include <assimp/scene.h>
 
 #include <assimp/Importer.hpp>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -183,7 +184,11 @@ TriangleMesh fit_into_box(const TriangleMesh& mesh, const glm::dvec3& lo, const 
     mlo = glm::min(mlo, v);
     mhi = glm::max(mhi, v);
   }
-  const glm::dvec3 size = glm::max(mhi - mlo, glm::dvec3(1e-12));
+  // Flat axes must not divide by zero, but the floor is relative: an absolute 1e-12 m left a mesh 1e-30 m wide at
+  // 3e-19 m, with no particles and a message about the box (robustness sweep, 2026-11-27).
+  const glm::dvec3 extent = mhi - mlo;
+  const double largest = std::max({extent.x, extent.y, extent.z});
+  const glm::dvec3 size = glm::max(extent, glm::dvec3(1e-12 * largest));
   const glm::dvec3 ratio = (hi - lo) / size;
   const double scale = std::min(ratio.x, std::min(ratio.y, ratio.z));
   const glm::dvec3 offset = 0.5 * (lo + hi) - scale * 0.5 * (mlo + mhi);

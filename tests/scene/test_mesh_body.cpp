@@ -58,6 +58,25 @@ TEST(MeshBody, BunnyLoadsFitsAndSamplesItsVolume) {
   for (const auto& p : particles) ASSERT_TRUE(scene::inside_mesh(fitted, glm::dvec3(glm::vec3(p.x_m))));
 }
 
+// The fit keeps proportions at any scale: a unit cube in units of 1e-30 m and one of 1e6 m both fill a 0.3 m cube
+// box (a robustness sweep found a 1e-30 m mesh left at 3e-19 m by an absolute floor on the size, and the body
+// "contained no particles"); a flat axis still divides by nothing.
+TEST(MeshBody, FitIntoBoxScalesMeshesOfAnySize) {
+  for (double unit : {1e-30, 1.7e-3, 1e6}) {
+    scene::TriangleMesh cube;
+    for (int i = 0; i < 8; ++i) cube.vertices.push_back(unit * glm::dvec3(i & 1, (i >> 1) & 1, (i >> 2) & 1));
+    const scene::TriangleMesh fitted = scene::fit_into_box(cube, {0.1, 0.2, 0.3}, {0.4, 0.5, 0.6});
+    for (int i = 0; i < 8; ++i)
+      for (int a = 0; a < 3; ++a)
+        EXPECT_NEAR(fitted.vertices[i][a], 0.1 * (a + 1) + 0.3 * ((i >> a) & 1), 1e-12) << unit << ", vertex " << i;
+  }
+  scene::TriangleMesh flat;  // the square z = 0, 2 m wide, into a box 1 m wide: scaled by 1/2 and centred
+  for (int i = 0; i < 4; ++i) flat.vertices.push_back(glm::dvec3(2.0 * (i & 1), 2.0 * (i >> 1), 0.0));
+  const scene::TriangleMesh f = scene::fit_into_box(flat, glm::dvec3(0.0), glm::dvec3(1.0));
+  EXPECT_NEAR(f.vertices[3].x, 1.0, 1e-12);
+  EXPECT_NEAR(f.vertices[3].z, 0.5, 1e-12);
+}
+
 TEST(MeshBody, UnreadableMeshIsBadInputNamingTheFile) {
   try {
     scene::load_triangles("/nonexistent/rabbit.obj");
