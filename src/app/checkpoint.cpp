@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/grain_state.h"
+#include "app/output_names.h"
 #include "app/simulation_state.h"
 #include "core/binary_io.h"
 #include "core/error.h"
@@ -225,6 +226,13 @@ RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRe
     throw InputError("--frames " + std::to_string(frames) + ": the checkpoint in " + file.parent_path().string() +
                      " is at frame " + std::to_string(p.frame) + ", past this run's last frame; allowed: --frames " +
                      "of at least " + std::to_string(p.frame + 1));
+  // The video is encoded from every frame on disk at the end: one missing now would fail the run after all its work
+  // (robustness sweep 2026-11-27).
+  if (!o.video.empty())
+    for (int k = 0; k <= p.frame; ++k)
+      if (const fs::path png = o.out / frame_name("frame", k, ".png"); !fs::is_regular_file(png))
+        throw InputError("--resume --video: " + png.string() + ", a frame up to the checkpoint, is missing; " +
+                         "allowed: the folder as the checkpointed run left it, or no --video");
   BinaryReader state = in.section("SIM ");
   restore_simulation(sim, state);
   if (sim.frame() != p.frame) in.fail("the simulation's frame differs from the run's");

@@ -249,6 +249,17 @@ TEST(FirnResume, BadCombinationsGiveExit2NamingTheOption) {
   const auto r = run_firn(snow + " --resume");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("state.bin"), std::string::npos) << r.output;
+  // --video encodes every frame on disk at the end: a frame up to the checkpoint deleted from the folder is refused
+  // before the run (it failed with exit 1 after all the work).
+  const fs::path rendered = root / "rendered";
+  const std::string video = "run " + scene("tiny-snowball") + " --width 64 --height 48 --out " + rendered.string() +
+                            " --video " + (rendered / "run.mp4").string();
+  ASSERT_EQ(run_firn(video + " --checkpoint-every 2").exit_code, 0);
+  fs::remove(rendered / "frame_00001.png");
+  const auto missing = run_firn(video + " --resume");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("frame_00001.png, a frame up to the checkpoint, is missing"), std::string::npos)
+      << missing.output;
 }
 
 // The scene hash covers the files a scene names (meshes, environment files), so a changed mesh is another scene.
