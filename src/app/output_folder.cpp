@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/log.h"
 #include "scene/read_json.h"
 
 namespace firn::app {
@@ -170,7 +171,9 @@ OutputFolderLock prepare_output_folder(const fs::path& dir, const OutputFolderPo
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno == EWOULDBLOCK)
       fail(dir, "in use by another firn run", "an output folder that no other run is writing (wait for it to end)");
-    fail(dir, std::string("cannot be locked: ") + std::strerror(errno), "a folder on a file system with flock");
+    // A file system without flock (some network mounts): run unguarded rather than refuse the folder.
+    log::warn("--out " + dir.string() + ": cannot be locked (" + std::strerror(errno) +
+              "); a second run into it would not be refused");
   }
   if (policy.overwrite)
     for (const auto& entry : fs::directory_iterator(dir)) fs::remove_all(entry.path());

@@ -46,7 +46,7 @@ class OutputFolderLock {
 
 /// Creates `dir` with its parents, locks it (OutputFolderLock), then empties it under --overwrite. Throws
 /// firn::InputError ("--out <dir>: in use by another firn run; allowed: ...") when another process holds the lock;
-/// nothing in the folder has been touched then. Call after check_output_folder and after the scene has been
+/// nothing in the folder has been touched then. On a file system without flock it warns and goes on unlocked. Call after check_output_folder and after the scene has been
 /// validated, and keep the lock until the run ends.
 [[nodiscard]] OutputFolderLock prepare_output_folder(const std::filesystem::path& dir,
                                                      const OutputFolderPolicy& policy);
