@@ -121,29 +121,39 @@ void check_output_folder(const fs::path& dir, const OutputFolderPolicy& policy, 
     fail(dir, "cannot be created: " + parent.string() + " is not writable", "a path inside a writable folder");
 }
 
-void check_video_file(const fs::path& file, const fs::path& out, const fs::path& scene) {
+void check_output_file(const fs::path& file, const OutputFileKind& kind, const fs::path& out, const fs::path& scene) {
   std::error_code error;
   const fs::path folder = fs::absolute(file, error).parent_path();
+  const std::string ext(kind.extension);
   const auto bad = [&](const std::string& what, const std::string& allowed) {
-    throw InputError("--video " + file.string() + ": " + what + "; allowed: " + allowed);
+    throw InputError(std::string(kind.option) + " " + file.string() + ": " + what + "; allowed: " + allowed);
   };
   std::string extension = file.extension().string();
   for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (extension != ".mp4") bad("not an .mp4 file name", "a file name ending in .mp4 (H.264 in MP4)");
-  if (fs::is_directory(file, error)) bad("is a folder", "a file name ending in .mp4");
+  if (extension != ext)
+    bad(std::string("not ") + (ext == ".mp4" ? "an " : "a ") + ext + " file name",
+        "a file name ending in " + ext + " (" + std::string(kind.format) + ")");
+  if (fs::is_directory(file, error)) bad("is a folder", "a file name ending in " + ext);
   if (fs::exists(file, error))
     for (const fs::path& input : scene_inputs(scene))
       if (fs::equivalent(file, input, error))
-        bad("is " + input.string() + ", which the scene needs", "a new file or an earlier video");
-  if (inside(out, file)) bad("is the output folder or holds it", "a file name ending in .mp4 outside it or in it");
-  if (inside(folder, out)) {
-    if (inside(out, folder)) return;  // the output folder itself: the run creates it (check_output_folder checks it)
-    // The run creates no folder inside its output folder, and --overwrite empties it first: found by a robustness
-    // sweep, where OUT/sub/v.mp4 and OUT/frame_00001.png/v.mp4 ran every frame and then failed with exit 1.
-    bad(folder.string() + " is inside the output folder", "the output folder itself or an existing folder outside it");
+        bad("is " + input.string() + ", which the scene needs", "a new file or an earlier output");
+  if (!out.empty()) {
+    if (inside(out, file)) bad("is the output folder or holds it", "a file name ending in " + ext + " outside it or in it");
+    if (inside(folder, out)) {
+      if (inside(out, folder)) return;  // the output folder itself: the run creates it (check_output_folder checks it)
+      // The run creates no folder inside its output folder, and --overwrite empties it first: found by a robustness
+      // sweep, where OUT/sub/v.mp4 and OUT/frame_00001.png/v.mp4 ran every frame and then failed with exit 1.
+      bad(folder.string() + " is inside the output folder",
+          "the output folder itself or an existing folder outside it");
+    }
   }
   if (!fs::is_directory(folder, error)) bad(folder.string() + " is not a folder", "a file in an existing folder");
   if (!writable_folder(folder)) bad(folder.string() + " is not writable", "a file in a writable folder");
+}
+
+void check_video_file(const fs::path& file, const fs::path& out, const fs::path& scene) {
+  check_output_file(file, kVideoFile, out, scene);
 }
 
 OutputFolderLock& OutputFolderLock::operator=(OutputFolderLock&& other) noexcept {

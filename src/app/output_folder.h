@@ -2,6 +2,7 @@
 /// The output folder of `firn run`: checked before any work (exit 2 when it cannot be used) and prepared once the
 /// scene is known to be valid, so that a run never mixes its files with an earlier run's.
 #include <filesystem>
+#include <string_view>
 
 namespace firn::app {
 
@@ -26,6 +27,20 @@ void check_output_folder(const std::filesystem::path& dir, const OutputFolderPol
 /// after it.)
 void check_video_file(const std::filesystem::path& file, const std::filesystem::path& out,
                       const std::filesystem::path& scene);
+
+/// An output file's command-line option, extension (lower case, with the dot) and format, for messages.
+struct OutputFileKind {
+  std::string_view option, extension, format;
+};
+inline constexpr OutputFileKind kVideoFile{"--video", ".mp4", "H.264 in MP4"};
+inline constexpr OutputFileKind kPngFile{"--screenshot", ".png", "a PNG image"};
+
+/// check_video_file's rules for any output file written after the work: it ends in kind.extension, is neither
+/// `scene` nor a file the scene names, is not the output folder `out` nor holds it, and its folder is `out` itself
+/// or an existing writable folder outside `out` (`out` empty: any existing writable folder). Throws
+/// firn::InputError ("<option> <file>: <what>; allowed: ..."); touches nothing.
+void check_output_file(const std::filesystem::path& file, const OutputFileKind& kind,
+                       const std::filesystem::path& out, const std::filesystem::path& scene);
 
 /// An advisory lock (flock) on an output folder, held while the object lives: a second `firn run` into the same
 /// folder is refused instead of interleaving its frames and stats with this one's (found by a robustness sweep: two

@@ -6,6 +6,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "app/output_folder.h"
+#include "core/error.h"
 #include "core/paths.h"
 #include "scene/load.h"
 #include "viewer/viewer.h"
@@ -45,6 +47,21 @@ app::Command add_view_command(CLI::App& app) {
 }
 
 int run_view(const ViewOptions& options) {
+  // The scripted outputs follow firn run's rules, checked before any work (a robustness sweep found --screenshot
+  // and --video writing over the scene file, --record adding frames to a non-empty folder, and bad paths failing
+  // with exit 1 after the run).
+  if (!options.record.empty()) {
+    try {
+      app::check_output_folder(options.record, {}, options.scene);
+    } catch (const InputError& e) {  // the rules of firn run's --out, named as this command's option
+      std::string message = e.what();
+      if (message.rfind("--out ", 0) == 0) message.replace(0, 5, "--record");
+      throw InputError(message);
+    }
+  }
+  if (!options.video.empty()) app::check_video_file(options.video, options.record, options.scene);
+  if (!options.screenshot.empty())
+    app::check_output_file(options.screenshot, app::kPngFile, options.record, options.scene);
   scene::Scene scene = scene::load_scene(options.scene);  // a bad scene fails (exit 2) before any window opens
   if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY"))
     throw std::runtime_error("firn view needs a display and DISPLAY is not set; without a screen run it under "

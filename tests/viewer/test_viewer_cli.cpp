@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb_image.h>
 
@@ -212,6 +213,45 @@ TEST(ViewerScripted, ScreenshotNeedsFrames) {
   const auto r = run_firn("view " + tiny_scene() + " --screenshot /tmp/firn-never.png");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--frames"), std::string::npos) << r.output;
+}
+
+}  // namespace firn::viewer::test
+
+namespace firn::viewer::test {
+
+// Found by a robustness sweep: --screenshot and --video wrote over the scene file (exit 0), --video took any name,
+// --record added frames to a non-empty folder, and --record FILE/sub or --screenshot DIR failed with exit 1 after
+// the run. The viewer's outputs now follow firn run's rules, checked before any window opens.
+TEST(ViewerScripted, OutputsNeverOverwriteTheSceneAndBadPathsAreExit2) {
+  const fs::path dir = fresh_dir("viewer-outputs");
+  std::ifstream in(tiny_scene());
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ofstream(dir / "scene.json") << text;
+  fs::create_directories(dir / "busy");
+  std::ofstream(dir / "busy" / "frame_00000.png") << "an earlier recording";
+  const std::string view = "view " + (dir / "scene.json").string() + " --frames 2 --width 64 --height 64";
+  const struct {
+    std::string args, expect;
+  } cases[] = {
+      {" --screenshot " + (dir / "scene.json").string(), "--screenshot " + (dir / "scene.json").string() + ": not a .png"},
+      {" --screenshot " + (dir / "scene.png").string() + " --record " + (dir / "r1").string() + " --video " +
+           (dir / "scene.json").string(),
+       "--video"},
+      {" --record " + (dir / "r2").string() + " --video " + (dir / "x.avi").string(), "not an .mp4 file name"},
+      {" --record " + (dir / "busy").string(), "--record " + (dir / "busy").string() + ": the folder is not empty"},
+      {" --record " + (dir / "scene.json" / "sub").string(), "--record " + (dir / "scene.json" / "sub").string()},
+      {" --screenshot " + dir.string(), "--screenshot"},
+      {" --screenshot " + (dir / "missing" / "x.png").string(), "is not a folder"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_firn(view + c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.args << "\n" << r.output;
+  }
+  EXPECT_EQ(fs::file_size(dir / "scene.json"), text.size()) << "the scene file was overwritten";
+  EXPECT_FALSE(fs::exists(dir / "missing"));
+  EXPECT_FALSE(fs::exists(dir / "r1"));
+  EXPECT_FALSE(fs::exists(dir / "busy" / "frame_00001.png"));
 }
 
 }  // namespace firn::viewer::test
