@@ -22,8 +22,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-[[noreturn]] void fail(const fs::path& dir, const std::string& what, const std::string& allowed) {
-  throw InputError("--out " + dir.string() + ": " + what + "; allowed: " + allowed);
+[[noreturn]] void fail(const OutputFolderPolicy& policy, const fs::path& dir, const std::string& what,
+                       const std::string& allowed) {
+  throw InputError(std::string(policy.option) + " " + dir.string() + ": " + what + "; allowed: " + allowed);
 }
 
 /// True when this process can create entries in `dir`. access() alone says yes to root for every folder, also in
@@ -75,13 +76,13 @@ std::optional<fs::path> locked_folder(const fs::path& dir) {
 void check_output_folder(const fs::path& dir, const OutputFolderPolicy& policy, const fs::path& scene) {
   constexpr std::string_view kAllowed = "a new or empty folder, or --overwrite to empty it first";
   if (policy.overwrite && policy.resume)
-    fail(dir, "--overwrite would delete what --resume continues", "one of --overwrite and --resume");
+    fail(policy, dir, "--overwrite would delete what --resume continues", "one of --overwrite and --resume");
   std::error_code error;
   if (fs::exists(dir, error)) {
-    if (!fs::is_directory(dir, error)) fail(dir, "exists and is not a folder", std::string(kAllowed));
-    if (!writable_folder(dir)) fail(dir, "the folder is not writable", "a folder this user can write");
+    if (!fs::is_directory(dir, error)) fail(policy, dir, "exists and is not a folder", std::string(kAllowed));
+    if (!writable_folder(dir)) fail(policy, dir, "the folder is not writable", "a folder this user can write");
     fs::directory_iterator it(dir, error);
-    if (error) fail(dir, "cannot list the folder: " + error.message(), "a readable folder");
+    if (error) fail(policy, dir, "cannot list the folder: " + error.message(), "a readable folder");
     if (it == fs::directory_iterator()) return;
     if (policy.resume) {
       // What --resume rewrites in place: stats.jsonl (cut back to the checkpoint) and the checkpoint folder. Checked
@@ -92,23 +93,23 @@ void check_output_folder(const fs::path& dir, const OutputFolderPolicy& policy, 
         if (!fs::exists(entry, error)) continue;
         const int mode = fs::is_directory(entry, error) ? W_OK | X_OK : W_OK;
         if (::access(entry.c_str(), mode) != 0)
-          fail(dir, "--resume cannot rewrite " + entry.string() + " (not writable by this user)",
+          fail(policy, dir, "--resume cannot rewrite " + entry.string() + " (not writable by this user)",
                "a folder whose run outputs this user may write");
       }
       return;
     }
     if (!policy.overwrite)
-      fail(dir, "the folder is not empty (it holds " + it->path().filename().string() + ")", std::string(kAllowed));
+      fail(policy, dir, "the folder is not empty (it holds " + it->path().filename().string() + ")", std::string(kAllowed));
     const fs::path folder = fs::weakly_canonical(dir, error);
-    if (folder == folder.root_path()) fail(dir, "--overwrite would empty the file system root", "another folder");
+    if (folder == folder.root_path()) fail(policy, dir, "--overwrite would empty the file system root", "another folder");
     for (const fs::path& input : scene_inputs(scene))
       if (inside(input, folder))
-        fail(dir, "--overwrite would delete " + input.string() + ", which the scene needs",
+        fail(policy, dir, "--overwrite would delete " + input.string() + ", which the scene needs",
              "a folder that holds neither the scene file nor the files it names");
     // Before deleting anything: a folder in the tree this user cannot empty stopped --overwrite half way, after it
     // had deleted the rest (robustness sweep 2026-11-27).
     if (const auto locked = locked_folder(dir))
-      fail(dir, "--overwrite cannot empty " + locked->string() + " (not writable by this user)",
+      fail(policy, dir, "--overwrite cannot empty " + locked->string() + " (not writable by this user)",
            "a folder whose contents this user may delete");
     return;
   }
@@ -116,9 +117,9 @@ void check_output_folder(const fs::path& dir, const OutputFolderPolicy& policy, 
   fs::path parent = fs::absolute(dir, error).parent_path();
   while (!parent.empty() && !fs::exists(parent, error) && parent != parent.root_path()) parent = parent.parent_path();
   if (!fs::is_directory(parent, error))
-    fail(dir, "cannot be created: " + parent.string() + " is not a folder", "a path inside a writable folder");
+    fail(policy, dir, "cannot be created: " + parent.string() + " is not a folder", "a path inside a writable folder");
   if (!writable_folder(parent))
-    fail(dir, "cannot be created: " + parent.string() + " is not writable", "a path inside a writable folder");
+    fail(policy, dir, "cannot be created: " + parent.string() + " is not writable", "a path inside a writable folder");
 }
 
 void check_output_file(const fs::path& file, const OutputFileKind& kind, const fs::path& out, const fs::path& scene) {
@@ -131,7 +132,7 @@ void check_output_file(const fs::path& file, const OutputFileKind& kind, const f
   std::string extension = file.extension().string();
   for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (extension != ext)
-    bad(std::string("not ") + (ext == ".mp4" ? "an " : "a ") + ext + " file name",
+    bad("not " + std::string(kind.article) + " " + ext + " file name",
         "a file name ending in " + ext + " (" + std::string(kind.format) + ")");
   if (fs::is_directory(file, error)) bad("is a folder", "a file name ending in " + ext);
   if (fs::exists(file, error))
@@ -172,17 +173,17 @@ OutputFolderLock::~OutputFolderLock() {
 OutputFolderLock prepare_output_folder(const fs::path& dir, const OutputFolderPolicy& policy) {
   std::error_code error;
   fs::create_directories(dir, error);  // checked before (check_output_folder); this is the race that remains
-  if (error) fail(dir, "cannot be created: " + error.message(), "a path inside a writable folder");
+  if (error) fail(policy, dir, "cannot be created: " + error.message(), "a path inside a writable folder");
   // The folder itself is locked, not a file in it: a lock file would be one more entry that the checks for an empty
   // folder and for a resumable one would have to know about.
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) fail(dir, std::string("cannot be opened: ") + std::strerror(errno), "a readable folder");
+  if (fd < 0) fail(policy, dir, std::string("cannot be opened: ") + std::strerror(errno), "a readable folder");
   OutputFolderLock lock(fd);
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno == EWOULDBLOCK)
-      fail(dir, "in use by another firn run", "an output folder that no other run is writing (wait for it to end)");
+      fail(policy, dir, "in use by another firn run", "an output folder that no other run is writing (wait for it to end)");
     // A file system without flock (some network mounts): run unguarded rather than refuse the folder.
-    log::warn("--out " + dir.string() + ": cannot be locked (" + std::strerror(errno) +
+    log::warn(std::string(policy.option) + " " + dir.string() + ": cannot be locked (" + std::strerror(errno) +
               "); a second run into it would not be refused");
   }
   if (policy.overwrite)

@@ -10,6 +10,7 @@ namespace firn::app {
 struct OutputFolderPolicy {
   bool overwrite = false;  ///< --overwrite: empty a non-empty folder before the first frame
   bool resume = false;     ///< --resume: continue in a non-empty folder (app/checkpoint.h rewinds its outputs)
+  std::string_view option = "--out";  ///< the command-line option that names the folder, for messages
 };
 
 /// Throws firn::InputError ("--out <dir>: <what>; allowed: <what>") unless `dir` can be used under `policy`: an
@@ -28,12 +29,13 @@ void check_output_folder(const std::filesystem::path& dir, const OutputFolderPol
 void check_video_file(const std::filesystem::path& file, const std::filesystem::path& out,
                       const std::filesystem::path& scene);
 
-/// An output file's command-line option, extension (lower case, with the dot) and format, for messages.
+/// An output file's command-line option, extension (lower case, with the dot), its article in messages ("an .mp4
+/// file name") and format.
 struct OutputFileKind {
-  std::string_view option, extension, format;
+  std::string_view option, extension, article, format;
 };
-inline constexpr OutputFileKind kVideoFile{"--video", ".mp4", "H.264 in MP4"};
-inline constexpr OutputFileKind kPngFile{"--screenshot", ".png", "a PNG image"};
+inline constexpr OutputFileKind kVideoFile{"--video", ".mp4", "an", "H.264 in MP4"};
+inline constexpr OutputFileKind kPngFile{"--screenshot", ".png", "a", "a PNG image"};
 
 /// check_video_file's rules for any output file written after the work: it ends in kind.extension, is neither
 /// `scene` nor a file the scene names, is not the output folder `out` nor holds it, and its folder is `out` itself
@@ -61,8 +63,8 @@ class OutputFolderLock {
 
 /// Creates `dir` with its parents, locks it (OutputFolderLock), then empties it under --overwrite. Throws
 /// firn::InputError ("--out <dir>: in use by another firn run; allowed: ...") when another process holds the lock;
-/// nothing in the folder has been touched then. On a file system without flock it warns and goes on unlocked. Call after check_output_folder and after the scene has been
-/// validated, and keep the lock until the run ends.
+/// nothing in the folder has been touched then. On a file system without flock it warns and goes on unlocked. Call
+/// after check_output_folder and after the scene has been validated, and keep the lock until the run ends.
 [[nodiscard]] OutputFolderLock prepare_output_folder(const std::filesystem::path& dir,
                                                      const OutputFolderPolicy& policy);
 

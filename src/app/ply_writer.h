@@ -27,8 +27,8 @@ void write_ply(const std::filesystem::path& path, const sph::SurfaceMesh& mesh);
 
 /// Writes the grains and rigid bodies of `world` (in their order) as a binary little-endian PLY, one vertex per
 /// body: x y z (centre of mass, m), vx vy vz (m/s), wx wy wz (angular velocity, world frame, rad/s), qw qx qy qz
-/// (orientation body -> world), mass (kg) as float32, type (int32: the index of its dem.grains entry; dem.bodies follow, one type each) and
-/// kinematic (uchar 0/1), via "<path>.tmp" as above.
+/// (orientation body -> world), mass (kg) as float32, type (int32: the index of its dem.grains entry; dem.bodies
+/// follow, one type each) and kinematic (uchar 0/1), via "<path>.tmp" as above.
 void write_ply(const std::filesystem::path& path, const dem::World& world);
 
 }  // namespace firn::app

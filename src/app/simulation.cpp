@@ -119,9 +119,9 @@ void check_solids_clear_of_water(const scene::Scene& scene, const std::vector<sp
   }
 }
 
-/// Depth [m] of `x` inside the closed `mesh` as far as `margin` [m] tells: `margin` when x and its six neighbours
-/// `margin` away along the axes all lie inside, else 0 (water_inside counts depths above a margin). Points outside
-/// `lo`..`hi` (the mesh's box) cost no ray test.
+/// Depth [m] of `x` inside the closed `mesh` as far as `margin` [m] tells: 2 margin (more than the margin) when x and
+/// its six neighbours `margin` away along the axes all lie inside, else 0 (water_inside counts depths above a
+/// margin). Points outside `lo`..`hi` (the mesh's box) cost no ray test.
 double mesh_depth(const scene::TriangleMesh& mesh, const glm::dvec3& lo, const glm::dvec3& hi, double margin,
                   const glm::dvec3& x) {
   if (glm::any(glm::lessThan(x, lo + margin)) || glm::any(glm::greaterThan(x, hi - margin))) return 0.0;

@@ -12,7 +12,6 @@
 namespace firn {
 namespace {
 
-
 /// Terms of the Taylor series of cos and sin(t) / t in t^2: t^30 / 30! < 3e-18 for t <= pi.
 constexpr int kSeriesTerms = 15;
 

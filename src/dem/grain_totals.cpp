@@ -8,11 +8,6 @@
 #include "dem/rigid_body.h"
 
 namespace firn::dem {
-namespace {
-
-
-}  // namespace
-
 bool grain_state_finite(const Grain& grain) {
   const RigidBody& b = grain.body;
   const glm::dquat& q = b.orientation;

@@ -10,7 +10,6 @@
 namespace firn::dem {
 namespace {
 
-
 void require(bool ok, const char* field, const char* allowed) {
   if (!ok) throw std::runtime_error(std::string("dem/rigid_body: RigidBody.") + field + " must be " + allowed);
 }

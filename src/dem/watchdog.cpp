@@ -21,7 +21,6 @@ std::string num(double x) {
   return buf;
 }
 
-
 std::optional<WatchdogFailure> check_finite(const World& w) {
   for (std::size_t i = 0; i < w.walls.size(); ++i) {
     // A wall whose motion overflowed (sin of a huge phase) has a NaN pose: every contact test with it is false, so

@@ -5,8 +5,6 @@
 /// their bounds (derivations in docs/dem-watchdog.md):
 ///
 /// - non-finite: any NaN or infinity in a grain's position, orientation, velocity or angular velocity.
-/// Kinematic bodies (dem.bodies with "kinematic": their motion is the scene's) are left out of the step-travel and
-/// escape checks; what they do to the grains they meet still shows in the penetration and energy checks.
 /// - step travel: the fastest point of a grain moves (|v| + |w| R) dt per step (R: the type's bounding radius); more
 ///   than travel_fraction (1/2) of the grain's smallest semi-axis a. Two such grains close by at most a per step, so
 ///   a contact is first seen with a depth below a (half the penetration bound below), and no grain can cross a grain
@@ -34,6 +32,9 @@
 ///   dissipates (damping, Coulomb sliding), so a stable run's energy stays at or below its start up to integration
 ///   and elastic-energy evaluation errors; the bundled scenes stay below 1 % of E_s (docs/dem-watchdog.md). The
 ///   check re-baselines when the number of grains changes and is off while any wall moves.
+/// Kinematic bodies (dem.bodies with "kinematic": their motion is the scene's) are left out of the step-travel and
+/// escape checks; what they do to the grains they meet still shows in the penetration check (the energy check
+/// stands aside while one moves: it does work).
 #include <cstddef>
 #include <optional>
 #include <string>

@@ -88,9 +88,10 @@ class Solver {
   /// DFSPH: the speed of the fastest point of a moving solid [m/s], the largest |v| of the colliders and |v| + |omega|
   /// r of the rigid bodies (r their bounding radius), as the water saw them last set. Its CFL condition counts it
   /// beside the particles' speed, as SPlisHSPlasH's does (Simulation::updateTimeStepSizeCFL, the velocities of
-  /// dynamic and animated boundaries): water at rest has no speed to limit the step, and a box pushed into it at
-  /// 2 m/s moved half a spacing in DFSPH's first 5 ms step, past the compression bound before any solve could act.
-  /// 0 with WCSPH, whose sound speed the loader checks against every moving solid (scene/load.cpp).
+  /// dynamic and animated boundaries): water at rest has no speed to limit the step, and a ball driven into a pool
+  /// at 5 m/s entered 0.625 spacings per 5 ms step and ended on the compression bound
+  /// (DfsphImpacts.StepFollowsTheFastestSolidSoABallDrivenIntoAPoolRuns). 0 with WCSPH, whose sound speed the loader
+  /// checks against the moving colliders (scene/load.cpp).
   double solid_speed() const;
   /// DFSPH's iterations and errors, as of the last read-back.
   const PressureSolveStats& pressure_solve_stats() const { return solve_stats_; }

@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 #include "app/output_folder.h"
-#include "core/error.h"
 #include "core/paths.h"
 #include "scene/load.h"
 #include "viewer/viewer.h"
@@ -50,15 +49,7 @@ int run_view(const ViewOptions& options) {
   // The scripted outputs follow firn run's rules, checked before any work (a robustness sweep found --screenshot
   // and --video writing over the scene file, --record adding frames to a non-empty folder, and bad paths failing
   // with exit 1 after the run).
-  if (!options.record.empty()) {
-    try {
-      app::check_output_folder(options.record, {}, options.scene);
-    } catch (const InputError& e) {  // the rules of firn run's --out, named as this command's option
-      std::string message = e.what();
-      if (message.rfind("--out ", 0) == 0) message.replace(0, 5, "--record");
-      throw InputError(message);
-    }
-  }
+  if (!options.record.empty()) app::check_output_folder(options.record, {.option = "--record"}, options.scene);
   if (!options.video.empty()) app::check_video_file(options.video, options.record, options.scene);
   if (!options.screenshot.empty())
     app::check_output_file(options.screenshot, app::kPngFile, options.record, options.scene);
