@@ -4,7 +4,10 @@
 // next correction and prediction run; the indirect dispatch arguments of every chunk of
 // particles are set to their group counts or to zero. Iterations = corrections applied after the warm start: a
 // solve that converges at its k-th prediction applied k - 1; one still above the bound at prediction
-// u_max_iterations + 1 (the CPU issues that many) applied u_max_iterations.
+// u_max_iterations + 1 (the CPU issues that many) applied u_max_iterations. A solve within its bounds still applies
+// u_min_iterations corrections (SphSettings::min_iterations), unless its average error is at the float32 rounding of
+// the density (SPH_SOLVE_NOISE_FLOOR): corrected, that noise would move the particles at about error s / dt, which
+// grows without bound as dt shrinks.
 // u_start = 1 resets the state for a new solve instead (every chunk's groups, no error, no predictions).
 #include "sph/layout.glsl"
 #include "sph/pressure_solve.glsl"
@@ -15,6 +18,7 @@ layout(std430, binding = SPH_BIND_SOLVE_ARGS) writeonly buffer SolveArgsBuffer {
 uniform uint u_start;
 uniform uint u_mode;            // SPH_SOLVE_DENSITY or SPH_SOLVE_DIVERGENCE
 uniform uint u_max_iterations;  // corrections after the warm start, >= 1
+uniform uint u_min_iterations;  // corrections after the warm start at least, <= u_max_iterations
 uniform float u_max_error;      // average relative error at which the solve stops
 uniform float u_max_particle_error;  // density solve: the largest error of one particle at which it stops
 uniform uint u_chunk;           // particles per chunk (Solver::dispatch_with_lists)
@@ -48,7 +52,8 @@ void main() {
   solve.error_hi = 0u;
   solve.error_max = 0u;
   uint k = ++solve.predictions;
-  bool converged = error <= u_max_error && (u_mode != SPH_SOLVE_DENSITY || worst <= u_max_particle_error);
+  bool converged = (k > u_min_iterations || error <= SPH_SOLVE_NOISE_FLOOR) && error <= u_max_error &&
+                   (u_mode != SPH_SOLVE_DENSITY || worst <= u_max_particle_error);
   if (!converged && k <= u_max_iterations) return;  // the correction of this prediction runs, then the next one
   solve.done = 1u;
   set_groups(false);

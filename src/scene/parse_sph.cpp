@@ -156,7 +156,7 @@ sph::SphSettings parse_sph(const Node& node) {
   node.expect_object({"particle_spacing", "kernel_radius", "rest_density", "viscosity", "artificial_viscosity",
                       "surface_tension",
                       "surface_threshold", "sound_speed", "pressure_solver", "max_density_error",
-                      "max_particle_density_error", "max_iterations",
+                      "max_particle_density_error", "max_iterations", "min_iterations",
                       "equation_of_state", "sort", "cfl", "dt_max",
                       "max_compression", "max_energy_growth", "domain", "bodies", "regions"});
   sph::SphSettings s;
@@ -184,6 +184,9 @@ sph::SphSettings parse_sph(const Node& node) {
                   s.max_particle_density_error);
   if (auto k = node.find("max_iterations"))
     s.max_iterations = static_cast<uint32_t>(k->integer(1, 10000, "1 <= max_iterations <= 10000"));
+  if (auto k = node.find("min_iterations"))
+    s.min_iterations = static_cast<uint32_t>(
+        k->integer(0, s.max_iterations, "0 <= min_iterations <= max_iterations (" + std::to_string(s.max_iterations) + ")"));
   if (auto eos = node.find("equation_of_state")) s.eos = parse_eos(*eos);
   if (auto sort = node.find("sort")) s.sort = parse_sort(*sort);
   if (s.pressure_solver == sph::PressureSolver::kDfsph) {

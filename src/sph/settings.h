@@ -100,6 +100,13 @@ struct SphSettings {
   double max_particle_density_error = 0.01;
   /// DFSPH: corrections per solve at most (each solve stops earlier once within max_density_error), >= 1.
   uint32_t max_iterations = 100;
+  /// DFSPH: corrections per constant-density solve at least, even when its first prediction is within the bounds
+  /// (not below an average error of SPH_SOLVE_NOISE_FLOOR, float32 rounding), <= max_iterations. At 0 a solve
+  /// within its bounds applies nothing, so at small steps (1e-4 s) a column fell freely until one particle passed
+  /// max_particle_density_error and the correction of that 1 % in one step threw it up at about s / 100 / dt
+  /// (docs/water.md "Small steps"). SPlisHSPlasH forces 2 (and 1 of its divergence solve); here 1 of the density
+  /// solve alone: 2 and the divergence's 1 each failed a test that passes with 1.
+  uint32_t min_iterations = 1;
   EquationOfState eos = EquationOfState::kTait;
   SortMethod sort = SortMethod::kCounting;
   /// In (0, 1]. WCSPH: dt <= cfl h / (c + |v|max) (the sound crosses a fraction of a kernel radius per step).

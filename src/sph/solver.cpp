@@ -265,6 +265,9 @@ void Solver::pressure_solve(uint32_t mode) {
   const uint32_t rounds = settings_.max_iterations;
   dfsph_check_.set("u_mode", mode);
   dfsph_check_.set("u_max_iterations", rounds);
+  // The density solve corrects at least min_iterations times, the divergence solve only above its bound
+  // (SphSettings::min_iterations; docs/water.md "Small steps").
+  dfsph_check_.set("u_min_iterations", mode == SPH_SOLVE_DENSITY ? std::min(rounds, settings_.min_iterations) : 0u);
   dfsph_check_.set("u_max_error", static_cast<float>(settings_.max_density_error));
   dfsph_check_.set("u_max_particle_error", static_cast<float>(settings_.max_particle_density_error));
   dfsph_check_.set("u_chunk", settings_.neighbour_list_stride > 0 ? list_chunk_ : count_);

@@ -34,9 +34,10 @@ double max_compression(const std::vector<GpuParticle>& particles, double rho0) {
 }
 
 /// A closed box filled with water at rest (every face a mirror, no gravity), one particle moved a third of a spacing
-/// towards its +x neighbour; DFSPH with the given bound on one particle. Returns the compression measured by the first
-/// step's density pass and by the second's (after the first step's motion).
-std::pair<double, double> squeezed_particle(double particle_bound) {
+/// towards its +x neighbour; DFSPH with the given bound on one particle and least corrections per density solve.
+/// Returns the compression measured by the first step's density pass and by the second's (after the first step's
+/// motion).
+std::pair<double, double> squeezed_particle(double particle_bound, uint32_t min_iterations) {
   SphSettings st;
   st.spacing = 0.01;
   st.rest_density = 1000;
@@ -50,6 +51,7 @@ std::pair<double, double> squeezed_particle(double particle_bound) {
   st.viscosity = 1e-3;
   st.max_density_error = 1e-3;
   st.max_particle_density_error = particle_bound;
+  st.min_iterations = min_iterations;
   auto particles = seed_bodies(st);
   // An interior particle (6, 5, 4): x += s / 3.
   const glm::vec3 target(0.065f, 0.055f, 0.045f);
@@ -70,8 +72,10 @@ std::pair<double, double> squeezed_particle(double particle_bound) {
 TEST(DfsphImpacts, DensitySolveBoundsTheCompressionOfOneParticle) {
   firn::test::gl_context();
   const double bound = 0.01;
-  const auto [before, with_bound] = squeezed_particle(bound);
-  const auto [before_too, average_only] = squeezed_particle(0.99);
+  const auto [before, with_bound] = squeezed_particle(bound, SphSettings{}.min_iterations);
+  // The counterfactual without the least corrections too (SphSettings::min_iterations), which also act on the
+  // particle: the one correction of the default takes it from 9.7 % to 1.9 %, a solve's first Jacobi step.
+  const auto [before_too, average_only] = squeezed_particle(0.99, 0);
   std::printf(
       "  compression before %.4f; after one step %.5f with a bound of "
       "%.2f on one particle, %.5f with the "
@@ -142,3 +146,4 @@ TEST(DfsphImpacts, StepFollowsTheFastestSolidSoABallDrivenIntoAPoolRuns) {
   std::printf("  %u particles, %llu steps, fastest particle %.2f m/s\n", solver.particle_count(),
               static_cast<unsigned long long>(solver.steps()), fastest);
 }
+

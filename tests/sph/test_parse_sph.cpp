@@ -177,6 +177,7 @@ TEST(SphScene, EveryFieldIsRead) {
   s["max_density_error"] = 5e-4;
   s["max_particle_density_error"] = 0.02;
   s["max_iterations"] = 37;
+  s["min_iterations"] = 2;
   s["cfl"] = 0.3;
   s["dt_max"] = 5e-4;
   s["max_compression"] = 0.05;
@@ -202,6 +203,7 @@ TEST(SphScene, EveryFieldIsRead) {
   EXPECT_EQ(w.max_density_error, 5e-4);
   EXPECT_EQ(w.max_particle_density_error, 0.02);
   EXPECT_EQ(w.max_iterations, 37u);
+  EXPECT_EQ(w.min_iterations, 2u);
   EXPECT_EQ(w.cfl, 0.3);
   EXPECT_EQ(w.dt_max, 5e-4);
   EXPECT_EQ(w.max_compression, 0.05);
@@ -236,6 +238,8 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
       {"/sph/max_particle_density_error", 1, "s.json: sph.max_particle_density_error: 1 is out of range; allowed: 0 < error < 1"},
       {"/sph/max_iterations", 2.5, "s.json: sph.max_iterations:"},
       {"/sph/max_iterations", 0, "s.json: sph.max_iterations:"},
+      {"/sph/min_iterations", 101, "s.json: sph.min_iterations: 101 is out of range; allowed: 0 <= min_iterations <= max_iterations (100)"},
+      {"/sph/min_iterations", -1, "s.json: sph.min_iterations:"},
       {"/sph/viscosity", "a lot", "s.json: sph.viscosity: wrong type: got string \"a lot\"; allowed: a number with mu >= 0 [Pa s]"},
       {"/sph/typo", 1, "s.json: sph.typo: unknown key; allowed: particle_spacing, kernel_radius"},
       {"/sph/bodies/0/shape", "cone", "s.json: sph.bodies[0].shape: unknown shape \"cone\"; allowed: box, sphere"},
