@@ -50,7 +50,13 @@ void fold() {
 double time_step_limit() {
   precise double dt = stepper.dt_max;
   precise double c = stepper.wave_speed + max(stepper.max_speed, stepper.solid_speed);
-  if (c > 0.0LF) dt = min(dt, stepper.cfl_length / c);
+  if (has_flag(SPH_FLAG_DFSPH)) {
+    // The displacement c dt + a dt^2 / 2 within cfl_length, solved for dt (Solver::time_step_limits).
+    precise double l = stepper.cfl_length, a = stepper.max_accel;
+    if (c > 0.0LF || a > 0.0LF) dt = min(dt, 2.0LF * l / (c + sqrt(c * c + 2.0LF * a * l)));
+  } else if (c > 0.0LF) {
+    dt = min(dt, stepper.cfl_length / c);
+  }
   if (stepper.max_accel > 0.0LF) {
     precise double force = 0.25LF * sqrt(stepper.h / stepper.max_accel);
     dt = min(dt, force);

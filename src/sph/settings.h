@@ -110,8 +110,9 @@ struct SphSettings {
   EquationOfState eos = EquationOfState::kTait;
   SortMethod sort = SortMethod::kCounting;
   /// In (0, 1]. WCSPH: dt <= cfl h / (c + |v|max) (the sound crosses a fraction of a kernel radius per step).
-  /// DFSPH: dt <= cfl s / max(|v|max, fastest solid) (a particle, or a solid, moves a fraction of the spacing s, its
-  /// diameter: Bender & Koschier 2017 Sec. 6 use 0.4; a scene with DFSPH that names no cfl gets kDfsphCfl).
+  /// DFSPH: c dt + a dt^2 / 2 <= cfl s, c = max(|v|max, fastest solid), a the largest non-pressure acceleration (a
+  /// particle, or a solid, moves a fraction of the spacing s, its diameter: Bender & Koschier 2017 Sec. 6 use 0.4; a
+  /// scene with DFSPH that names no cfl gets kDfsphCfl). Its solve bounds are at most cfl / 2.
   double cfl = 0.4;
   /// Upper bound on the time step [s]. A scene that names no dt_max gets 1e-3 s with WCSPH (whose acoustic condition
   /// is far below it anyway) and kDfsphDtMax with DFSPH, whose step otherwise follows the particle speed.

@@ -38,14 +38,21 @@ StepLimits Solver::time_step_limits(double max_speed, double max_accel) const {
   constexpr double inf = std::numeric_limits<double>::infinity();
   const double h = settings_.h();
   const bool dfsph = settings_.pressure_solver == PressureSolver::kDfsph;
-  // WCSPH: cfl h / (c + |v|max), the acoustic condition; DFSPH: cfl s / max(|v|max, fastest solid), the particle
-  // speed condition (c = 0).
+  // WCSPH: cfl h / (c + |v|max), the acoustic condition. DFSPH: a particle (or a solid) moves at most L = cfl s per
+  // step, its displacement c dt + a dt^2 / 2 with c = max(|v|max, fastest solid) and a the largest non-pressure
+  // acceleration, so dt = 2 L / (c + sqrt(c^2 + 2 a L)) (L / c without a). The acceleration counts where the water
+  // starts from rest: there c = 0 allowed dt_max, and at a small cfl the next steps, 100 times shorter, had to
+  // correct that step's density error (docs/water.md "Small steps"). SPlisHSPlasH's Simulation::
+  // updateTimeStepSizeCFL bounds |v + a dt| for the same reason.
   const double cfl_length = settings_.cfl * (dfsph ? settings_.spacing : h);
   const double c = (dfsph ? 0.0 : settings_.sound_speed) + std::max(max_speed, solid_speed());
   StepLimits l = limits_;
   l.max_speed = max_speed;
   l.max_accel = max_accel;
-  l.dt_cfl = c > 0 ? cfl_length / c : inf;
+  if (dfsph)
+    l.dt_cfl = c > 0 || max_accel > 0 ? 2.0 * cfl_length / (c + std::sqrt(c * c + 2.0 * max_accel * cfl_length)) : inf;
+  else
+    l.dt_cfl = c > 0 ? cfl_length / c : inf;
   l.dt_force = max_accel > 0 ? 0.25 * std::sqrt(h / max_accel) : inf;
   l.dt_viscous = settings_.viscosity > 0 ? 0.125 * h * h * settings_.rest_density / settings_.viscosity : inf;
   l.dt = std::min({settings_.dt_max, l.dt_cfl, l.dt_force, l.dt_viscous});
