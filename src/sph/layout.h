@@ -92,7 +92,7 @@ struct GpuStep {
   double solid_speed;       ///< DFSPH: the fastest point of a moving solid, 0 with WCSPH [m/s] (Solver::solid_speed)
   double h;                 ///< kernel support [m] (the force condition 0.25 sqrt(h / |a|max))
   double dt_max;            ///< upper bound on dt [s]
-  double dt_viscous;        ///< 0.125 h^2 rho0 / mu [s]; 0: no viscosity, no bound
+  double dt_viscous;        ///< the viscosity's and damping's bound [s] (Solver::time_step_limits); 0: none
   double energy_tolerance;  ///< SphSettings::max_energy_growth
   double energy_slack;      ///< firn::kEnergySlack + the water's elastic energy at 1 % compression [J]
   uint32_t budget;          ///< steps the step pass may still start in this advance

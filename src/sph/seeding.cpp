@@ -143,6 +143,22 @@ double cubic_gradient_correction(const SphSettings& settings) {
   return gradient_correction(settings, cubic_spline_derivative);
 }
 
+ExplicitCouplingSums explicit_coupling_sums(const SphSettings& settings) {
+  const double h = settings.h(), s = settings.spacing;
+  const double scale = s * s * s * 45.0 / (std::numbers::pi * std::pow(h, 6));
+  ExplicitCouplingSums sums;
+  const int reach = int(std::ceil(h / s));
+  for (int i = -reach; i <= reach; ++i)
+    for (int j = -reach; j <= reach; ++j)
+      for (int k = -reach; k <= reach; ++k) {
+        const double r = s * glm::length(glm::dvec3(i, j, k));
+        if (r <= 0.0 || r >= h) continue;
+        sums.viscosity += scale * (h - r);
+        sums.damping += scale * (h - r) * (h - r) / r;
+      }
+  return sums;
+}
+
 namespace {
 
 /// dfsph_jacobi_spectral_radius for support h / s = `ratio` on the unit lattice.

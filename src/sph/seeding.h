@@ -29,6 +29,18 @@ double cubic_gradient_correction(const SphSettings& settings);
 /// stiffer high-wavenumber modes.
 double dfsph_jacobi_spectral_radius(const SphSettings& settings);
 
+/// The sums over a particle's neighbours of the explicit velocity couplings a_i = sum_j k_ij (v_j - v_i) per unit
+/// coefficient [1/m^2], on the infinite cubic lattice of spacing s (water at rest density) with support h:
+/// `viscosity` = sum_j s^3 lap W_visc(r_j) = sum_j s^3 45 / (pi h^6) (h - r_j) (Mueller 2003's viscosity, per unit
+/// nu = mu / rho0; 13.6 / h^2 at h = 2 s, 15 / h^2 over the continuous ball) and `damping` = sum_j s^3 |grad
+/// W_spiky(r_j)| / r_j (Monaghan's artificial viscosity on approaching pairs, per unit alpha c h_s, its 0.01 h_s^2
+/// softening left out: 8.3 / h^2 at h = 2 s; the ball's integral, 15 / h^2, is dominated by neighbours closer than s
+/// that water at rest density does not have). Solver::time_step_limits bounds the step by them.
+struct ExplicitCouplingSums {
+  double viscosity = 0, damping = 0;
+};
+ExplicitCouplingSums explicit_coupling_sums(const SphSettings& settings);
+
 /// Jacobi's relaxation omega for DFSPH's solves (the factor f_i = omega rho_i^2 / D_i): DFSPH_RELAXATION (0.5,
 /// SPlisHSPlasH's) at h <= 2 s, scaled down beyond so that omega lambda_max stays at its value at h = 2 s (1.41, below
 /// the bound 2 of Jacobi's convergence). Plain 0.5 diverged at h = 3 s, where omega lambda_max = 3.7: a resting

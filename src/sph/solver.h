@@ -33,7 +33,7 @@ struct StepLimits {
   double max_density = 0; ///< largest particle density at the last check [kg/m^3]
   double dt_cfl = 0;      ///< cfl h / (c + |v|max) [s]
   double dt_force = 0;    ///< 0.25 sqrt(h / |a|max) [s]
-  double dt_viscous = 0;  ///< 0.125 h^2 rho0 / mu [s]
+  double dt_viscous = 0;  ///< the explicit viscosity's and damping's stability bound [s] (time_step_limits)
 };
 
 /// What DFSPH's solves did (SphSettings::pressure_solver kDfsph; zero with WCSPH).

@@ -9,10 +9,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
+#include "sph/diagnostics.h"
 #include "sph/seeding.h"
 #include "sph/solver.h"
+#include "sph_test_util.h"
 #include "support/gl_context.h"
 
 using namespace firn;
@@ -180,4 +183,61 @@ TEST(SphViscosity, DampingKeepsMomentumAndTakesEnergy) {
               p0.y, p0.z, p1.x, p1.y, p1.z, e0, e1);
   EXPECT_LT(glm::length(p1 - p0), 1e-5 * block_momentum);
   EXPECT_LT(e1, e0);
+}
+
+// A very viscous column (1e4 Pa s) and a strongly damped one (alpha = 8) gain no energy over 5 ms (issue 11's bound for
+// a column: kinetic plus potential energy at most 1 % of the potential energy above the start's): the step follows
+// the explicit couplings' stability, dt <= 1 / (nu D_visc + alpha c h_s D_damp / 3) (Solver::time_step_limits). With
+// the old bound, 0.125 h^2 / nu and none for the damping, the first ended on the watchdog at step 126 (the bundled dam
+// break with alpha = 8: at step 6).
+TEST(SphViscosity, StiffViscosityAndStrongDampingGainNoEnergy) {
+  firn::test::gl_context();
+  for (const auto& [mu, alpha] : {std::pair{1e4, 0.0}, std::pair{1e-3, 8.0}}) {
+    SphSettings st;
+    st.spacing = 0.02;
+    st.viscosity = mu;
+    st.artificial_viscosity = alpha;
+    st.sound_speed = 30;
+    st.domain_min = glm::dvec3(0.0);
+    st.domain_max = glm::dvec3(0.22, 0.3, 0.14);
+    Body column;
+    column.min = glm::dvec3(0.0);
+    column.max = glm::dvec3(0.1, 0.2, 0.14);
+    column.hydrostatic = true;
+    st.bodies = {column};
+    constexpr double kG = 9.81;
+    const glm::dvec3 gravity(0, -kG, 0);
+    const auto seeded = seed_bodies(st, gravity);
+    Solver solver(st, {}, gravity, seeded);
+    const ExplicitCouplingSums sums = explicit_coupling_sums(st);
+    EXPECT_DOUBLE_EQ(solver.step_limits().dt_viscous,
+                     1 / (mu / st.rest_density * sums.viscosity + alpha * st.sound_speed * st.h() / 2 * sums.damping / 3));
+    ASSERT_NO_THROW(solver.advance(0.005)) << "mu " << mu << " Pa s, alpha " << alpha;
+    const auto particles = solver.download_particles();
+    const double start = sphtest::mechanical_energy(seeded, kG, 0.0), end = sphtest::mechanical_energy(particles, kG, 0.0);
+    const double potential = sphtest::potential_energy(seeded, kG, 0.0);
+    std::printf("  mu %g Pa s, alpha %g: %llu steps, energy %.5f -> %.5f J (potential %.4f J), largest speed %.3e m/s\n",
+                mu, alpha, static_cast<unsigned long long>(solver.steps()), start, end, potential,
+                measure(particles, st.rest_density).max_speed);
+    EXPECT_LE(end, start + 0.01 * potential);
+  }
+}
+
+// The lattice sums of the explicit couplings at h = 2 s, from the 26 neighbours within h (6 at s, 12 at sqrt(2) s, 8
+// at sqrt(3) s; those at 2 s add nothing): 45 / (pi h^6) s^3 times sum (h - r) and sum (h - r)^2 / r, in 1 / h^2.
+TEST(SphViscosity, ExplicitCouplingSumsMatchTheLatticeByHand) {
+  for (const double s : {0.01, 0.037}) {
+    SphSettings st;
+    st.spacing = s;
+    st.kernel_radius = 2 * s;
+    const double pi = 3.14159265358979323846, h = 2 * s, r2 = std::sqrt(2.0) * s, r3 = std::sqrt(3.0) * s;
+    const double c = 45 / (pi * std::pow(h, 6)) * s * s * s;
+    const double viscosity = c * (6 * (h - s) + 12 * (h - r2) + 8 * (h - r3));
+    const double damping = c * (6 * (h - s) * (h - s) / s + 12 * (h - r2) * (h - r2) / r2 + 8 * (h - r3) * (h - r3) / r3);
+    const ExplicitCouplingSums sums = explicit_coupling_sums(st);
+    EXPECT_NEAR(sums.viscosity, viscosity, 1e-12 * viscosity);
+    EXPECT_NEAR(sums.damping, damping, 1e-12 * damping);
+    EXPECT_NEAR(sums.viscosity * h * h, 13.58, 0.01);
+    EXPECT_NEAR(sums.damping * h * h, 8.27, 0.01);
+  }
 }
