@@ -31,7 +31,7 @@ struct StepLimits {
   double max_speed = 0;   ///< largest particle speed at the last check [m/s]
   double max_accel = 0;   ///< largest particle acceleration at the last check [m/s^2]
   double max_density = 0; ///< largest particle density at the last check [kg/m^3]
-  double dt_cfl = 0;      ///< cfl h / (c + |v|max) [s]
+  double dt_cfl = 0;      ///< WCSPH: cfl h / (c + |v|max); DFSPH: the step that moves a particle cfl s [s]
   double dt_force = 0;    ///< 0.25 sqrt(h / |a|max) [s]
   double dt_viscous = 0;  ///< the explicit viscosity's and damping's stability bound [s] (time_step_limits)
 };
