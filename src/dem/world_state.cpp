@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
 #include <string>
+
+#include "dem/rigid_body.h"
 
 namespace firn::dem {
 namespace {
@@ -16,8 +19,15 @@ void put_body(BinaryWriter& out, const RigidBody& b) {
   out.put(b.position, b.orientation, b.velocity, b.angular_velocity, b.mass, b.inertia, b.force, b.torque);
 }
 
-void get_body(BinaryReader& in, RigidBody& b) {
+/// Reads a body and refuses one that no run writes (validate_rigid_body: a non-finite pose, a mass <= 0), naming
+/// `which` and the file (a hand-made checkpoint got exit 1 without either, robustness sweep 2026-11-27).
+void get_body(BinaryReader& in, RigidBody& b, const std::string& which) {
   in.read(b.position, b.orientation, b.velocity, b.angular_velocity, b.mass, b.inertia, b.force, b.torque);
+  try {
+    validate_rigid_body(b);
+  } catch (const std::runtime_error& e) {
+    in.fail(which + ": " + e.what());
+  }
 }
 
 void put_gear(BinaryWriter& out, const GearRigidBody& g) {
@@ -158,10 +168,11 @@ void restore_world(World& world, BinaryReader& in) {
   in.read(w.time, w.dt, w.steps, w.evaluations, started);
   w.started = started != 0;
   expect_count(in, w.grains.size(), "grains");
-  for (Grain& g : w.grains) {
+  for (std::size_t k = 0; k < w.grains.size(); ++k) {
+    Grain& g = w.grains[k];
     in.read(g.type);
     if (g.type < 0 || static_cast<std::size_t>(g.type) >= w.types.size()) in.fail("a grain type out of range");
-    get_body(in, g.body);
+    get_body(in, g.body, "grain " + std::to_string(k));
     get_gear(in, g.gear);
     in.read(g.external_force, g.external_torque);
   }

@@ -2,6 +2,7 @@
 // bit for bit through contacts with plane, box and mesh walls, one of them moving; a world of another scene is
 // refused and left as it was.
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -125,6 +126,31 @@ TEST(WorldState, AnotherSceneIsRefusedAndLeftAsItWas) {
     BinaryReader truncated(part, "ckpt");
     EXPECT_THROW(restore_world(b, truncated), InputError) << "cut at " << cut;
     EXPECT_EQ(saved(b), fresh_bytes);
+  }
+}
+
+// A checkpoint holding a pose no run writes (a hand-made one: NaN, an infinite speed) is refused as input naming the
+// grain and the file, and the world is left as it was (before: std::runtime_error from the first step, exit 1).
+TEST(WorldState, NonFinitePoseIsRefusedNamingTheGrain) {
+  std::mt19937_64 rng(oracle::test_seed());
+  const DemSettings s = pile_settings(9, rng());
+  for (const int field : {0, 1}) {
+    World a = make_world(s, {0, -9.81, 0});
+    for (int k = 0; k < 20; ++k) step(a);
+    if (field == 0) a.grains[4].body.position.y = std::numeric_limits<double>::quiet_NaN();
+    else a.grains[4].body.velocity.x = std::numeric_limits<double>::infinity();
+    const auto bytes = saved(a);
+    World b = make_world(s, {0, -9.81, 0});
+    const auto before = saved(b);
+    BinaryReader in(bytes, "ckpt.bin");
+    try {
+      restore_world(b, in);
+      ADD_FAILURE() << "restored a non-finite pose";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("ckpt.bin"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("grain 4"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(saved(b), before);
   }
 }
 
