@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "app/bench_progress.h"
 #include "app/pass_table.h"
 #include "app/simulation.h"
 #include "core/advance.h"
@@ -39,15 +40,17 @@ struct FrameRun {
 /// Steps `solver` as `firn run` does, for at least `steps` steps: frames of 1 / fps, each one GPU-resident
 /// advance_until, the last one cut at `steps`. `timed` wraps the loop (the pass timer's measurement).
 template <class Solver, class Timed>
-FrameRun frames(Solver& s, double fps, int steps, Timed timed) {
+FrameRun frames(Solver& s, double fps, int steps, const char* unit, Timed timed) {
   FrameRun r;
   double end = s.time();
   const uint64_t reads = gl::blocking_reads();
+  BenchProgress progress(unit, steps);
   timed([&] {
     while (r.steps < steps) {
       if (!before_end(s.time(), end)) end = s.time() + 1.0 / fps;
       r.steps += s.advance_until(end, steps - r.steps).steps;
       ++r.calls;
+      progress.update(r.steps);
     }
   });
   r.blocking_reads = gl::blocking_reads() - reads;
@@ -125,7 +128,7 @@ int run_sph_bench(const scene::Scene& scene, int steps, const std::string& egl, 
   s.advance_until(s.time() + 1.0 / scene.fps, 3);  // warm-up: shader compilation, first-use costs
   const double t0 = s.time();
   double wall_ms = 0;
-  const FrameRun r = frames(s, scene.fps, steps, [&](auto loop) { wall_ms = time_passes(s.timer(), 1, loop); });
+  const FrameRun r = frames(s, scene.fps, steps, "steps", [&](auto loop) { wall_ms = time_passes(s.timer(), 1, loop); });
   print_sph_table(s, context.info(), r.steps, wall_ms, s.timer().passes(), s.time() - t0);
   print_blocking_reads(r, "step", scene.fps);
   print_surface_mesh_times(s);
@@ -155,7 +158,7 @@ int run_bench(const std::filesystem::path& scene_file, int substeps, const std::
   mpm::Solver& s = *sim.snow();
   s.advance_until(s.time() + 1.0 / scene.fps, 3);  // warm-up: shader compilation, first-use costs
   double wall_ms = 0;
-  const FrameRun r = frames(s, scene.fps, substeps, [&](auto loop) { wall_ms = time_passes(s.timer(), 1, loop); });
+  const FrameRun r = frames(s, scene.fps, substeps, "substeps", [&](auto loop) { wall_ms = time_passes(s.timer(), 1, loop); });
   print_table(s, context.info(), r.steps, wall_ms, s.timer().passes());
   print_blocking_reads(r, "substep", scene.fps);
   return 0;

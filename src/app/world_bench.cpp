@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "app/bench_progress.h"
 #include "app/pass_table.h"
 #include "app/simulation.h"
 #include "gl/context.h"
@@ -31,9 +32,11 @@ WorldTiming time_frames(Simulation& sim, long min_steps, int min_frames) {
   WorldTiming t;
   const uint64_t reads = gl::blocking_reads();
   const auto t0 = std::chrono::steady_clock::now();
+  BenchProgress progress(min_steps > 0 ? "steps" : "frames", min_steps > 0 ? min_steps : std::max(1, min_frames));
   while (t.frames < std::max(1, min_frames) || t.steps < min_steps) {
     t.steps += sim.advance_frame().substeps;
     ++t.frames;
+    progress.update(min_steps > 0 ? t.steps : t.frames);
   }
   t.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   t.reads = gl::blocking_reads() - reads;
