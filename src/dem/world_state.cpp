@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/finite.h"
 #include "dem/rigid_body.h"
 
 namespace firn::dem {
@@ -177,12 +178,17 @@ void restore_world(World& world, BinaryReader& in) {
     in.read(g.external_force, g.external_torque);
   }
   expect_count(in, w.walls.size(), "walls");
-  for (Wall& wall : w.walls) {
+  for (std::size_t k = 0; k < w.walls.size(); ++k) {
+    Wall& wall = w.walls[k];
     WallPose& pose = wall.pose;
     std::uint8_t active = 0;
     in.read(pose.rotation, pose.translation, pose.linear_velocity, pose.angular_velocity, pose.pivot, active,
             wall.force);
     wall.active = active != 0;
+    bool ok = finite(pose.translation) && finite(pose.linear_velocity) && finite(pose.angular_velocity) &&
+              finite(pose.pivot) && finite(wall.force);
+    for (int c = 0; c < 3; ++c) ok = ok && finite(pose.rotation[c]);
+    if (!ok) in.fail("wall " + std::to_string(k) + ": a non-finite pose or force");
   }
   expect_count(in, w.pieces.size(), "wall pieces");
   get_sap(in, w.sap);

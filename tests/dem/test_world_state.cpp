@@ -154,4 +154,26 @@ TEST(WorldState, NonFinitePoseIsRefusedNamingTheGrain) {
   }
 }
 
+// The same for a wall's pose.
+TEST(WorldState, NonFiniteWallPoseIsRefusedNamingTheWall) {
+  std::mt19937_64 rng(oracle::test_seed());
+  const DemSettings s = pile_settings(9, rng());
+  World a = make_world(s, {0, -9.81, 0});
+  for (int k = 0; k < 20; ++k) step(a);
+  ASSERT_FALSE(a.walls.empty());
+  a.walls.back().pose.translation.z = std::numeric_limits<double>::quiet_NaN();
+  const auto bytes = saved(a);
+  World b = make_world(s, {0, -9.81, 0});
+  const auto before = saved(b);
+  BinaryReader in(bytes, "ckpt.bin");
+  try {
+    restore_world(b, in);
+    ADD_FAILURE() << "restored a non-finite wall pose";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("wall " + std::to_string(a.walls.size() - 1)), std::string::npos) << what;
+  }
+  EXPECT_EQ(saved(b), before);
+}
+
 }  // namespace firn::dem
