@@ -10,14 +10,15 @@ namespace firn::app {
 inline constexpr double kBenchProgressSeconds = 5.0;
 
 /// Call update() after each unit of work; it prints "bench: <done> of <total> <unit>" when the last line (or the
-/// start) is kBenchProgressSeconds old. `unit` must outlive the object (a string literal).
+/// start) is `interval` seconds old. `unit` must outlive the object (a string literal).
 class BenchProgress {
  public:
-  BenchProgress(const char* unit, long total) : unit_(unit), total_(total), last_(std::chrono::steady_clock::now()) {}
+  BenchProgress(const char* unit, long total, double interval = kBenchProgressSeconds)
+      : unit_(unit), total_(total), interval_(interval), last_(std::chrono::steady_clock::now()) {}
 
   void update(long done) {
     const auto now = std::chrono::steady_clock::now();
-    if (std::chrono::duration<double>(now - last_).count() < kBenchProgressSeconds) return;
+    if (std::chrono::duration<double>(now - last_).count() < interval_) return;
     last_ = now;
     std::fprintf(stderr, "bench: %ld of %ld %s\n", done, total_, unit_);
   }
@@ -25,6 +26,7 @@ class BenchProgress {
  private:
   const char* unit_;
   long total_;
+  double interval_;  // [s]
   std::chrono::steady_clock::time_point last_;
 };
 
