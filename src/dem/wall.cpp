@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/finite.h"
 #include "dem/quaternion.h"
 
 namespace firn::dem {
@@ -27,6 +28,11 @@ Polyhedron triangle_prism(const std::array<dvec3, 3>& t, double thickness, std::
 }
 
 }  // namespace
+
+bool wall_pose_finite(const WallPose& p) {
+  return finite(p.rotation[0]) && finite(p.rotation[1]) && finite(p.rotation[2]) && finite(p.translation) &&
+         finite(p.linear_velocity) && finite(p.angular_velocity) && finite(p.pivot);
+}
 
 WallPose wall_pose(const WallMotion& m, double t) {
   WallPose pose;

@@ -36,6 +36,9 @@ struct WallPose {
 /// Pose of a wall with motion `m` at time t [s] (the rest frame is the wall at t = 0).
 WallPose wall_pose(const WallMotion& m, double t);
 
+/// True when every component of the pose (rotation, translation, velocities, pivot) is finite.
+bool wall_pose_finite(const WallPose& pose);
+
 /// Velocity [m/s] of the wall's material point at world position x [m].
 glm::dvec3 wall_point_velocity(const WallPose& pose, const glm::dvec3& x);
 

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <limits>
 
-#include "core/finite.h"
 #include "dem/grain_totals.h"
 #include "dem/rigid_body.h"
 
@@ -25,9 +24,7 @@ std::optional<WatchdogFailure> check_finite(const World& w) {
   for (std::size_t i = 0; i < w.walls.size(); ++i) {
     // A wall whose motion overflowed (sin of a huge phase) has a NaN pose: every contact test with it is false, so
     // the grains fall through it without any other check firing.
-    const WallPose& p = w.walls[i].pose;
-    if (!(finite(p.rotation[0]) && finite(p.rotation[1]) && finite(p.rotation[2]) && finite(p.translation) &&
-          finite(p.linear_velocity) && finite(p.angular_velocity) && finite(p.pivot)))
+    if (!wall_pose_finite(w.walls[i].pose))
       return WatchdogFailure{"non-finite wall", "wall " + std::to_string(i) + " has a NaN or infinite pose or velocity "
                                                 "(t = " + num(w.time) + " s); check its motion"};
   }

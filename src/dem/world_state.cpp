@@ -185,10 +185,8 @@ void restore_world(World& world, BinaryReader& in) {
     in.read(pose.rotation, pose.translation, pose.linear_velocity, pose.angular_velocity, pose.pivot, active,
             wall.force);
     wall.active = active != 0;
-    bool ok = finite(pose.translation) && finite(pose.linear_velocity) && finite(pose.angular_velocity) &&
-              finite(pose.pivot) && finite(wall.force);
-    for (int c = 0; c < 3; ++c) ok = ok && finite(pose.rotation[c]);
-    if (!ok) in.fail("wall " + std::to_string(k) + ": a non-finite pose or force");
+    if (!wall_pose_finite(pose) || !finite(wall.force))
+      in.fail("wall " + std::to_string(k) + ": a non-finite pose or force");
   }
   expect_count(in, w.pieces.size(), "wall pieces");
   get_sap(in, w.sap);

@@ -80,6 +80,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
     dfsph_correct_.set("u_gradient_correction", correction);
   }
   closed_tank_ = is_closed_tank();
+  coupling_sums_ = explicit_coupling_sums(settings_);
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
   double v0 = 0;

@@ -20,6 +20,7 @@
 #include "sph/gpu_surface_mesh.h"
 #include "sph/hash_sort.h"
 #include "sph/layout.h"
+#include "sph/seeding.h"
 #include "sph/settings.h"
 #include "sph/solid_field.h"
 
@@ -275,6 +276,9 @@ class Solver {
   GpuStep stepper_{};    ///< the CPU's copy of the step state, as of the last read-back
   uint32_t energy_epoch_ = 0;  ///< bumped by edits that do work on the water (GpuStep::energy_epoch)
   StepLimits limits_;
+  /// The lattice sums of the explicit viscosity and damping (explicit_coupling_sums): fixed by h and s, which no
+  /// edit changes, so computed once for time_step_limits.
+  ExplicitCouplingSums coupling_sums_;
   bool coupled_ = false;      ///< see set_coupled()
   bool closed_tank_ = false;  ///< no region moves water and no collider moves: the energy can only fall
   double energy_ = std::numeric_limits<double>::quiet_NaN();

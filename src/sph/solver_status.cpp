@@ -10,7 +10,6 @@
 #include "core/energy_watch.h"
 #include "core/error.h"
 #include "core/numerical_failure.h"
-#include "sph/seeding.h"
 #include "sph/solver.h"
 
 namespace firn::sph {
@@ -62,7 +61,7 @@ StepLimits Solver::time_step_limits(double max_speed, double max_accel) const {
   // dt <= 1 / (nu D_visc + alpha c h_s D_damp / 3). The old bound, 0.125 h^2 / nu (1.7 times the viscosity's limit)
   // with none for the damping, let water of 1e4 Pa s or alpha = 4 gain energy from rest (docs/water.md "Viscosity
   // and damping").
-  const ExplicitCouplingSums sums = explicit_coupling_sums(settings_);
+  const ExplicitCouplingSums& sums = coupling_sums_;
   const double nu = settings_.viscosity / settings_.rest_density;
   const double damping = settings_.artificial_viscosity * settings_.sound_speed * 0.5 * h;  // alpha c h_s [m^2/s]
   const double coupling = nu * sums.viscosity + damping * sums.damping / 3;

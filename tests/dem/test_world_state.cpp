@@ -129,6 +129,28 @@ TEST(WorldState, AnotherSceneIsRefusedAndLeftAsItWas) {
   }
 }
 
+namespace {
+
+/// Saves `damaged` (a world of settings `s` edited by hand), restores it into a fresh world of `s` and expects the
+/// restore to throw InputError naming the file and `name`, with the fresh world left as it was.
+void expect_refused_naming(const World& damaged, const DemSettings& s, const std::string& name) {
+  const auto bytes = saved(damaged);
+  World b = make_world(s, {0, -9.81, 0});
+  const auto before = saved(b);
+  BinaryReader in(bytes, "ckpt.bin");
+  try {
+    restore_world(b, in);
+    ADD_FAILURE() << "restored a checkpoint with a non-finite " << name;
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("ckpt.bin"), std::string::npos) << what;
+    EXPECT_NE(what.find(name), std::string::npos) << what;
+  }
+  EXPECT_EQ(saved(b), before);
+}
+
+}  // namespace
+
 // A checkpoint holding a pose no run writes (a hand-made one: NaN, an infinite speed) is refused as input naming the
 // grain and the file, and the world is left as it was (before: std::runtime_error from the first step, exit 1).
 TEST(WorldState, NonFinitePoseIsRefusedNamingTheGrain) {
@@ -139,18 +161,7 @@ TEST(WorldState, NonFinitePoseIsRefusedNamingTheGrain) {
     for (int k = 0; k < 20; ++k) step(a);
     if (field == 0) a.grains[4].body.position.y = std::numeric_limits<double>::quiet_NaN();
     else a.grains[4].body.velocity.x = std::numeric_limits<double>::infinity();
-    const auto bytes = saved(a);
-    World b = make_world(s, {0, -9.81, 0});
-    const auto before = saved(b);
-    BinaryReader in(bytes, "ckpt.bin");
-    try {
-      restore_world(b, in);
-      ADD_FAILURE() << "restored a non-finite pose";
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("ckpt.bin"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find("grain 4"), std::string::npos) << e.what();
-    }
-    EXPECT_EQ(saved(b), before);
+    expect_refused_naming(a, s, "grain 4");
   }
 }
 
@@ -162,18 +173,7 @@ TEST(WorldState, NonFiniteWallPoseIsRefusedNamingTheWall) {
   for (int k = 0; k < 20; ++k) step(a);
   ASSERT_FALSE(a.walls.empty());
   a.walls.back().pose.translation.z = std::numeric_limits<double>::quiet_NaN();
-  const auto bytes = saved(a);
-  World b = make_world(s, {0, -9.81, 0});
-  const auto before = saved(b);
-  BinaryReader in(bytes, "ckpt.bin");
-  try {
-    restore_world(b, in);
-    ADD_FAILURE() << "restored a non-finite wall pose";
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("wall " + std::to_string(a.walls.size() - 1)), std::string::npos) << what;
-  }
-  EXPECT_EQ(saved(b), before);
+  expect_refused_naming(a, s, "wall " + std::to_string(a.walls.size() - 1));
 }
 
 }  // namespace firn::dem
