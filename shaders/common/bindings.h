@@ -42,6 +42,8 @@
 #define MPM_BIND_SORT_RANKS 52      /* uint per particle: its rank among the particles of its key */
 #define MPM_BIND_SORT_STARTS 53     /* uint[table + 1]: particles per key, scanned in place to first slots */
 #define MPM_BIND_SORT_ORDER 54      /* uint per sorted slot: the particle (index in the chunk) */
+/* The closed-box energy watchdog's sum (shaders/mpm/energy.comp), after the SPH mesh bindings (55-68). */
+#define MPM_BIND_ENERGY 69          /* uvec4: kinetic + potential energy, int64 in (lo, hi) words; z = overflow flag */
 #define MPM_BLOCK 4                 /* nodes per block edge: MPM_BLOCK^3 = MPM_LOCAL_SIZE, one work group per block */
 
 /* Width of the frictionless wall layer the grid update keeps inside every face of the MPM grid [grid spacings]

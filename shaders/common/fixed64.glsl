@@ -27,11 +27,12 @@ uvec2 fixed64_words(float x) {
   }
 
 // As ATOMIC_ADD_FIXED64, but runs the statement ON_OVERFLOW instead of wrapping: when X_SCALED is not finite or
-// |X_SCALED| >= 2^62, or when the sum leaves the int64 range (the high word's signed addition overflows).
+// |X_SCALED| >= 2^62, or when the sum leaves the int64 range (the high word's signed addition overflows). NaN is
+// tested by name: NVIDIA's compiler turns !(a < b) into a >= b, which is false for NaN (seen 2026-11-27).
 #define ATOMIC_ADD_FIXED64_CHECKED(LO, HI, X_SCALED, ON_OVERFLOW)                                    \
   {                                                                                                  \
     float x_ = (X_SCALED);                                                                           \
-    if (!(abs(x_) < 4611686018427387904.0)) {                                                        \
+    if (isnan(x_) || abs(x_) >= 4611686018427387904.0) {                                             \
       ON_OVERFLOW;                                                                                   \
     } else {                                                                                         \
       uvec2 w_ = fixed64_words(x_);                                                                  \

@@ -13,8 +13,10 @@ const float FIXED_LIMIT = 2147483520.0;  // largest float below 2^31 - 1
 int to_fixed_unchecked(float value, float scale) { return int(round(value * scale)); }
 
 // Converts value * scale to int32, reporting `bit` instead of wrapping when it does not fit (or is not finite).
+// NaN is tested by name: NVIDIA's compiler turns !(a <= b) into a > b, which is false for NaN (seen 2026-11-27).
 int to_fixed(float value, float scale, uint bit, uint index) {
-  if (!(abs(value * scale) <= FIXED_LIMIT)) {
+  float scaled = value * scale;
+  if (isnan(scaled) || abs(scaled) > FIXED_LIMIT) {
     report_error(bit, index);
     return 0;
   }

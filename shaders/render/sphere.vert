@@ -57,7 +57,8 @@ void main() {
   v_sphere_radius = r;
   v_colour = particle_colour(base);
   // Eye inside (or on) the sphere, or a non-finite particle: emit a degenerate primitive outside the clip volume.
-  if (!(d > 1.0001 * r) || !(r > 0.0) || isinf(d)) {
+  // (isnan by name: NVIDIA's compiler folds !(a > b) into a <= b, false for NaN.)
+  if (isnan(d) || isnan(r) || d <= 1.0001 * r || r <= 0.0 || isinf(d)) {
     v_ray = vec3(0.0, 0.0, -1.0);
     gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
     return;

@@ -73,7 +73,7 @@ void begin() {
     dt = stepper.forced_dt;
   } else {
     precise double left = stepper.end - stepper.time;
-    if (!(left > 1e-12LF * max(1.0LF, stepper.end))) return;  // firn::before_end
+    if (isnan(left) || left <= 1e-12LF * max(1.0LF, stepper.end)) return;  // firn::before_end (NaN by name)
     precise double limit = time_step_limit();
     precise double n = ceil(left / limit - 1e-9LF);  // firn::even_step
     dt = left / max(1.0LF, n);

@@ -255,9 +255,25 @@ RunProgress start_run(const RunOptions& o) {
   return p;
 }
 
+namespace {
+
+/// True when `out` holds nothing, or nothing but the start of a run's mark: write_run_scene creates checkpoint/ and
+/// writes checkpoint/scene.tmp before renaming it, and a run killed in between (seen on an H200, where a run reaches
+/// that point within milliseconds) left a folder that --resume then refused.
+bool nothing_to_lose(const fs::path& out) {
+  for (const auto& entry : fs::directory_iterator(out)) {
+    if (entry.path().filename() != "checkpoint" || !entry.is_directory()) return false;
+    for (const auto& inner : fs::directory_iterator(entry.path()))
+      if (inner.path() != run_scene_file(out).string() + ".tmp") return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 void check_resumable(const RunOptions& o) {
   if (!fs::is_directory(o.out) || fs::exists(checkpoint_file(o.out))) return;
-  if (fs::directory_iterator(o.out) == fs::directory_iterator()) return;  // empty: nothing to lose
+  if (nothing_to_lose(o.out)) return;
   std::string named;
   std::ifstream(run_scene_file(o.out)) >> named;
   if (named == hex(scene_hash(o.scene))) return;  // this scene's own run, killed before its first checkpoint

@@ -1,5 +1,6 @@
 #include "gl/buffer.h"
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -15,12 +16,14 @@ Buffer::Buffer(size_t bytes, const void* data) : bytes_(bytes) {
   glGenBuffers(1, &id);
   handle_ = Handle<detail::delete_buffer>(id);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, id);
-  // A zero-sized buffer is legal in GL, but binding it as SSBO is not: keep at least 16 bytes.
-  const size_t alloc = bytes ? bytes : 16;
+  // A zero-sized buffer is legal in GL, but binding it as SSBO is not: keep at least 16 bytes. Whole words, since
+  // glClearBufferData with GL_R32UI fails on a size that is not a multiple of 4.
+  const size_t alloc = bytes ? (bytes + 3) / 4 * 4 : 16;
   glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(alloc), data, GL_DYNAMIC_DRAW);
   if (!data) {
     const GLuint zero = 0;
     glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    clear_pending_ = true;
   }
   check("glBufferData");
 }
@@ -49,6 +52,11 @@ void Buffer::bind_storage(GLuint binding) const {
   check("glBindBufferBase");
 }
 
+void Buffer::bind_uniform(GLuint binding) const {
+  glBindBufferBase(GL_UNIFORM_BUFFER, binding, id());
+  check("glBindBufferBase(GL_UNIFORM_BUFFER)");
+}
+
 void Buffer::bind_storage_range(GLuint binding, size_t offset, size_t bytes) const {
   if (offset + bytes > bytes_) throw std::out_of_range("gl::Buffer::bind_storage_range past the end of the buffer");
   glBindBufferRange(GL_SHADER_STORAGE_BUFFER, binding, id(), static_cast<GLintptr>(offset),
@@ -58,7 +66,25 @@ void Buffer::bind_storage_range(GLuint binding, size_t offset, size_t bytes) con
 
 void Buffer::upload(size_t offset, size_t bytes, const void* data) const {
   if (offset + bytes > bytes_) throw std::out_of_range("gl::Buffer::upload past the end of the buffer");
+  if (bytes == 0) return;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, id());
+  if (clear_pending_) {
+    // NVIDIA's driver (580.159, H200, seen 2026-11-27) lets a glBufferSubData overtake an earlier glClearBufferData
+    // of the same buffer: the clear lands afterwards and the upload reads back as zeros (a glMemoryBarrier between
+    // them does not help; glFinish, a map or a read does). Mapping waits for the clear, so the first write after one
+    // goes through a map.
+    void* dst = glMapBufferRange(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(offset),
+                                 static_cast<GLsizeiptr>(bytes), GL_MAP_WRITE_BIT);
+    check("glMapBufferRange");
+    if (!dst) throw GlError("GL error in pass " + std::string(current_pass()) + " at glMapBufferRange: no mapping");
+    std::memcpy(dst, data, bytes);
+    const GLboolean intact = glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+    check("glUnmapBuffer");
+    if (intact != GL_TRUE)
+      throw GlError("GL error in pass " + std::string(current_pass()) + " at glUnmapBuffer: the upload was lost");
+    clear_pending_ = false;
+    return;
+  }
   glBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes), data);
   check("glBufferSubData");
 }
@@ -68,6 +94,7 @@ void Buffer::clear() const {
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, id());
   glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
   check("glClearBufferData");
+  clear_pending_ = true;
 }
 
 void Buffer::download(size_t offset, size_t bytes, void* out) const {

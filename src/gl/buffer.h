@@ -38,9 +38,12 @@ class Buffer {
   /// Binds the whole buffer to an indexed SSBO binding point (see shaders/common/bindings.h). Throws GlError when
   /// the buffer is larger than max_storage_block_bytes() (a shader would silently see only part of it).
   void bind_storage(GLuint binding) const;
+  /// Binds the whole buffer to an indexed uniform-block binding point (shaders/common/bindings.h). Throws GlError.
+  void bind_uniform(GLuint binding) const;
   /// Binds `bytes` at `offset` (a multiple of storage_offset_alignment()) to an SSBO binding point. Throws GlError.
   void bind_storage_range(GLuint binding, size_t offset, size_t bytes) const;
-  /// Overwrites `bytes` at `offset` from `data`.
+  /// Overwrites `bytes` at `offset` from `data` (through a map, once, after a clear: see buffer.cpp). Throws GlError,
+  /// std::out_of_range.
   void upload(size_t offset, size_t bytes, const void* data) const;
   /// Fills the whole buffer with zero bytes.
   void clear() const;
@@ -72,6 +75,8 @@ class Buffer {
   void copy_out(size_t offset, size_t bytes, void* out) const;
   Handle<detail::delete_buffer> handle_;
   size_t bytes_ = 0;
+  /// A glClearBufferData was issued and no write has followed it (see upload()). Mutable: writes are const.
+  mutable bool clear_pending_ = false;
 };
 
 }  // namespace firn::gl

@@ -1,5 +1,6 @@
 #include "gl/sync.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -8,7 +9,11 @@
 namespace firn::gl {
 namespace {
 thread_local uint64_t t_blocking_reads = 0;
+thread_local bool t_late_fences = false;
+thread_local uint64_t t_fences_inserted = 0, t_fences_waited = 0;  // sequence numbers (set_late_fences)
 }
+
+void set_late_fences(bool on) { t_late_fences = on; }
 
 uint64_t blocking_reads() { return t_blocking_reads; }
 void count_blocking_read() { ++t_blocking_reads; }
@@ -21,6 +26,7 @@ void dispatch_args_barrier() {
 Fence Fence::insert() {
   Fence f;
   f.sync_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  f.sequence_ = ++t_fences_inserted;
   check("glFenceSync");
   glFlush();
   return f;
@@ -30,18 +36,21 @@ Fence::~Fence() {
   if (sync_) glDeleteSync(sync_);
 }
 
-Fence::Fence(Fence&& other) noexcept : sync_(std::exchange(other.sync_, nullptr)) {}
+Fence::Fence(Fence&& other) noexcept
+    : sync_(std::exchange(other.sync_, nullptr)), sequence_(other.sequence_) {}
 
 Fence& Fence::operator=(Fence&& other) noexcept {
   if (this != &other) {
     if (sync_) glDeleteSync(sync_);
     sync_ = std::exchange(other.sync_, nullptr);
+    sequence_ = other.sequence_;
   }
   return *this;
 }
 
 bool Fence::signalled() const {
   if (!sync_) return true;
+  if (t_late_fences && sequence_ > t_fences_waited) return false;
   GLint status = GL_UNSIGNALED;
   glGetSynciv(sync_, GL_SYNC_STATUS, 1, nullptr, &status);
   check("glGetSynciv");
@@ -51,6 +60,7 @@ bool Fence::signalled() const {
 void Fence::wait() const {
   count_blocking_read();
   if (!sync_) return;
+  t_fences_waited = std::max(t_fences_waited, sequence_);
   for (;;) {
     const GLenum r = glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000);
     check("glClientWaitSync");

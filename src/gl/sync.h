@@ -13,6 +13,12 @@ uint64_t blocking_reads();
 /// Adds one to blocking_reads() (called by the gl/ helpers that wait).
 void count_blocking_read();
 
+/// Test hook for this thread: with `on`, a fence reads as signalled only once it, or a fence inserted after it, has
+/// been waited for, as on a GPU that runs behind the CPU. llvmpipe runs each dispatch inside its GL call, so its
+/// fences have always signalled when polled, which hid how often GPU-resident stepping waited on a real GPU (seen on
+/// an H200, 2026-11-27). Results must not change with it, only the waits.
+void set_late_fences(bool on);
+
 /// Makes shader storage writes of the commands issued so far visible to later shader reads and writes and to
 /// buffer reads (glMemoryBarrier): between compute passes that hand buffers to each other.
 void storage_barrier();
@@ -41,6 +47,7 @@ class Fence {
 
  private:
   GLsync sync_ = nullptr;
+  uint64_t sequence_ = 0;  // order of insertion on this thread (set_late_fences)
 };
 
 }  // namespace firn::gl

@@ -1,6 +1,7 @@
 #include "mpm/diagnostics.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace firn::mpm {
 namespace {
@@ -36,6 +37,18 @@ double mechanical_energy(const std::vector<GpuParticle>& particles, const glm::d
     e += p.x_m.w * (0.5 * glm::dot(v, v) - glm::dot(gravity, x - datum));
   }
   return e;  // a NaN or infinity in any term carries through the sum
+}
+
+float energy_scale(const std::vector<GpuParticle>& particles, const glm::dvec3& gravity, const glm::dvec3& datum) {
+  double e = 0.0, mass = 0.0;
+  for (const GpuParticle& p : particles) {
+    const glm::dvec3 x(p.x_m), v(p.v_vol);
+    e += p.x_m.w * (0.5 * glm::dot(v, v) + std::abs(glm::dot(gravity, x - datum)));
+    mass += p.x_m.w;
+  }
+  if (!(e > 0.0) || !std::isfinite(e)) e = mass * 1.0;
+  if (!(e > 0.0) || !std::isfinite(e)) return 1.0f;
+  return std::ldexp(1.0f, std::clamp(-static_cast<int>(std::floor(std::log2(1e-10 * e))), -120, 120));
 }
 
 Structure structure(const std::vector<GpuParticle>& particles, double link) {

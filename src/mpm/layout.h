@@ -70,6 +70,16 @@ static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
 static_assert(offsetof(GpuStatus, nonfinite) == 24);
 static_assert(offsetof(GpuStatus, inversions) == 28);
 
+/// The energy watchdog's sum (std430, 16 bytes; shaders/mpm/energy.comp EnergyBuffer): the snow's kinetic plus
+/// potential energy as a two's complement int64 of quanta (1 / mpm::energy_scale J), low word first.
+struct GpuEnergySum {
+  uint32_t lo;
+  uint32_t hi;
+  uint32_t overflow;  ///< nonzero: a particle's term was not finite or too large, or the sum left the int64 range
+  uint32_t pad;
+};
+static_assert(sizeof(GpuEnergySum) == 16);
+
 /// Step control (std430, 176 bytes; shaders/mpm/layout.glsl MpmStep): the state of the time stepping that the step
 /// pass (shaders/mpm/step.comp) advances on the GPU, so that substeps are issued without the CPU waiting.
 struct GpuStep {

@@ -105,7 +105,11 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
   set_time_step(limits_.dt);
   estimate_volumes();
   closed_ = !any_moving(colliders_.colliders());
-  if (closed_) energy_reference_ = mechanical_energy(particles, gravity_, lowest_corner(settings_.grid, gravity_));
+  const glm::dvec3 datum = lowest_corner(settings_.grid, gravity_);
+  if (closed_) energy_reference_ = mechanical_energy(particles, gravity_, datum);
+  energy_scale_ = energy_scale(particles, gravity_, datum);
+  energy_sum_ = gl::Buffer(sizeof(GpuEnergySum));
+  energy_pass_ = build("mpm/energy.comp");
 }
 
 void Solver::bind() const {
@@ -116,7 +120,7 @@ void Solver::bind() const {
   materials_.bind_storage(MPM_BIND_MATERIALS);
   status_.bind_storage(MPM_BIND_STATUS);
   step_.bind_storage(MPM_BIND_STEP);
-  glBindBufferBase(GL_UNIFORM_BUFFER, MPM_BIND_PARAMS, params_.id());
+  params_.bind_uniform(MPM_BIND_PARAMS);
   block_flags_.bind_storage(MPM_BIND_BLOCK_FLAGS);
   block_list_.bind_storage(MPM_BIND_BLOCK_LIST);
   block_args_.bind_storage(MPM_BIND_BLOCK_ARGS);

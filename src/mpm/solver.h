@@ -59,9 +59,8 @@ class Solver {
   /// advance() in slices, for the interactive viewer: advances towards simulated time `end` [s] by at most
   /// `max_substeps` (at least 1) substeps. Calling it until `reached` with the same `end` gives state bit-identical
   /// to advance(end - time()); edits (set_material, set_colliders, set_flip) between calls apply at the next
-  /// substep. One blocking read (gl::blocking_reads) at the end of each call, and one more (check_energy) when the
-  /// call reaches `end` with no collider moving; status checks in between are read
-  /// asynchronously behind fences. Returns the substeps taken as AdvanceResult::steps. Throws as advance().
+  /// substep. One blocking read (gl::blocking_reads) at the end of each call (the energy watchdog's sum comes with
+  /// it); status checks in between are read asynchronously behind fences. Returns the substeps taken as AdvanceResult::steps. Throws as advance().
   AdvanceResult advance_until(double end, int max_substeps);
   /// One substep of `dt` [s] chosen by the CPU (tests, benchmarks): collider motion, then every pass. Errors are
   /// only checked by check_status().
@@ -185,6 +184,9 @@ class Solver {
   struct Readback {
     GpuStatus status;
     GpuStep step;
+    /// The snow's kinetic plus potential energy summed on the GPU when the read-back was recorded [J] (+inf when the
+    /// fixed-point sum overflowed; NaN while the energy watchdog is off).
+    double energy = std::numeric_limits<double>::quiet_NaN();
   };
   void bind() const;
   void bind_step() const;
@@ -223,9 +225,15 @@ class Solver {
   /// NumericalError on an error.
   void apply(const Readback& r);
   [[noreturn]] void throw_failure(const GpuStatus& s) const;
-  /// The energy watchdog (MpmSettings::max_energy_growth): downloads the particles once, updates energy() and
-  /// throws NumericalError when the snow of a closed system has gained energy. Called when an advance ends.
-  void check_energy();
+  /// The energy watchdog (MpmSettings::max_energy_growth): takes `energy` [J] (Readback::energy of the advance's
+  /// final read-back) as energy() and throws NumericalError when the snow of a closed system has gained energy.
+  /// Called when an advance ends.
+  void check_energy(double energy);
+  /// True while nothing does work on the snow (no moving collider, rigid body or coupled solver): the energy
+  /// watchdog is on, and each read-back carries the energy summed by energy.comp.
+  bool energy_watched() const { return closed_ && rigid_.empty() && !coupled_; }
+  /// Dispatches energy.comp over all particles into energy_sum_ (after zeroing it).
+  void sum_energy();
   void upload_materials();
   void barrier() const;
   /// Runs a particle pass over every particle, chunk by chunk: particles_ and velgrad_ bound in ranges of at most
@@ -259,6 +267,9 @@ class Solver {
   bool closed_ = false;  ///< no collider moves: nothing does work on the snow (the energy watchdog is on)
   double energy_ = std::numeric_limits<double>::quiet_NaN();
   double energy_reference_ = std::numeric_limits<double>::quiet_NaN();
+  float energy_scale_ = 1.0f;  ///< quanta per joule of energy.comp's sums (energy_scale, set from the seeded snow)
+  gl::Buffer energy_sum_;      ///< energy.comp's GpuEnergySum
+  gl::Program energy_pass_;
   gl::Buffer particles_, grid_, grid_vel_, velgrad_, materials_, status_, params_;
   gl::Buffer step_, wave_inputs_, dispatch_args_, collider_points_, staging_;
   gl::Buffer affine_;  ///< APIC C_p per particle (GpuVelocityGradient layout) [1/s]; zero until the first G2P

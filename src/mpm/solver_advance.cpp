@@ -5,9 +5,11 @@
 #include <bit>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 
 #include "common/bindings.h"
+#include "mpm/diagnostics.h"
 #include "mpm/solver.h"
 
 namespace firn::mpm {
@@ -16,10 +18,11 @@ namespace {
 /// Most substeps issued between two read-backs: bounds the substeps issued past the end of an advance (they run
 /// as empty dispatches) when the CPU's estimate of the substeps left is short.
 constexpr uint32_t kMaxBatch = 64;
-/// A staging slot: GpuStatus at 0, GpuStep at kStepOffset, then the rigid bodies' impulse sums (12 words per body) at
-/// kImpulseOffset (collider poses are functions of the time: no read-back). Slots are 256-byte aligned.
+/// A staging slot: GpuStatus at 0, GpuStep at kStepOffset, the energy sum at kEnergyOffset, then the rigid bodies'
+/// impulse sums (12 words per body) at kImpulseOffset (collider poses are functions of the time: no read-back). Slots are 256-byte aligned.
 constexpr size_t kStepOffset = 64;
-constexpr size_t kImpulseOffset = (kStepOffset + sizeof(GpuStep) + 15) / 16 * 16;
+constexpr size_t kEnergyOffset = (kStepOffset + sizeof(GpuStep) + 15) / 16 * 16;  // energy.comp's uvec4
+constexpr size_t kImpulseOffset = kEnergyOffset + sizeof(GpuEnergySum);
 static_assert(sizeof(GpuStatus) <= kStepOffset);
 
 size_t slot_bytes(size_t bodies) { return (kImpulseOffset + 48 * bodies + 255) / 256 * 256; }
@@ -64,9 +67,11 @@ gl::InFlight Solver::record(size_t slot) {
   const size_t bytes = slot_bytes(rigid_.size());
   if (staging_.size() != gl::kStagingSlots * bytes) staging_ = gl::Buffer(gl::kStagingSlots * bytes);
   const size_t base = slot * bytes;
+  if (energy_watched()) sum_energy();  // the state after the substeps issued so far
   gl::storage_barrier();  // the passes' writes before the copies
   staging_.copy_from(status_, 0, base, sizeof(GpuStatus));
   staging_.copy_from(step_, 0, base + kStepOffset, sizeof(GpuStep));
+  if (energy_watched()) staging_.copy_from(energy_sum_, 0, base + kEnergyOffset, energy_sum_.size());
   // The impulse sums ride along (a GPU-side copy of 48 bytes per body), so that a coupling interval's impulses
   // come back with its final status read instead of a read of their own.
   if (!rigid_.empty()) staging_.copy_from(rigid_impulses_, 0, base + kImpulseOffset, 48 * rigid_.size());
@@ -78,7 +83,25 @@ Solver::Readback Solver::read(const gl::InFlight& f) const {
   Readback r;
   staging_.download_fenced(f.fence, base, sizeof r.status, &r.status);
   staging_.download_fenced(f.fence, base + kStepOffset, sizeof r.step, &r.step);
+  if (energy_watched()) {
+    GpuEnergySum sum;
+    staging_.download_fenced(f.fence, base + kEnergyOffset, sizeof sum, &sum);
+    const auto quanta = static_cast<int64_t>(uint64_t{sum.lo} | uint64_t{sum.hi} << 32);
+    r.energy = sum.overflow ? std::numeric_limits<double>::infinity() : static_cast<double>(quanta) / energy_scale_;
+  }
   return r;
+}
+
+void Solver::sum_energy() {
+  energy_sum_.clear();
+  bind();
+  energy_sum_.bind_storage(MPM_BIND_ENERGY);
+  energy_pass_.set("u_gravity", glm::vec3(gravity_));
+  energy_pass_.set("u_datum", glm::vec3(lowest_corner(settings_.grid, gravity_)));
+  energy_pass_.set("u_energy_scale", energy_scale_);
+  gl::storage_barrier();  // the substeps' particle writes
+  gl::ScopedPass t(timer_, "energy");
+  for_each_chunk(energy_pass_);
 }
 
 void Solver::read_impulses(const gl::InFlight& f) {
@@ -153,7 +176,7 @@ AdvanceResult Solver::advance_until(double end, int max_substeps) {
   result.reached = !before_end(time_, end);
   if (result.reached) {
     timer_.resolve();
-    check_energy();  // once per advance (an output frame), not per slice
+    check_energy(last.energy);  // once per advance (an output frame), not per slice
   }
   return result;
 }

@@ -75,10 +75,10 @@ void Solver::check_status() {
   reset_status();
 }
 
-void Solver::check_energy() {
+void Solver::check_energy(double energy) {
   // Moving colliders, rigid bodies and a coupled solver do work on the snow.
-  if (!closed_ || !rigid_.empty() || coupled_) return;
-  energy_ = mechanical_energy(download_particles(), gravity_, lowest_corner(settings_.grid, gravity_));
+  if (!energy_watched()) return;
+  energy_ = energy;
   if (std::isnan(energy_reference_)) energy_reference_ = energy_;  // first check after an edit
   if (const auto growth =
           energy_growth_failure(energy_, energy_reference_, settings_.max_energy_growth, "mpm.max_energy_growth", "snow"))

@@ -129,7 +129,7 @@ void Solver::bind() const {
     solver_terms_.bind_storage(SPH_BIND_SOLVER_TERMS);
     solve_args_.bind_storage(SPH_BIND_SOLVE_ARGS);
   }
-  glBindBufferBase(GL_UNIFORM_BUFFER, SPH_BIND_PARAMS, params_.id());
+  params_.bind_uniform(SPH_BIND_PARAMS);
 }
 
 void Solver::barrier() const { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT); }
@@ -143,8 +143,7 @@ void Solver::upload_params() {
     p.field_origin_h = glm::vec4(glm::vec3(field_->origin), static_cast<float>(field_->spacing));
     p.field_dims = glm::uvec4(glm::uvec3(field_->dims), std::bit_cast<uint32_t>(static_cast<float>(field_->reaction_scale)));
   }
-  glBindBuffer(GL_UNIFORM_BUFFER, params_.id());
-  glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof p, &p);
+  params_.upload(0, sizeof p, &p);
 }
 
 void Solver::set_solid_field(const SolidFieldGrid& grid) {

@@ -13,14 +13,14 @@ TEST(Bindings, SnowAndWaterStoragePointsAreDisjoint) {
                               MPM_BIND_AFFINE, MPM_BIND_RIGID_BODIES, MPM_BIND_RIGID_PLANES,
                               MPM_BIND_RIGID_IMPULSES, MPM_BIND_RIGID_STATE, MPM_BIND_BLOCK_FLAGS,
                               MPM_BIND_BLOCK_LIST, MPM_BIND_BLOCK_ARGS, MPM_BIND_SORT_KEYS, MPM_BIND_SORT_RANKS,
-                              MPM_BIND_SORT_STARTS, MPM_BIND_SORT_ORDER};
+                              MPM_BIND_SORT_STARTS, MPM_BIND_SORT_ORDER, MPM_BIND_ENERGY};
   const std::set<int> water = {SPH_BIND_PARTICLES, SPH_BIND_PARTICLES_OUT, SPH_BIND_KEYS, SPH_BIND_ORDER,
                                SPH_BIND_RANK, SPH_BIND_CELL_START, SPH_BIND_COLLIDERS, SPH_BIND_REGIONS,
                                SPH_BIND_STATUS, SPH_BIND_RADIX_KEYS_IN,
                                SPH_BIND_RADIX_VALS_IN, SPH_BIND_RADIX_KEYS_OUT, SPH_BIND_RADIX_VALS_OUT,
                                SPH_BIND_RADIX_HIST, SPH_BIND_NEIGHBOURS, SPH_BIND_POSITIONS, SPH_BIND_BOUNDARY,
                                SPH_BIND_LOADS};
-  EXPECT_EQ(snow.size(), 23u) << "two snow buffers share a point";
+  EXPECT_EQ(snow.size(), 24u) << "two snow buffers share a point";
   EXPECT_EQ(water.size(), 18u) << "two water buffers share a point";
   for (int b : water) EXPECT_EQ(snow.count(b), 0u) << "binding " << b << " is both a snow and a water buffer";
   // The prefix sum (gl/scan.h) serves both solvers' sorts: its points are neither solver's own.

@@ -38,15 +38,21 @@ std::vector<glm::vec4> lattice(const glm::vec3& origin, int nx, int ny, int nz, 
 /// For the ray through the centre of pixel (x, y): the sum of chord lengths through spheres of radius `radius`
 /// around `centres` [m], and in `rim` the smallest |distance from a centre to the ray - radius| [m].
 double chord_sum(const Camera& cam, int w, int h, int x, int y, const std::vector<glm::vec4>& centres, double radius,
-                 double& rim) {
+                 double& rim, double* sensitivity = nullptr) {
   const glm::dvec3 dir = pixel_ray(cam, w, h, x + 0.5, y + 0.5);
   double sum = 0.0;
   rim = std::numeric_limits<double>::infinity();
+  if (sensitivity) *sensitivity = 0.0;
   for (const glm::vec4& c : centres) {
     const glm::dvec3 oc = glm::dvec3(glm::vec3(c)) - cam.eye;
     const double perp = glm::length(oc - glm::dot(oc, dir) * dir);
     rim = std::min(rim, std::abs(perp - radius));
-    if (perp < radius) sum += 2.0 * std::sqrt(radius * radius - perp * perp);
+    if (perp < radius) {
+      const double half = std::sqrt(radius * radius - perp * perp);
+      sum += 2.0 * half;
+      // |d chord / d perp| = 2 perp / half; a relative error e of the ray's direction moves perp by up to e |oc|.
+      if (sensitivity) *sensitivity += 2.0 * perp / half * glm::length(oc);
+    }
   }
   return sum;
 }
@@ -123,18 +129,25 @@ TEST_F(FluidTest, ThicknessIsTheSumOfChordLengths) {
   const Image img = render(cam, content);
   const std::vector<float> thickness = renderer_->fluid().read_thickness();
   const double splat = content.fluid_surfaces[0].style.splat_radius * 0.02;
-  double max_error = 0.0, max_thickness = 0.0;
+  // The bound: the ray direction the rasterizer interpolates is good to about 1 part in 1e5 (OpenGL 4.3 core,
+  // section 2.3.4.1), which moves each chord by its slope times 1e-5 |eye - centre|; plus float rounding of the sum.
+  // llvmpipe's error stays below 1e-5 m; an H200 (NVIDIA 580.159) gave 5.4e-5 m with a fixed 1e-5 m bound.
+  double max_error = 0.0, max_thickness = 0.0, worst_ratio = 0.0;
   for (int y = 0; y < kHeight; ++y)
     for (int x = 0; x < kWidth; ++x) {
-      double rim = 0.0;
-      const double expected = chord_sum(cam, kWidth, kHeight, x, y, ps, splat, rim);
+      double rim = 0.0, sensitivity = 0.0;
+      const double expected = chord_sum(cam, kWidth, kHeight, x, y, ps, splat, rim, &sensitivity);
       if (rim < 0.02 * splat) continue;  // the chord's slope is unbounded at the rim
-      max_error = std::max(max_error, std::abs(thickness[static_cast<size_t>(y * kWidth + x)] - expected));
+      const double error = std::abs(thickness[static_cast<size_t>(y * kWidth + x)] - expected);
+      const double bound = 1e-5 * sensitivity + 1e-6 * (1.0 + expected);
+      max_error = std::max(max_error, error);
+      worst_ratio = std::max(worst_ratio, error / bound);
       max_thickness = std::max(max_thickness, expected);
     }
-  std::printf("thickness up to %.4f m, max error %.3g m\n", max_thickness, max_error);
+  std::printf("thickness up to %.4f m, max error %.3g m, worst error / bound %.3f\n", max_thickness, max_error,
+              worst_ratio);
   EXPECT_GT(max_thickness, 2.0 * splat) << "no overlapping splats in view";
-  EXPECT_LT(max_error, 1e-5);
+  EXPECT_LT(worst_ratio, 1.0);
 }
 
 // A block of water between two boxes: the surface differs from the particle view, shows wherever the water is,
