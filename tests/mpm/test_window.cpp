@@ -108,10 +108,7 @@ TEST(MpmWindow, WindowFollowsAndGrowsWithTheSnowBitIdenticalToTheWholeGrid) {
 // 600 substeps of two-snowballs, 31 after). The particles stay bit-identical to the whole grid's.
 TEST(MpmWindow, LateFencesCostOneWaitPerFrameAndGrowthAndChangeNothing) {
   firn::test::gl_context();
-  struct LateFences {
-    LateFences() { gl::set_late_fences(true); }
-    ~LateFences() { gl::set_late_fences(false); }
-  } late;
+  const firn::test::LateFences late;
   const glm::dvec3 g(0.0, -1.0, 0.0);
   const MpmSettings s = snowballs_flying_apart();
   Solver moving(s, {}, g, seed_bodies(s));

@@ -147,6 +147,13 @@ TEST(SphResident, DfsphStepsAreBitIdenticalToCpuChosenSteps) {
   check_against_the_cpu_schedule(PressureSolver::kDfsph, false);
 }
 
+// On a GPU that runs behind the CPU (test::LateFences: fences unsignalled until waited for) the steps are the same
+// bits; only the waits differ.
+TEST(SphResident, LateFencesGiveTheSameBits) {
+  const firn::test::LateFences late;
+  check_against_the_cpu_schedule(PressureSolver::kWcsph, true);
+}
+
 TEST(SphResident, SlicesGiveTheSameBitsAsOneAdvance) {
   std::mt19937_64 rng(sphtest::test_seed());
   const Thrown sc = thrown_block(rng, PressureSolver::kDfsph, true);
