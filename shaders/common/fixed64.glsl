@@ -26,21 +26,28 @@ uvec2 fixed64_words(float x) {
     atomicAdd(HI, w_.y + (old_ + w_.x < old_ ? 1u : 0u));         \
   }
 
+// Adds the int64 in the words W (uvec2: low, high) to the int64 in words LO, HI, and runs the statement ON_OVERFLOW
+// when the sum leaves the int64 range (the high word's signed addition overflows).
+#define ATOMIC_ADD_INT64_CHECKED(LO, HI, W, ON_OVERFLOW)                                           \
+  {                                                                                                \
+    uvec2 a_ = (W);                                                                                \
+    uint lo_ = atomicAdd(LO, a_.x);                                                                \
+    int add_ = int(a_.y + (lo_ + a_.x < lo_ ? 1u : 0u));                                           \
+    int prev_ = int(atomicAdd(HI, uint(add_)));                                                    \
+    if ((add_ > 0 && prev_ > 2147483647 - add_) || (add_ < 0 && prev_ < -2147483647 - 1 - add_)) { \
+      ON_OVERFLOW;                                                                                 \
+    }                                                                                              \
+  }
+
 // As ATOMIC_ADD_FIXED64, but runs the statement ON_OVERFLOW instead of wrapping: when X_SCALED is not finite or
-// |X_SCALED| >= 2^62, or when the sum leaves the int64 range (the high word's signed addition overflows). NaN is
-// tested by name: NVIDIA's compiler turns !(a < b) into a >= b, which is false for NaN (seen 2026-11-27).
-#define ATOMIC_ADD_FIXED64_CHECKED(LO, HI, X_SCALED, ON_OVERFLOW)                                    \
-  {                                                                                                  \
-    float x_ = (X_SCALED);                                                                           \
-    if (isnan(x_) || abs(x_) >= 4611686018427387904.0) {                                             \
-      ON_OVERFLOW;                                                                                   \
-    } else {                                                                                         \
-      uvec2 w_ = fixed64_words(x_);                                                                  \
-      uint old_ = atomicAdd(LO, w_.x);                                                               \
-      int add_ = int(w_.y + (old_ + w_.x < old_ ? 1u : 0u));                                         \
-      int prev_ = int(atomicAdd(HI, uint(add_)));                                                    \
-      if ((add_ > 0 && prev_ > 2147483647 - add_) || (add_ < 0 && prev_ < -2147483647 - 1 - add_)) { \
-        ON_OVERFLOW;                                                                                 \
-      }                                                                                              \
-    }                                                                                                \
+// |X_SCALED| >= 2^62, or when the sum leaves the int64 range. NaN is tested by name: NVIDIA's compiler turns
+// !(a < b) into a >= b, which is false for NaN (seen 2026-11-27).
+#define ATOMIC_ADD_FIXED64_CHECKED(LO, HI, X_SCALED, ON_OVERFLOW)           \
+  {                                                                         \
+    float x_ = (X_SCALED);                                                  \
+    if (isnan(x_) || abs(x_) >= 4611686018427387904.0) {                    \
+      ON_OVERFLOW;                                                          \
+    } else {                                                                \
+      ATOMIC_ADD_INT64_CHECKED(LO, HI, fixed64_words(x_), ON_OVERFLOW)      \
+    }                                                                       \
   }

@@ -35,10 +35,7 @@ void main() {
   }
   barrier();
   if (gl_LocalInvocationIndex == 0u) {
-    uint old = atomicAdd(energy_lo, s_lo);
-    int add = int(s_hi + (old + s_lo < old ? 1u : 0u));
-    int prev = int(atomicAdd(energy_hi, uint(add)));
-    bool wrapped = (add > 0 && prev > 2147483647 - add) || (add < 0 && prev < -2147483647 - 1 - add);
-    if (s_overflow != 0u || wrapped) atomicOr(energy_overflow, 1u);
+    if (s_overflow != 0u) atomicOr(energy_overflow, 1u);
+    ATOMIC_ADD_INT64_CHECKED(energy_lo, energy_hi, uvec2(s_lo, s_hi), atomicOr(energy_overflow, 1u))
   }
 }

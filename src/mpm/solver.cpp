@@ -109,7 +109,10 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
   if (closed_) energy_reference_ = mechanical_energy(particles, gravity_, datum);
   energy_scale_ = energy_scale(particles, gravity_, datum);
   energy_sum_ = gl::Buffer(sizeof(GpuEnergySum));
-  energy_pass_ = build("mpm/energy.comp");
+  energy_pass_ = build("mpm/energy.comp");  // gravity, grid and scale never change: its uniforms are set once
+  energy_pass_.set("u_gravity", glm::vec3(gravity_));
+  energy_pass_.set("u_datum", glm::vec3(datum));
+  energy_pass_.set("u_energy_scale", energy_scale_);
 }
 
 void Solver::bind() const {

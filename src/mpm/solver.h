@@ -60,7 +60,8 @@ class Solver {
   /// `max_substeps` (at least 1) substeps. Calling it until `reached` with the same `end` gives state bit-identical
   /// to advance(end - time()); edits (set_material, set_colliders, set_flip) between calls apply at the next
   /// substep. One blocking read (gl::blocking_reads) at the end of each call (the energy watchdog's sum comes with
-  /// it); status checks in between are read asynchronously behind fences. Returns the substeps taken as AdvanceResult::steps. Throws as advance().
+  /// it); status checks in between are read asynchronously behind fences. Returns the substeps taken as
+  /// AdvanceResult::steps. Throws as advance().
   AdvanceResult advance_until(double end, int max_substeps);
   /// One substep of `dt` [s] chosen by the CPU (tests, benchmarks): collider motion, then every pass. Errors are
   /// only checked by check_status().

@@ -9,7 +9,6 @@
 #include <limits>
 
 #include "common/bindings.h"
-#include "mpm/diagnostics.h"
 #include "mpm/solver.h"
 
 namespace firn::mpm {
@@ -19,7 +18,8 @@ namespace {
 /// as empty dispatches) when the CPU's estimate of the substeps left is short.
 constexpr uint32_t kMaxBatch = 64;
 /// A staging slot: GpuStatus at 0, GpuStep at kStepOffset, the energy sum at kEnergyOffset, then the rigid bodies'
-/// impulse sums (12 words per body) at kImpulseOffset (collider poses are functions of the time: no read-back). Slots are 256-byte aligned.
+/// impulse sums (12 words per body) at kImpulseOffset (collider poses are functions of the time: no read-back).
+/// Slots are 256-byte aligned.
 constexpr size_t kStepOffset = 64;
 constexpr size_t kEnergyOffset = (kStepOffset + sizeof(GpuStep) + 15) / 16 * 16;  // energy.comp's uvec4
 constexpr size_t kImpulseOffset = kEnergyOffset + sizeof(GpuEnergySum);
@@ -67,7 +67,9 @@ gl::InFlight Solver::record(size_t slot) {
   const size_t bytes = slot_bytes(rigid_.size());
   if (staging_.size() != gl::kStagingSlots * bytes) staging_ = gl::Buffer(gl::kStagingSlots * bytes);
   const size_t base = slot * bytes;
-  if (energy_watched()) sum_energy();  // the state after the substeps issued so far
+  // The state after the substeps issued so far: one pass over the particles per read-back (one or two a frame),
+  // since any read-back may turn out to be the advance's last.
+  if (energy_watched()) sum_energy();
   gl::storage_barrier();  // the passes' writes before the copies
   staging_.copy_from(status_, 0, base, sizeof(GpuStatus));
   staging_.copy_from(step_, 0, base + kStepOffset, sizeof(GpuStep));
@@ -96,9 +98,6 @@ void Solver::sum_energy() {
   energy_sum_.clear();
   bind();
   energy_sum_.bind_storage(MPM_BIND_ENERGY);
-  energy_pass_.set("u_gravity", glm::vec3(gravity_));
-  energy_pass_.set("u_datum", glm::vec3(lowest_corner(settings_.grid, gravity_)));
-  energy_pass_.set("u_energy_scale", energy_scale_);
   gl::storage_barrier();  // the substeps' particle writes
   gl::ScopedPass t(timer_, "energy");
   for_each_chunk(energy_pass_);
