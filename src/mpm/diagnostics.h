@@ -29,8 +29,8 @@ double mechanical_energy(const std::vector<GpuParticle>& particles, const glm::d
 /// The fixed-point scale of shaders/mpm/energy.comp's sums [quanta per J]: a power of two whose quantum is about
 /// 1e-10 of E = sum_p m_p (|v_p|^2 / 2 + |g . (x_p - datum)|) of `particles` (the seeded snow; its mass times
 /// 1 m^2/s^2 where E is 0). Each particle's term is rounded to the quantum, so the sum of N particles is within
-/// N / 2 quanta (5e-11 N E) of the float terms' sum, and the int64 holds 2^62 quanta, 4.6e8 E, before it reports
-/// an overflow.
+/// N / 2 quanta (5e-11 N E) of the float terms' sum; a particle's term of 2^62 quanta (4.6e8 E) or more, or a sum
+/// beyond the int64 (2^63 quanta, 9.2e8 E), is reported as an overflow (the energy then reads as +infinity).
 float energy_scale(const std::vector<GpuParticle>& particles, const glm::dvec3& gravity, const glm::dvec3& datum);
 
 /// Smallest fragment `structure()` counts, in particles (about three cells of snow at 8 particles per cell).

@@ -171,7 +171,8 @@ class Solver {
   /// bit-identical either way. Throws std::invalid_argument.
   void set_chunk_particles(uint32_t n);
   uint32_t chunk_particles() const { return chunk_; }
-  /// Overwrites the particle state (tests, resets).
+  /// Overwrites the particle state (tests, resets, checkpoint restores); the next step follows their largest speed
+  /// and hardening exp(xi (1 - J_P)) (step_limits()).
   void upload_particles(const std::vector<GpuParticle>& p);
 
  private:

@@ -79,6 +79,15 @@ void Solver::check_energy(double energy) {
   // Moving colliders, rigid bodies and a coupled solver do work on the snow.
   if (!energy_watched()) return;
   energy_ = energy;
+  // Readback::energy is +infinity when the GPU's int64 sum overflowed: a particle's term above 4.6e8 or the sum
+  // above 9.2e8 times the seeded snow's energy (mpm::energy_scale), a blow-up in a closed system whatever the
+  // reference. Tested before the reference is taken, or the first check after an edit would make infinity the
+  // reference and the watchdog blind from then on.
+  if (!std::isfinite(energy_))
+    throw NumericalError("numerical failure at substep " + std::to_string(substep_ - 1) + " (t = " +
+                         std::to_string(time_) + " s): kinetic + potential energy beyond the range of its sum (" +
+                         "at least 4.6e8 times the seeded snow's) with no work done on the snow; try a smaller " +
+                         "mpm.cfl, dt_max or flip");
   if (std::isnan(energy_reference_)) energy_reference_ = energy_;  // first check after an edit
   if (const auto growth =
           energy_growth_failure(energy_, energy_reference_, settings_.max_energy_growth, "mpm.max_energy_growth", "snow"))

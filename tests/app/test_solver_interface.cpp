@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "app/cli_util.h"
@@ -125,6 +126,27 @@ TEST(SolverInterface, ReportsAndFiguresOfEverySolver) {
   EXPECT_TRUE(sim.solver("water")->report().fields.contains("max_density_error"));
   EXPECT_TRUE(sim.solver("grains")->report().fields.contains("contacts"));
   EXPECT_EQ(sim.solver("lava"), nullptr);
+}
+
+// Issue 13 point 7: the viewer's Simulation panel lists each solver's figures (panels_simulation.cpp draws
+// Solver::figures() as they are), so the hard-contact counters of the last step must be among the grains' figures,
+// with the values the world recorded: contact points, solver iterations and the final residual.
+TEST(SolverInterface, GrainFiguresShowContactsIterationsAndResidual) {
+  Simulation sim(load(read("tiny-bodies.json"), "grain-figures"));
+  sim.advance_frame();
+  const auto& last = sim.grains()->world().last;
+  ASSERT_GE(last.contact_points, 8) << "two boxes resting: 4 points on the floor, 4 between them";
+  std::map<std::string, std::string> shown;
+  for (const SolverFigure& f : sim.solver("grains")->figures()) shown[f.label] = f.value;
+  ASSERT_TRUE(shown.contains("contact_points"));
+  ASSERT_TRUE(shown.contains("solver_iterations"));
+  ASSERT_TRUE(shown.contains("solver_residual"));
+  EXPECT_EQ(std::stoi(shown["contact_points"]), last.contact_points);
+  EXPECT_EQ(std::stoi(shown["solver_iterations"]), last.solver_iterations);
+  EXPECT_GE(last.solver_iterations, 1);
+  const double residual = std::stod(shown["solver_residual"]);  // printed with 4 significant digits
+  EXPECT_NEAR(residual, last.solver_residual, 1e-3 * std::abs(last.solver_residual) + 1e-300);
+  EXPECT_LE(residual, 1e-6) << "the scene's tolerance";
 }
 
 // A live water edit changes the next step and only it: a control run without the edit stays bit-identical to a

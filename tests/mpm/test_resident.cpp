@@ -4,6 +4,7 @@
 // blocking read per call; slices give the same bits; a failure stops the GPU at the failing substep and names it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -106,6 +107,30 @@ TEST(MpmResident, LateFencesGiveTheSameBits) {
     substeps += n;
   }
   EXPECT_GT(substeps, 20);
+}
+
+// Particles uploaded between two advances (tests, resets, restores) set the next step: their speed, not the
+// reductions of the particles they replaced. Before, the upload emptied the status while the step pass still took
+// its reductions as pending: it folded a speed of 0 and a hardening of 1, and particles made faster than the elastic
+// wave speed crossed more than a cell in the first substep (the CFL check ended the advance).
+TEST(MpmResident, UploadedParticlesSetTheNextStep) {
+  const mpmtest::Scene sc = scene();
+  Solver gpu(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  gpu.advance(kFrame);
+  const double c = gpu.step_limits().wave_speed, before = gpu.step_limits().max_speed;
+  const float push = static_cast<float>(4.0 * (c + before));  // [m/s] along x: the speed sets the step
+  std::vector<GpuParticle> p = gpu.download_particles();
+  double fastest = 0;
+  for (GpuParticle& q : p) {
+    q.v_vol.x += push;
+    fastest = std::max(fastest, glm::length(glm::dvec3(glm::vec3(q.v_vol))));
+  }
+  gpu.upload_particles(p);
+  std::printf("  wave speed %.3g m/s, fastest particle %.3g -> %.3g m/s\n", c, before, fastest);
+  EXPECT_EQ(gpu.step_limits().max_speed, fastest);
+  EXPECT_EQ(gpu.step_limits().dt, std::min(sc.settings.dt_max, sc.settings.cfl * sc.settings.grid.spacing /
+                                                                    (gpu.step_limits().wave_speed + fastest)));
+  EXPECT_NO_THROW(gpu.advance(3.0 * gpu.step_limits().dt));
 }
 
 TEST(MpmResident, SlicesGiveTheSameBitsAsOneAdvance) {

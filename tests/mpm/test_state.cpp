@@ -1,5 +1,6 @@
-// Checkpoint state of the snow solver (mpm/state.h): save -> restore into a fresh solver -> both continue bit for
-// bit; a checkpoint of another scene or a damaged one is refused without changing the solver.
+// Checkpoint state of the snow solver (mpm/state.h): save -> restore into a fresh solver, or into one that has
+// stepped -> all continue bit for bit; a checkpoint of another scene or a damaged one is refused without changing
+// the solver.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -40,6 +41,12 @@ void expect_restored_solver_continues_bit_for_bit(Transfer transfer) {
   auto b = make_solver(sc);
   BinaryReader in(bytes, "test checkpoint");
   restore_state(*b, in);
+  // The same checkpoint restored into a solver that has stepped (a run restored in place): its status held the
+  // reductions of its own last substep, which the restore empties; its steps must still be the saved run's.
+  auto c = make_solver(sc);
+  c->advance(5 * c->step_limits().dt);
+  BinaryReader in_c(bytes, "test checkpoint");
+  restore_state(*c, in_c);
   EXPECT_EQ(b->time(), a->time());
   EXPECT_EQ(b->substeps(), a->substeps());
   EXPECT_EQ(b->step_limits().dt, a->step_limits().dt);
@@ -48,7 +55,9 @@ void expect_restored_solver_continues_bit_for_bit(Transfer transfer) {
   EXPECT_EQ(saved_state(*b), bytes) << "save after restore gives other bytes";
 
   const double more = 23 * a->step_limits().dt;
-  const int steps_a = a->advance(more), steps_b = b->advance(more);
+  const int steps_a = a->advance(more), steps_b = b->advance(more), steps_c = c->advance(more);
+  EXPECT_EQ(steps_a, steps_c);
+  EXPECT_TRUE(same_bytes(a->download_particles(), c->download_particles())) << "restored into a stepped solver";
   std::printf("  %u particles, %llu substeps before the checkpoint, %d after\n", a->particle_count(),
               static_cast<unsigned long long>(a->substeps()) - steps_a, steps_a);
   EXPECT_EQ(steps_a, steps_b);

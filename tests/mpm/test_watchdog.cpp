@@ -145,3 +145,32 @@ TEST(MpmWatchdog, AnEditRestartsTheReferenceAndTheCheckStaysOn) {
   push_along_the_floor(solver, glm::vec3(-1.5, 0, 0));  // +1.9 J: energy put in after that is caught again
   EXPECT_THROW(solver.advance(kFrame), NumericalError);
 }
+
+// An energy beyond the range of the GPU's int64 sum (Readback::energy = +infinity) is a failure even at the first
+// check after an edit, where it used to become the new reference (infinity), after which no energy could exceed it.
+// The speed bound is raised so that the status checks let the speeds through and only the energy sum sees them.
+TEST(MpmWatchdog, AnEnergyBeyondTheSumsRangeStopsTheRunAfterAnEdit) {
+  Snowball s = snowball();
+  s.settings.max_speed = 1e6;  // [m/s]
+  Solver solver(s.settings, s.colliders, glm::dvec3(0, -kG, 0), s.particles);
+  solver.advance(kFrame);
+  const glm::dvec3 g(0, -kG, 0), datum = lowest_corner(s.settings.grid, g);
+  const double range = std::ldexp(1.0, 63) / energy_scale(s.particles, g, datum);  // the int64's [J]
+  double mass = 0;
+  for (const GpuParticle& p : s.particles) mass += p.x_m.w;
+  const double speed = std::sqrt(4.0 * range / mass);  // kinetic energy twice the range [m/s]
+  std::printf("  sum's range %.3g J: %.3g kg of snow pushed to %.3g m/s\n", range, mass, speed);
+  push_along_the_floor(solver, glm::vec3(static_cast<float>(speed), 0, 0));
+  solver.set_colliders(s.colliders);  // an edit: the next check takes a new reference
+  try {
+    solver.advance(3.0 * s.settings.cfl * s.settings.grid.spacing / speed);  // about 3 substeps: 5 cm
+    ADD_FAILURE() << "no NumericalError; energy " << solver.energy() << " J, reference " << solver.energy_reference();
+  } catch (const NumericalError& e) {
+    const std::string what = e.what();
+    std::printf("  %s\n", what.c_str());
+    EXPECT_NE(what.find("kinetic + potential energy beyond the range of its sum"), std::string::npos) << what;
+    EXPECT_NE(what.find("numerical failure at substep " + std::to_string(solver.substeps() - 1) + " "),
+              std::string::npos)
+        << what;
+  }
+}
