@@ -100,9 +100,7 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
   upload_materials();
   upload_params();
   build_dispatch_args();
-  double v0 = 0;
-  for (const GpuParticle& p : particles) v0 = std::max(v0, static_cast<double>(glm::length(glm::vec3(p.v_vol))));
-  cfl_time_step(v0, 1.0);
+  cfl_time_step_of(particles);
   set_time_step(limits_.dt);
   estimate_volumes();
   closed_ = !any_moving(colliders_.colliders());
@@ -295,22 +293,26 @@ void Solver::upload_particles(const std::vector<GpuParticle>& p) {
   if (p.size() != count_) throw std::invalid_argument("mpm::Solver::upload_particles: particle count changed");
   particles_.write(p);
   place_window(p);  // empties the status, and with it the reductions of a substep not yet folded into the step
-  // The next step follows the uploaded particles' speed and hardening, as the constructor's does. Left pending, the
-  // step pass would fold the emptied status (speed 0, hardening 1) into the first substep's step: particles made
-  // faster by an upload crossed more than a cell in it (CFL violation), and a restore into a solver that had
-  // stepped took a different first step than the run it was saved from.
+  // The next step follows the uploaded particles, as the constructor's does. Left pending, the step pass would fold
+  // the emptied status (speed 0, hardening 1) into the first substep's step: particles made faster by an upload
+  // crossed more than a cell in it (CFL violation).
+  cfl_time_step_of(p);
+  pending_ = false;
+  checked_substep_ = substep_;
+}
+
+double Solver::cfl_time_step_of(const std::vector<GpuParticle>& p) {
   double speed = 0, harden = 1;
   for (const GpuParticle& q : p) {
-    const double v = glm::length(glm::dvec3(glm::vec3(q.v_vol)));
+    const double v = static_cast<double>(glm::length(glm::vec3(q.v_vol)));
     if (std::isfinite(v)) speed = std::max(speed, v);  // a non-finite particle is the first substep's to report
     const float index = q.fe[1].w;  // the shaders' material index, as particle_material() reads it
     const auto material = index >= 0.0f && index < float(settings_.materials.size()) ? static_cast<size_t>(index) : 0;
+    // exp(xi (1 - J_P)) as particle_update.comp reduces it: snow compacted before (J_P < 1) is stiffer.
     const double h = std::exp(settings_.materials[material].hardening * (1.0 - double(q.fe[0].w)));
     if (std::isfinite(h)) harden = std::max(harden, h);
   }
-  cfl_time_step(speed, harden);
-  pending_ = false;
-  checked_substep_ = substep_;
+  return cfl_time_step(speed, harden);
 }
 
 void Solver::clear_grid() {

@@ -249,6 +249,8 @@ class Solver {
   /// with MPM_P2G_SORTED.
   void sorted_particle_to_grid(uint32_t first, uint32_t n);
   double cfl_time_step(double max_speed, double max_hardening);
+  /// cfl_time_step from the largest speed and hardening exp(xi (1 - J_P)) of `particles` (seeded, uploaded).
+  double cfl_time_step_of(const std::vector<GpuParticle>& particles);
 
   MpmSettings settings_;
   gl::ColliderBuffer colliders_;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -123,7 +124,7 @@ TEST(MpmResident, UploadedParticlesSetTheNextStep) {
   double fastest = 0;
   for (GpuParticle& q : p) {
     q.v_vol.x += push;
-    fastest = std::max(fastest, glm::length(glm::dvec3(glm::vec3(q.v_vol))));
+    fastest = std::max(fastest, double(glm::length(glm::vec3(q.v_vol))));
   }
   gpu.upload_particles(p);
   std::printf("  wave speed %.3g m/s, fastest particle %.3g -> %.3g m/s\n", c, before, fastest);
@@ -131,6 +132,31 @@ TEST(MpmResident, UploadedParticlesSetTheNextStep) {
   EXPECT_EQ(gpu.step_limits().dt, std::min(sc.settings.dt_max, sc.settings.cfl * sc.settings.grid.spacing /
                                                                     (gpu.step_limits().wave_speed + fastest)));
   EXPECT_NO_THROW(gpu.advance(3.0 * gpu.step_limits().dt));
+}
+
+// The first step follows the particles it starts from: their largest speed and hardening exp(xi (1 - J_P)), which
+// raises the elastic wave speed of snow compacted before (J_P < 1). The constructor took a hardening of 1: a scene
+// built from compacted snow (a test's random state) took a first substep longer than the wave speed allows.
+TEST(MpmResident, TheFirstStepFollowsTheParticlesHardening) {
+  mpmtest::Scene sc = scene();
+  double harden = 1, speed = 0;
+  for (size_t i = 0; i < sc.particles.size(); ++i) {
+    GpuParticle& p = sc.particles[i];
+    if (i % 3 == 0) p.fe[0].w = 0.93f;  // J_P: compacted by 7 %
+    const Material& m = sc.settings.materials.at(static_cast<size_t>(p.fe[1].w));
+    harden = std::max(harden, std::exp(m.hardening * (1.0 - double(p.fe[0].w))));
+    speed = std::max(speed, double(glm::length(glm::vec3(p.v_vol))));
+  }
+  ASSERT_GT(harden, 1.5);
+  const Solver gpu(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  EXPECT_EQ(gpu.step_limits().hardening, harden);
+  EXPECT_EQ(gpu.step_limits().max_speed, speed);
+  const double h = sc.settings.grid.spacing, c = gpu.step_limits().wave_speed;
+  double c_expected = 0;  // the largest material's sqrt((lambda + 2 mu) xi / rho)
+  for (const Material& m : sc.settings.materials)
+    c_expected = std::max(c_expected, std::sqrt((m.lambda0() + 2.0 * m.mu0()) * harden / m.density));
+  EXPECT_NEAR(c, c_expected, 1e-12 * c_expected);
+  EXPECT_EQ(gpu.step_limits().dt, std::min(sc.settings.dt_max, sc.settings.cfl * h / (c + speed)));
 }
 
 TEST(MpmResident, SlicesGiveTheSameBitsAsOneAdvance) {
