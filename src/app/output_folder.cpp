@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "render/video.h"
 #include "scene/read_json.h"
 
 namespace firn::app {
@@ -154,6 +155,10 @@ void check_output_file(const fs::path& file, const OutputFileKind& kind, const f
 }
 
 void check_video_file(const fs::path& file, const fs::path& out, const fs::path& scene) {
+  if (!render::video_available())
+    throw InputError(std::string(kVideoFile.option) + " " + file.string() + ": this firn was built without video " +
+                     "output (CMake option FIRN_VIDEO=OFF); allowed: no --video in this build (write the frames " +
+                     "with --out and encode them with ffmpeg)");
   check_output_file(file, kVideoFile, out, scene);
 }
 

@@ -25,7 +25,7 @@ void check_output_folder(const std::filesystem::path& dir, const OutputFolderPol
 /// file the scene names, it is not the output folder `out` nor holds it, and its folder is `out` itself (created by
 /// the run) or an existing writable folder outside `out`.
 /// Touches nothing. (The video is written after the last frame, so a bad path fails before the run rather than
-/// after it.)
+/// after it.) In a build without video output (render::video_available() false) every file is refused.
 void check_video_file(const std::filesystem::path& file, const std::filesystem::path& out,
                       const std::filesystem::path& scene);
 

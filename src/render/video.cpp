@@ -1,5 +1,6 @@
 #include "render/video.h"
 
+#if FIRN_VIDEO
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -34,6 +35,8 @@ void check(int code, const std::filesystem::path& path, const char* call) {
 }
 
 }  // namespace
+
+bool video_available() { return true; }
 
 struct VideoWriter::Impl {
   std::filesystem::path path, temp;
@@ -235,3 +238,38 @@ VideoInfo read_video_info(const std::filesystem::path& path) {
 }
 
 }  // namespace firn::render
+#else  // built without FFmpeg (FIRN_VIDEO=OFF): every use says so
+
+#include <stdexcept>
+#include <string>
+
+namespace firn::render {
+namespace {
+
+[[noreturn]] void unavailable(const std::filesystem::path& path) {
+  throw std::runtime_error("video " + path.string() + ": this firn was built without video output (CMake option "
+                           "FIRN_VIDEO=OFF)");
+}
+
+}  // namespace
+
+bool video_available() { return false; }
+
+struct VideoWriter::Impl {
+  std::filesystem::path path;
+};
+
+VideoWriter::VideoWriter(const std::filesystem::path& path, int, int, double) { unavailable(path); }
+VideoWriter::~VideoWriter() = default;
+VideoWriter::VideoWriter(VideoWriter&&) noexcept = default;
+VideoWriter& VideoWriter::operator=(VideoWriter&&) noexcept = default;
+void VideoWriter::write(std::span<const uint8_t>) { unavailable(impl_->path); }
+void VideoWriter::finish() { unavailable(impl_->path); }
+int VideoWriter::frames() const { return 0; }
+int VideoWriter::encoded_width() const { return 0; }
+int VideoWriter::encoded_height() const { return 0; }
+const std::filesystem::path& VideoWriter::path() const { return impl_->path; }
+VideoInfo read_video_info(const std::filesystem::path& path) { unavailable(path); }
+
+}  // namespace firn::render
+#endif

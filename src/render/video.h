@@ -7,6 +7,10 @@
 
 namespace firn::render {
 
+/// True when firn was built with video output (CMake option FIRN_VIDEO, on by default). Without it, VideoWriter's
+/// constructor and read_video_info throw std::runtime_error saying so, and `--video` is refused as bad input.
+bool video_available();
+
 /// Writes an MP4 video one frame at a time: H.264 (FFmpeg's libx264 encoder), 4:2:0 chroma, a constant frame rate
 /// of `fps` frames per second, frame k shown at k / fps seconds, so a video of the N output frames of a run plays
 /// in exactly its simulated time. Odd sizes are padded by one pixel (repeating the last column or row), since

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "render/video.h"
 #include "viewer/keys.h"
 #include "viewer/panels.h"
 #include "viewer/widgets.h"
@@ -123,7 +124,7 @@ void recording(PanelContext& c) {
   }
   if (active) ImGui::BeginDisabled();
   ImGui::Checkbox("include the panels", &c.ui.record_include_ui);
-  ImGui::Checkbox("also an MP4 video (H.264)", &c.ui.record_video);
+  if (render::video_available()) ImGui::Checkbox("also an MP4 video (H.264)", &c.ui.record_video);
   if (active) ImGui::EndDisabled();
   if (active && c.ui.record_until_frame >= 0) {
     const int total = c.ui.record_until_frame + 1;

@@ -11,6 +11,7 @@ namespace {
 const std::string kTiny = std::string(FIRN_TEST_DIR) + "/data/tiny-snowball.json";
 
 TEST(RunVideo, OneVideoFramePerOutputFrame) {
+  if (!render::video_available()) GTEST_SKIP() << "built without video output (FIRN_VIDEO=OFF)";
   const auto dir = fresh_dir("run-video");
   const auto r = run_firn("run " + kTiny + " --frames 5 --width 160 --height 90 --out " + (dir / "out").string() +
                           " --video " + (dir / "run.mp4").string());
@@ -22,6 +23,20 @@ TEST(RunVideo, OneVideoFramePerOutputFrame) {
   EXPECT_NEAR(v.fps, 30.0, 1e-9) << "tiny-snowball.json has fps 30";
   EXPECT_TRUE(std::filesystem::exists(dir / "out" / "frame_00004.png"));
   EXPECT_EQ(r.output.find("libx264 @"), std::string::npos) << "the encoder's info log is not shown:\n" << r.output;
+}
+
+// A build without FFmpeg (CMake option FIRN_VIDEO=OFF) refuses --video as bad input before anything is written,
+// and says why; the default build has video output and skips this.
+TEST(RunVideo, ABuildWithoutVideoRefusesItAsBadInput) {
+  if (render::video_available()) GTEST_SKIP() << "built with video output";
+  const auto dir = fresh_dir("run-video-unavailable");
+  const auto r = run_firn("run " + kTiny + " --frames 2 --width 64 --height 48 --out " + (dir / "out").string() +
+                          " --video " + (dir / "run.mp4").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--video " + (dir / "run.mp4").string() + ": this firn was built without video output"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out")) << "bad input writes nothing";
 }
 
 TEST(RunVideo, NeedsRenderedFrames) {
@@ -43,6 +58,7 @@ TEST(RunVideo, NeedsRenderedFrames) {
 // Found by a robustness sweep: --video naming the scene file (or a frame) replaced it with the video. The name must
 // end in .mp4 and not be a file the scene needs; a video inside the output folder that the run creates is fine.
 TEST(RunVideo, NeverOverwritesTheSceneAndMayGoIntoTheNewOutputFolder) {
+  if (!render::video_available()) GTEST_SKIP() << "built without video output (FIRN_VIDEO=OFF)";
   const auto dir = fresh_dir("run-video-paths");
   std::filesystem::copy_file(kTiny, dir / "scene.json");
   const std::string run = "run " + (dir / "scene.json").string() + " --frames 2 --width 64 --height 48 --out ";

@@ -13,6 +13,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A build without FFmpeg (CMake option FIRN_VIDEO=OFF) has nothing to test here; tests/app/test_video_output.cpp
+// checks that it refuses --video.
+#define SKIP_WITHOUT_VIDEO() \
+  if (!video_available()) GTEST_SKIP() << "built without video output (FIRN_VIDEO=OFF)"
+
 fs::path temp_dir(const char* name) {
   const fs::path d = fs::temp_directory_path() / ("firn-video-" + std::string(name));
   fs::remove_all(d);
@@ -36,6 +41,7 @@ std::vector<uint8_t> frame(int w, int h, int k) {
 }
 
 TEST(Video, EveryFrameAtTheRateAndSizeOddSizesPadded) {
+  SKIP_WITHOUT_VIDEO();
   const fs::path dir = temp_dir("frames");
   const int w = 321, h = 181, n = 17;  // odd sizes: padded to 322 x 182 for 4:2:0
   const double fps = 24.0;
@@ -57,6 +63,7 @@ TEST(Video, EveryFrameAtTheRateAndSizeOddSizesPadded) {
 }
 
 TEST(Video, NonIntegerRate) {
+  SKIP_WITHOUT_VIDEO();
   const fs::path dir = temp_dir("rate");
   VideoWriter v(dir / "b.mp4", 64, 48, 30000.0 / 1001.0);
   for (int k = 0; k < 5; ++k) v.write(frame(64, 48, k));
@@ -67,6 +74,7 @@ TEST(Video, NonIntegerRate) {
 }
 
 TEST(Video, UnfinishedWriterLeavesNothing) {
+  SKIP_WITHOUT_VIDEO();
   const fs::path dir = temp_dir("unfinished");
   {
     VideoWriter v(dir / "c.mp4", 64, 48, 30.0);
@@ -76,6 +84,7 @@ TEST(Video, UnfinishedWriterLeavesNothing) {
 }
 
 TEST(Video, BadInput) {
+  SKIP_WITHOUT_VIDEO();
   const fs::path dir = temp_dir("bad");
   EXPECT_THROW(VideoWriter(dir / "d.mp4", 1, 48, 30.0), std::runtime_error);
   EXPECT_THROW(VideoWriter(dir / "d.mp4", 64, 48, 0.0), std::runtime_error);
