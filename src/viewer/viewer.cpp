@@ -141,7 +141,9 @@ void Viewer::advance() {
     slice(budget);
   } catch (const NumericalError& e) {
     ui_.sim_error = e.what();
-    log::error(ui_.sim_error);
+    // A scripted run (--frames) rethrows it from run() and main prints it, with exit 3: printed here too, it came
+    // out twice (robustness sweep, 2026-11-27). An interactive session goes on and shows it in the window.
+    if (options_.frames == 0) log::error(ui_.sim_error);
     p = PlaybackState{};
     p.failed = true;
   }

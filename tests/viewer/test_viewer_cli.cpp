@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #define STB_IMAGE_IMPLEMENTATION
+#include <nlohmann/json.hpp>
 #include <stb_image.h>
 
 #include "app/cli_util.h"
@@ -208,6 +209,23 @@ TEST(ViewerScripted, InvalidSceneIsBadInputWithoutAWindow) {
   // A valid scene without a display: a clear message, exit code 1.
   EXPECT_EQ(good_scene.exit_code, 1) << good_scene.output;
   EXPECT_NE(good_scene.output.find("xvfb-run"), std::string::npos) << good_scene.output;
+}
+
+// A scripted run that blows up ends with exit 3 and the failure's message once (it was printed twice: by the
+// viewer's playback and again by main; robustness sweep, 2026-11-27). The tiny snowball seeded inside its floor
+// (y = 0.35 m) is lifted onto it: energy from nothing, caught at the end of the first frame.
+TEST(ViewerScripted, ABlowUpIsExit3WithItsMessageOnce) {
+  const fs::path dir = fresh_dir("viewer-blowup");
+  std::ifstream in(std::string(FIRN_TEST_DIR) + "/data/tiny-snowball.json");
+  nlohmann::json scene = nlohmann::json::parse(in);
+  scene["colliders"][0]["point"] = {0, 0.35, 0};
+  std::ofstream(dir / "inside.json") << scene.dump();
+  const auto r = run_firn("view " + (dir / "inside.json").string() + " --frames 3 --width 64 --height 64");
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  const std::string message = "kinetic + potential energy";
+  const size_t first = r.output.find(message);
+  ASSERT_NE(first, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(message, first + 1), std::string::npos) << "printed twice:\n" << r.output;
 }
 
 TEST(ViewerScripted, ScreenshotNeedsFrames) {
