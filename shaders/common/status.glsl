@@ -22,5 +22,16 @@ void report_error(uint bit, uint index) {
   }
 }
 
+// atomicMax(SLOT, V) for a maximum reduced over many invocations into one status word (a uint, or the bits of a
+// non-negative float, which order as the floats do): skipped when the word already holds at least V, which after the
+// first few invocations is almost always, so the invocations do not all serialise on that address. The word only
+// grows during a pass, so a stale read can only cost an atomic, never lose the maximum. (A macro: GLSL passes buffer
+// words to functions by value.)
+#define ATOMIC_MAX_IF_ABOVE(SLOT, V)    \
+  {                                     \
+    uint v_ = (V);                      \
+    if (v_ > SLOT) atomicMax(SLOT, v_); \
+  }
+
 // True when no component of `a` is NaN or infinite.
 bool finite(vec4 a) { return !any(isnan(a)) && !any(isinf(a)); }

@@ -11,8 +11,11 @@
 
 layout(local_size_x = MPM_LOCAL_SIZE) in;
 // The group's stencil bounding box (lo xyz, hi xyz), reduced in shared memory before one atomic per group and bound
-// into the status (window.glsl folds it into the next substep's grid window).
+// into the status (window.glsl folds it into the next substep's grid window); the same for the largest speed and
+// hardening, the next step's CFL inputs (float bits of non-negative floats order as the floats do). A global atomic
+// per particle on one address serialises a whole GPU's particles on it.
 shared int s_box[6];
+shared uint s_max_speed, s_max_hardening;
 layout(std430, binding = MPM_BIND_VELGRAD) readonly buffer VelGradBuffer { mat3x4 velocity_gradients[]; };
 
 void plasticity(inout Particle p, mat3 grad_v) {
@@ -64,9 +67,9 @@ bool update(uint i, out ivec3 base) {
   } else {
     float speed = length(v);
     if (speed > stepper.speed_limit) report_error(MPM_ERROR_CFL, chunk_first + i);
-    atomicMax(status.max_speed_bits, floatBitsToUint(speed));
+    atomicMax(s_max_speed, floatBitsToUint(speed));
     float harden = exp(particle_material(p).lame.z * (1.0 - p.fe[0].w));
-    atomicMax(status.max_hardening_bits, floatBitsToUint(harden));
+    atomicMax(s_max_hardening, floatBitsToUint(harden));
   }
   particles[i] = p;
   // The cubic B-spline's base node (kernel.glsl; this pass is built without the transfer's defines): MLS's
@@ -79,6 +82,8 @@ void main() {
   uint i = linear_index();
   uint l = gl_LocalInvocationIndex;
   if (l < 6u) s_box[l] = l < 3u ? 2147483647 : -2147483647 - 1;
+  if (l == 6u) s_max_speed = 0u;
+  if (l == 7u) s_max_hardening = 0u;
   barrier();  // no early return before the barriers: every invocation reaches them
   ivec3 base;
   if (i < chunk_count && update(i, base)) {
@@ -92,4 +97,8 @@ void main() {
     atomicMin(status.base_lo[l], s_box[l]);
   else if (l < 6u)
     atomicMax(status.base_hi[l - 3u], s_box[l]);
+  else if (l == 6u)
+    atomicMax(status.max_speed_bits, s_max_speed);
+  else if (l == 7u)
+    atomicMax(status.max_hardening_bits, s_max_hardening);
 }

@@ -95,9 +95,9 @@ void main() {
     float speed = length(v);
     if (speed > stepper.speed_limit) report_error(SPH_ERROR_CFL, p.id.x);
     if (p.v_rho.w > rest_density() * (1.0 + compression_bound())) report_error(SPH_ERROR_DENSITY, p.id.x);
-    atomicMax(status.max_speed_bits, floatBitsToUint(speed));
-    atomicMax(status.max_accel_bits, floatBitsToUint(length(a)));
-    atomicMax(status.max_density_bits, floatBitsToUint(max(p.v_rho.w, 0.0)));
+    ATOMIC_MAX_IF_ABOVE(status.max_speed_bits, floatBitsToUint(speed))
+    ATOMIC_MAX_IF_ABOVE(status.max_accel_bits, floatBitsToUint(length(a)))
+    ATOMIC_MAX_IF_ABOVE(status.max_density_bits, floatBitsToUint(max(p.v_rho.w, 0.0)))
     // Kinetic plus potential energy, the potential from the domain's lowest corner along gravity.
     vec3 lowest;
     for (int a = 0; a < 3; ++a) lowest[a] = gravity_dt[a] > 0.0 ? domain_max[a] : domain_min[a];
