@@ -202,14 +202,24 @@ shared uint s_pid[MPM_LOCAL_SIZE];
 shared float s_bound[MPM_LOCAL_SIZE];  // value_bound
 shared uint s_run_first[MPM_LOCAL_SIZE];  // runs: consecutive particles with the same stencil base
 shared uint s_run_end[MPM_LOCAL_SIZE];
-shared bool s_run_in_range[MPM_LOCAL_SIZE];  // no value of the run and no partial sum of them can overflow
+shared bool s_run_in_range[MPM_LOCAL_SIZE];  // no value and no partial sum of the run (segment) can overflow
 shared uint s_runs;
+#ifdef MPM_P2G_SEGMENTS
+// Segments: consecutive runs of one row of cells (the same y and z of the base, x increasing by less than a stencil
+// width from run to run, so that their stencils overlap). The cells of segment g are s_cell_run[s_seg_cell[g] ..
+// s_seg_cell[g + 1]), x from s_seg_base[g].x on: each the index of that cell's run, or -1 for an empty cell.
+#define MAX_SEGMENT_CELLS (MPM_STENCIL * MPM_LOCAL_SIZE)  // a run per particle, gaps under a stencil width between
+shared ivec3 s_seg_base[MPM_LOCAL_SIZE];
+shared uint s_seg_cell[MPM_LOCAL_SIZE + 1];
+shared uint s_seg_first[MPM_LOCAL_SIZE];  // its first particle (named by an overflow report)
+shared int s_cell_run[MAX_SEGMENT_CELLS];
+shared uint s_segments;
+#endif
 
-// The summed values of the run's particles [a, e) for stencil node base + o (= n); `checked` false only when the
-// sum of their value_bounds is in range, so that neither a value nor a partial sum can overflow. Called with a
-// constant `checked`.
-NodeValue run_sum(uint a, uint e, ivec3 o, ivec3 n, bool checked) {
-  NodeValue sum = NodeValue(0, ivec3(0), ivec3(0));
+// Adds to `sum` the values of the run's particles [a, e) for stencil node base + o (= n); `checked` false only when
+// the sum of the value_bounds of every particle summed into `sum` is in range, so that neither a value nor a partial
+// sum can overflow. Called with a constant `checked`.
+void run_sum(uint a, uint e, ivec3 o, ivec3 n, bool checked, inout NodeValue sum) {
   for (uint p = a; p < e; ++p) {
     uint j = p * uint(MPM_STENCIL);
     vec3 wx = s_w[j + uint(o.x)], wy = s_w[j + uint(o.y)], wz = s_w[j + uint(o.z)];
@@ -234,8 +244,120 @@ NodeValue run_sum(uint a, uint e, ivec3 o, ivec3 n, bool checked) {
       sum.impulse[d] = checked_add(sum.impulse[d], v.impulse[d], MPM_ERROR_IMPULSE_OVERFLOW, pid);
     }
   }
+}
+
+#ifndef MPM_P2G_SEGMENTS
+// The first particle of each run records the run (in any order: the sums below do not depend on it) and lists the
+// blocks of its stencil for the grid update. Returns nothing: s_runs is read after the next barrier.
+void cut_runs(uint l, uint count) {
+  if (l >= count) return;
+  ivec3 base = s_base[l];
+  if (l > 0u && s_base[l - 1u] == base) return;
+  uint end = l + 1u;
+  float bound = s_bound[l];  // a bound on the run's sums: the sum of its particles' bounds
+  for (; end < count && s_base[end] == base; ++end) bound += s_bound[end];
+  uint r = atomicAdd(s_runs, 1u);
+  s_run_first[r] = l;
+  s_run_end[r] = end;
+  s_run_in_range[r] = bound <= 0.5 * FIXED_LIMIT;
+  list_blocks(base, base + (MPM_STENCIL - 1));
+}
+
+// Invocation l adds stencil node l % STENCIL_NODES of run r0 + l / STENCIL_NODES (MLS: two runs at a time): all
+// invocations of a run read the same particle at the same time (a broadcast from shared memory), sum its values for
+// their node in registers, and add once per channel.
+void add_runs(uint l) {
+  const uint per_pass = uint(MPM_LOCAL_SIZE / STENCIL_NODES);
+  uint q = l % uint(STENCIL_NODES);
+  ivec3 o = ivec3(q % MPM_STENCIL, (q / MPM_STENCIL) % MPM_STENCIL, q / (MPM_STENCIL * MPM_STENCIL));
+  for (uint r0 = 0u; r0 < s_runs; r0 += per_pass) {
+    uint r = r0 + l / uint(STENCIL_NODES);
+    if (l >= per_pass * uint(STENCIL_NODES) || r >= s_runs) continue;
+    uint a = s_run_first[r], e = s_run_end[r];
+    ivec3 n = s_base[a] + o;
+    if (!node_in_grid(n) || !node_in_window(n)) continue;  // outside the window: reported above
+    NodeValue sum = NodeValue(0, ivec3(0), ivec3(0));
+    if (s_run_in_range[r])
+      run_sum(a, e, o, n, false, sum);
+    else
+      run_sum(a, e, o, n, true, sum);
+    add_to_grid(node_index(n), sum, s_pid[a]);
+  }
+}
+#else
+// One invocation cuts the sorted particles into runs and segments, in order (a walk over at most MPM_LOCAL_SIZE
+// entries); a segment's bound is the sum of its particles' bounds (in s_run_in_range[g]).
+void cut_segments(uint count) {
+  uint runs = 0u, segments = 0u, cells = 0u;
+  float bound = 0.0;
+  for (uint i = 0u; i < count; ++i) {
+    ivec3 b = s_base[i];
+    ivec3 prev = s_base[i == 0u ? 0u : i - 1u];
+    if (i == 0u || b != prev) {
+      // The sort's key is x-contiguous per row (common/cell_hash.glsl): a row's cells come in increasing x, except
+      // where its keys wrap around the table. A new segment there, at another row, and where the stencils stop
+      // overlapping.
+      if (i == 0u || b.yz != prev.yz || b.x < prev.x || b.x - prev.x >= MPM_STENCIL) {
+        if (segments > 0u) s_run_in_range[segments - 1u] = bound <= 0.5 * FIXED_LIMIT;
+        bound = 0.0;
+        s_seg_base[segments] = b;
+        s_seg_cell[segments] = cells;
+        s_seg_first[segments] = i;
+        ++segments;
+      } else {
+        for (int x = prev.x + 1; x < b.x; ++x) s_cell_run[cells++] = -1;  // an empty cell inside the segment
+      }
+      s_cell_run[cells++] = int(runs);
+      if (runs > 0u) s_run_end[runs - 1u] = i;
+      s_run_first[runs++] = i;
+    }
+    bound += s_bound[i];
+  }
+  s_run_end[runs - 1u] = count;
+  s_run_in_range[segments - 1u] = bound <= 0.5 * FIXED_LIMIT;
+  s_seg_cell[segments] = cells;
+  s_runs = runs;
+  s_segments = segments;
+}
+
+// The sum for node n = segment base + (ix, oy, oz) over the runs whose stencils hold it: the cells ix - k for
+// k = 0..MPM_STENCIL-1 (node offset k along x from them). Called with a constant `checked`.
+NodeValue node_sum(uint c0, uint cells, int ix, int oy, int oz, ivec3 n, bool checked) {
+  NodeValue sum = NodeValue(0, ivec3(0), ivec3(0));
+  for (int k = 0; k < MPM_STENCIL; ++k) {
+    int cx = ix - k;
+    if (cx < 0 || cx >= int(cells)) continue;
+    int r = s_cell_run[c0 + uint(cx)];
+    if (r >= 0) run_sum(s_run_first[r], s_run_end[r], ivec3(k, oy, oz), n, checked, sum);
+  }
   return sum;
 }
+
+// Per segment, invocation l adds the nodes q = l, l + MPM_LOCAL_SIZE, ... of the segment's stencils (x fastest),
+// each once per channel with the values of every run whose stencil holds it summed in registers: one atomic per
+// node of the row's stencils instead of one per node of every run's.
+void add_segments(uint l) {
+  for (uint g = 0u; g < s_segments; ++g) {
+    ivec3 b0 = s_seg_base[g];
+    uint c0 = s_seg_cell[g], cells = s_seg_cell[g + 1u] - c0;
+    uint nx = cells + uint(MPM_STENCIL - 1);
+    uint total = nx * uint(MPM_STENCIL * MPM_STENCIL);
+    bool in_range = s_run_in_range[g];
+    uint pid = s_pid[s_seg_first[g]];
+    for (uint q = l; q < total; q += uint(MPM_LOCAL_SIZE)) {
+      int ix = int(q % nx), oy = int((q / nx) % uint(MPM_STENCIL)), oz = int(q / (nx * uint(MPM_STENCIL)));
+      ivec3 n = b0 + ivec3(ix, oy, oz);
+      if (!node_in_grid(n) || !node_in_window(n)) continue;  // outside the window: reported above
+      NodeValue sum;
+      if (in_range)
+        sum = node_sum(c0, cells, ix, oy, oz, n, false);
+      else
+        sum = node_sum(c0, cells, ix, oy, oz, n, true);
+      add_to_grid(node_index(n), sum, pid);
+    }
+  }
+}
+#endif
 
 void main() {
   uint group = gl_WorkGroupID.x + gl_NumWorkGroups.x * gl_WorkGroupID.y;
@@ -270,29 +392,25 @@ void main() {
     if (!own) report_error(MPM_ERROR_WINDOW, chunk_first + i);
   }
   barrier();  // also orders shared memory (GLSL 4.30 Sec. 8.16)
-
-  // The first particle of each run records the run (in any order: the sums below do not depend on it) and lists
-  // the blocks of its stencil for the grid update.
-  if (l < count) {
-    ivec3 base = s_base[l];
-    if (l == 0u || s_base[l - 1u] != base) {
-      uint end = l + 1u;
-      float bound = s_bound[l];  // a bound on the run's sums: the sum of its particles' bounds
-      for (; end < count && s_base[end] == base; ++end) bound += s_bound[end];
-      uint r = atomicAdd(s_runs, 1u);
-      s_run_first[r] = l;
-      s_run_end[r] = end;
-      s_run_in_range[r] = bound <= 0.5 * FIXED_LIMIT;
-      list_blocks(base, base + (MPM_STENCIL - 1));
-    }
-  }
+#ifdef MPM_P2G_SEGMENTS
+  if (l == 0u) cut_segments(count);
   barrier();
+  for (uint r = l; r < s_runs; r += uint(MPM_LOCAL_SIZE)) {
+    ivec3 base = s_base[s_run_first[r]];
+    list_blocks(base, base + (MPM_STENCIL - 1));  // the grid update visits these blocks only
+  }
+  uint sums = s_segments;
+#else
+  cut_runs(l, count);
+  barrier();
+  uint sums = s_runs;
+#endif
 
-  // Runs of fewer than two particles on average (sparse snow: about one particle per cell) gain less from the sums
-  // than the runs' shared-memory passes cost (a 186 k-particle bunny at one per cell: 2x slower): then every
-  // invocation adds its own particle, as the direct pass does (the blocks are listed above). The same integers
-  // either way. s_runs is read after the barrier: the branch is the group's.
-  if (s_runs * 2u > count) {
+  // Fewer than two particles per run (or segment) on average (sparse snow: about one particle per cell) gain less
+  // from the sums than their shared-memory passes cost (a 186 k-particle bunny at one per cell: 2x slower with runs):
+  // then every invocation adds its own particle, as the direct pass does (the blocks are listed above). The same
+  // integers either way. `sums` is read after the barrier: the branch is the group's.
+  if (sums * 2u > count) {
     if (own) {
       vec3 x = s_x_m[l].xyz;
       if (s_bound[l] <= 0.5 * FIXED_LIMIT)
@@ -302,25 +420,10 @@ void main() {
     }
     return;
   }
-
-  // Invocation l adds stencil node l % STENCIL_NODES of run r0 + l / STENCIL_NODES (MLS: two runs at a time): all
-  // invocations of a run read the same particle at the same time (a broadcast from shared memory), sum its values
-  // for their node in registers, and add once per channel.
-  const uint per_pass = uint(MPM_LOCAL_SIZE / STENCIL_NODES);
-  uint q = l % uint(STENCIL_NODES);
-  ivec3 o = ivec3(q % MPM_STENCIL, (q / MPM_STENCIL) % MPM_STENCIL, q / (MPM_STENCIL * MPM_STENCIL));
-  for (uint r0 = 0u; r0 < s_runs; r0 += per_pass) {
-    uint r = r0 + l / uint(STENCIL_NODES);
-    if (l >= per_pass * uint(STENCIL_NODES) || r >= s_runs) continue;
-    uint a = s_run_first[r], e = s_run_end[r];
-    ivec3 n = s_base[a] + o;
-    if (!node_in_grid(n) || !node_in_window(n)) continue;  // outside the window: reported above
-    NodeValue sum;
-    if (s_run_in_range[r])
-      sum = run_sum(a, e, o, n, false);
-    else
-      sum = run_sum(a, e, o, n, true);
-    add_to_grid(node_index(n), sum, s_pid[a]);
-  }
+#ifdef MPM_P2G_SEGMENTS
+  add_segments(l);
+#else
+  add_runs(l);
+#endif
 }
 #endif

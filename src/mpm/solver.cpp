@@ -84,7 +84,7 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
   block_args_ = gl::Buffer(sizeof(glm::uvec3));
   if (particles.empty()) throw std::invalid_argument("mpm::Solver: no particles");
   place_window(particles);  // allocates the grid buffers for the window the snow needs
-  if (settings_.particle_to_grid == ParticleToGrid::kSorted) {
+  if (settings_.particle_to_grid != ParticleToGrid::kDirect) {
     const size_t sorted = std::min(count_, chunk_);  // set_chunk_particles only lowers chunk_
     sort_keys_ = gl::Buffer(sorted * sizeof(uint32_t));
     sort_ranks_ = gl::Buffer(sorted * sizeof(uint32_t));
@@ -95,6 +95,7 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
     sort_count_.set("sort_table", sort_table_);
     sort_scatter_ = build("mpm/cell_sort.comp", {"#define MPM_SORT_SCATTER"});
     defines.push_back("#define MPM_P2G_SORTED");
+    if (settings_.particle_to_grid == ParticleToGrid::kSegments) defines.push_back("#define MPM_P2G_SEGMENTS");
     p2g_sorted_ = build("mpm/p2g.comp", defines);
   }
   upload_materials();

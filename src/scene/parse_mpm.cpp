@@ -224,7 +224,9 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
         "transfer", {{"flip", mpm::Transfer::kFlip}, {"apic", mpm::Transfer::kApic}, {"mls", mpm::Transfer::kMls}});
   if (auto p2g = node.find("particle_to_grid"))
     s.particle_to_grid = p2g->choice<mpm::ParticleToGrid>(
-        "particle_to_grid", {{"sorted", mpm::ParticleToGrid::kSorted}, {"direct", mpm::ParticleToGrid::kDirect}});
+        "particle_to_grid", {{"sorted", mpm::ParticleToGrid::kSorted},
+                             {"direct", mpm::ParticleToGrid::kDirect},
+                             {"segments", mpm::ParticleToGrid::kSegments}});
   s.max_speed = node.number("max_speed", {.text = "max_speed >= 0 [m/s] (0 = derive from the scene)", .lo = 0},
                             s.max_speed);
   s.max_energy_growth = node.number(

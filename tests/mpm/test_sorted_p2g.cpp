@@ -44,21 +44,38 @@ mpmtest::Scene clumped_scene(std::mt19937_64& rng) {
   return sc;
 }
 
+/// The clumped scene with a further 30 % of the particles in a slab of rows 19 cells long and 6 x 5 cells across, at
+/// about 1.6 per cell: runs of one or two particles with empty cells between them along the rows, so that the row
+/// segments of ParticleToGrid::kSegments span gaps (cells without a run) and many runs.
+mpmtest::Scene rows_scene(std::mt19937_64& rng) {
+  mpmtest::Scene sc = clumped_scene(rng);
+  const glm::dvec3 lo = mpmtest::wall_lo(sc.settings.grid);
+  const double h = sc.settings.grid.spacing;
+  const glm::dvec3 corner = lo + glm::dvec3(2.5 * h, 3.5 * h, 4.5 * h), size = h * glm::dvec3(19, 6, 5);
+  for (int i = kParticles * 6 / 10; i < kParticles * 9 / 10; ++i) {
+    const glm::dvec3 x = corner + size * glm::dvec3(mpmtest::uniform(rng, 0, 1), mpmtest::uniform(rng, 0, 1),
+                                                    mpmtest::uniform(rng, 0, 1));
+    sc.particles[i].x_m = glm::vec4(glm::vec3(x), sc.particles[i].x_m.w);
+  }
+  return sc;
+}
+
 template <class T>
 bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
-/// Runs the sorted and the direct particle-to-grid on the same clumped scene with `transfer` (the sorted one in
-/// chunks of `chunk` particles when non-zero): the grid after one particle-to-grid, then the particles and the
-/// affine velocities after 25 substeps, must be the same bytes.
-void expect_bit_identical(Transfer transfer, uint32_t chunk) {
+/// Runs the sorted particle-to-grid `mode` (kSorted or kSegments) and the direct one on the same scene (clumped,
+/// or with rows) with `transfer` (the sorted one in chunks of `chunk` particles when non-zero): the grid after one
+/// particle-to-grid, then the particles and the affine velocities after 25 substeps, must be the same bytes.
+void expect_bit_identical(Transfer transfer, uint32_t chunk, ParticleToGrid mode = ParticleToGrid::kSorted,
+                          bool rows = false) {
   firn::test::gl_context();
   std::mt19937_64 rng(mpmtest::test_seed());
-  mpmtest::Scene sc = clumped_scene(rng);
+  mpmtest::Scene sc = rows ? rows_scene(rng) : clumped_scene(rng);
   sc.settings.transfer = transfer;
   MpmSettings direct_settings = sc.settings;
-  sc.settings.particle_to_grid = ParticleToGrid::kSorted;
+  sc.settings.particle_to_grid = mode;
   direct_settings.particle_to_grid = ParticleToGrid::kDirect;
   Solver sorted(sc.settings, sc.colliders, sc.gravity, sc.particles);
   Solver direct(direct_settings, sc.colliders, sc.gravity, sc.particles);
@@ -108,6 +125,17 @@ TEST(MpmSortedP2G, MlsGridAndParticlesAreBitIdenticalToTheDirectScatter) { expec
 // Chunks of 256 particles (the layout 4 M particles use on llvmpipe, in small): each chunk sorted on its own.
 TEST(MpmSortedP2G, ChunkedSortedScatterIsBitIdenticalToTheDirectScatter) { expect_bit_identical(Transfer::kFlip, 256); }
 
+// The row segments (ParticleToGrid::kSegments) add the same integers: on the clumped scene and on one with gapped
+// rows, for every transfer (MLS's 3-node stencil too) and in chunks.
+TEST(MpmSortedP2G, SegmentsAreBitIdenticalToTheDirectScatter) {
+  for (Transfer t : {Transfer::kFlip, Transfer::kApic, Transfer::kMls}) {
+    SCOPED_TRACE(t == Transfer::kFlip ? "flip" : t == Transfer::kApic ? "apic" : "mls");
+    expect_bit_identical(t, 0, ParticleToGrid::kSegments);
+    expect_bit_identical(t, 0, ParticleToGrid::kSegments, true);
+  }
+  expect_bit_identical(Transfer::kFlip, 256, ParticleToGrid::kSegments, true);
+}
+
 // After particle-to-grid the sort holds every particle once, slots in non-decreasing key order, keys inside the
 // table (a power of two >= 2 particles, independent of the grid), and particles of one cell (computed here in
 // double; those within 1e-5 h of a cell face are skipped, where float and double may round differently) share
@@ -156,10 +184,11 @@ TEST(MpmSortedP2G, SortPutsParticlesOfOneCellUnderOneKey) {
 
 // A particle whose momentum cannot be written in int32 fixed point at its nearest nodes (3 x 2^31 integer units at
 // a weight of 0.1, below every cubic stencil's largest weight of at least 0.479^3 = 0.11) is reported by name by both
-// passes, though both skip the per-value checks for particles whose bounds prove them in range.
+// passes (and by the row segments), though all skip the per-value checks for particles whose bounds prove them in
+// range.
 TEST(MpmSortedP2G, AParticleTooFastForTheFixedPointIsNamedByBothPasses) {
   firn::test::gl_context();
-  for (ParticleToGrid mode : {ParticleToGrid::kDirect, ParticleToGrid::kSorted}) {
+  for (ParticleToGrid mode : {ParticleToGrid::kDirect, ParticleToGrid::kSorted, ParticleToGrid::kSegments}) {
     std::mt19937_64 rng(mpmtest::test_seed());
     mpmtest::Scene sc = clumped_scene(rng);
     sc.settings.particle_to_grid = mode;
