@@ -333,7 +333,7 @@ NodeValue node_sum(uint c0, uint cells, int ix, int oy, int oz, ivec3 n, bool ch
   return sum;
 }
 
-// Per segment, invocation l adds the nodes q = l, l + MPM_LOCAL_SIZE, ... of the segment's stencils (x fastest),
+// Per segment, invocation l adds the nodes q = l, l + MPM_LOCAL_SIZE, ... of the segment's stencils,
 // each once per channel with the values of every run whose stencil holds it summed in registers: one atomic per
 // node of the row's stencils instead of one per node of every run's.
 void add_segments(uint l) {
@@ -345,7 +345,10 @@ void add_segments(uint l) {
     bool in_range = s_run_in_range[g];
     uint pid = s_pid[s_seg_first[g]];
     for (uint q = l; q < total; q += uint(MPM_LOCAL_SIZE)) {
-      int ix = int(q % nx), oy = int((q / nx) % uint(MPM_STENCIL)), oz = int(q / (nx * uint(MPM_STENCIL)));
+      // y and z fastest: the invocations of a SIMD vector (llvmpipe runs 8) share ix, hence the cells and runs
+      // they sum, and loop alike (with x fastest they diverged: 75 against 61 ms on two-snowballs).
+      int yz = int(q % uint(MPM_STENCIL * MPM_STENCIL)), ix = int(q / uint(MPM_STENCIL * MPM_STENCIL));
+      int oy = yz % MPM_STENCIL, oz = yz / MPM_STENCIL;
       ivec3 n = b0 + ivec3(ix, oy, oz);
       if (!node_in_grid(n) || !node_in_window(n)) continue;  // outside the window: reported above
       NodeValue sum;
@@ -399,18 +402,16 @@ void main() {
     ivec3 base = s_base[s_run_first[r]];
     list_blocks(base, base + (MPM_STENCIL - 1));  // the grid update visits these blocks only
   }
-  uint sums = s_segments;
 #else
   cut_runs(l, count);
   barrier();
-  uint sums = s_runs;
 #endif
 
-  // Fewer than two particles per run (or segment) on average (sparse snow: about one particle per cell) gain less
-  // from the sums than their shared-memory passes cost (a 186 k-particle bunny at one per cell: 2x slower with runs):
-  // then every invocation adds its own particle, as the direct pass does (the blocks are listed above). The same
-  // integers either way. `sums` is read after the barrier: the branch is the group's.
-  if (sums * 2u > count) {
+  // Fewer than two particles per run on average (sparse snow: about one particle per cell) gain less from the sums
+  // than their shared-memory passes cost (a 186 k-particle bunny at one per cell: 2x slower with runs, 2x with
+  // segments too): then every invocation adds its own particle, as the direct pass does (the blocks are listed
+  // above). The same integers either way. s_runs is read after the barrier: the branch is the group's.
+  if (s_runs * 2u > count) {
     if (own) {
       vec3 x = s_x_m[l].xyz;
       if (s_bound[l] <= 0.5 * FIXED_LIMIT)

@@ -76,8 +76,8 @@ enum class ParticleToGrid {
   kDirect,  ///< one thread per particle, every node value a global atomicAdd (Meyer 2015 Sec. 4.3)
   kSegments,  ///< sorted as kSorted, but the runs of a row of L cells whose stencils overlap are summed per node
               ///< before the atomics: 16 (L + 3) node additions instead of 64 L (cubic; 9 (L + 2) against 27 L for
-              ///< MLS). For GPUs, whose particle-to-grid the global atomics bound (bench/RESULTS.md, H200); slower
-              ///< on llvmpipe. Bit-identical to both.
+              ///< MLS). For GPUs, whose particle-to-grid the global atomics seem to bound (bench/RESULTS.md, H200;
+              ///< not measured there yet); on llvmpipe as fast as kSorted on dense snow. Bit-identical to both.
 };
 
 /// True for the transfers whose particles carry an affine velocity C_p (APIC, MLS).
