@@ -206,43 +206,43 @@ shared bool s_run_in_range[MPM_LOCAL_SIZE];  // no value and no partial sum of t
 shared uint s_runs;
 #ifdef MPM_P2G_SEGMENTS
 // Segments: consecutive runs of one row of cells (the same y and z of the base, x increasing by less than a stencil
-// width from run to run, so that their stencils overlap). The cells of segment g are s_cell_run[s_seg_cell[g] ..
-// s_seg_cell[g + 1]), x from s_seg_base[g].x on: each the index of that cell's run, or -1 for an empty cell.
-#define MAX_SEGMENT_CELLS (MPM_STENCIL * MPM_LOCAL_SIZE)  // a run per particle, gaps under a stencil width between
+// width from run to run, so that their stencils overlap). Segment g's cells, x from s_seg_base[g].x on, have the
+// entries s_cell_first[s_seg_cell[g] + c], c = 0 .. cells: the first sorted particle in cell c or, for an empty
+// cell, in the next one; entry `cells` is the segment's end. The particles of cells [c0, c1) are then the slots
+// s_cell_first[c0] .. s_cell_first[c1].
+#define MAX_SEGMENT_CELLS (MPM_STENCIL * MPM_LOCAL_SIZE)  // per segment its cells and an end: a run per particle, gaps
+                                                          // under a stencil width between runs
 shared ivec3 s_seg_base[MPM_LOCAL_SIZE];
 shared uint s_seg_cell[MPM_LOCAL_SIZE + 1];
-shared uint s_seg_first[MPM_LOCAL_SIZE];  // its first particle (named by an overflow report)
-shared int s_cell_run[MAX_SEGMENT_CELLS];
+shared uint s_cell_first[MAX_SEGMENT_CELLS];
 shared uint s_segments;
 #endif
 
-// Adds to `sum` the values of the run's particles [a, e) for stencil node base + o (= n); `checked` false only when
-// the sum of the value_bounds of every particle summed into `sum` is in range, so that neither a value nor a partial
-// sum can overflow. Called with a constant `checked`.
-void run_sum(uint a, uint e, ivec3 o, ivec3 n, bool checked, inout NodeValue sum) {
-  for (uint p = a; p < e; ++p) {
-    uint j = p * uint(MPM_STENCIL);
-    vec3 wx = s_w[j + uint(o.x)], wy = s_w[j + uint(o.y)], wz = s_w[j + uint(o.z)];
-    float w = wx.x * wy.y * wz.z;
+// Adds to `sum` the values of sorted particle p for its stencil node o (= n); `checked` false only when the sum of
+// the value_bounds of every particle summed into `sum` is in range, so that neither a value nor a partial sum can
+// overflow. Called with a constant `checked`.
+void add_particle(uint p, ivec3 o, ivec3 n, bool checked, inout NodeValue sum) {
+  uint j = p * uint(MPM_STENCIL);
+  vec3 wx = s_w[j + uint(o.x)], wy = s_w[j + uint(o.y)], wz = s_w[j + uint(o.z)];
+  float w = wx.x * wy.y * wz.z;
 #ifdef MPM_MLS
-    vec3 grad = vec3(0.0);
+  vec3 grad = vec3(0.0);
 #else
-    vec3 grad = product_gradient(wx, wy, wz, s_dw[j + uint(o.x)], s_dw[j + uint(o.y)], s_dw[j + uint(o.z)]);
+  vec3 grad = product_gradient(wx, wy, wz, s_dw[j + uint(o.x)], s_dw[j + uint(o.y)], s_dw[j + uint(o.z)]);
 #endif
-    vec4 x_m = s_x_m[p];
-    uint pid = s_pid[p];
-    NodeValue v = node_value(w, grad, node_position(n) - x_m.xyz, x_m.w, s_mv[p], s_mC[p], s_impulse[p], checked, pid);
-    if (!checked) {
-      sum.mass += v.mass;
-      sum.momentum += v.momentum;
-      sum.impulse += v.impulse;
-      continue;
-    }
-    sum.mass = checked_add(sum.mass, v.mass, MPM_ERROR_MASS_OVERFLOW, pid);
-    for (int d = 0; d < 3; ++d) {
-      sum.momentum[d] = checked_add(sum.momentum[d], v.momentum[d], MPM_ERROR_MOMENTUM_OVERFLOW, pid);
-      sum.impulse[d] = checked_add(sum.impulse[d], v.impulse[d], MPM_ERROR_IMPULSE_OVERFLOW, pid);
-    }
+  vec4 x_m = s_x_m[p];
+  uint pid = s_pid[p];
+  NodeValue v = node_value(w, grad, node_position(n) - x_m.xyz, x_m.w, s_mv[p], s_mC[p], s_impulse[p], checked, pid);
+  if (!checked) {
+    sum.mass += v.mass;
+    sum.momentum += v.momentum;
+    sum.impulse += v.impulse;
+    return;
+  }
+  sum.mass = checked_add(sum.mass, v.mass, MPM_ERROR_MASS_OVERFLOW, pid);
+  for (int d = 0; d < 3; ++d) {
+    sum.momentum[d] = checked_add(sum.momentum[d], v.momentum[d], MPM_ERROR_MOMENTUM_OVERFLOW, pid);
+    sum.impulse[d] = checked_add(sum.impulse[d], v.impulse[d], MPM_ERROR_IMPULSE_OVERFLOW, pid);
   }
 }
 
@@ -278,9 +278,9 @@ void add_runs(uint l) {
     if (!node_in_grid(n) || !node_in_window(n)) continue;  // outside the window: reported above
     NodeValue sum = NodeValue(0, ivec3(0), ivec3(0));
     if (s_run_in_range[r])
-      run_sum(a, e, o, n, false, sum);
+      for (uint p = a; p < e; ++p) add_particle(p, o, n, false, sum);
     else
-      run_sum(a, e, o, n, true, sum);
+      for (uint p = a; p < e; ++p) add_particle(p, o, n, true, sum);
     add_to_grid(node_index(n), sum, s_pid[a]);
   }
 }
@@ -298,21 +298,23 @@ void cut_segments(uint count) {
       // where its keys wrap around the table. A new segment there, at another row, and where the stencils stop
       // overlapping.
       if (i == 0u || b.yz != prev.yz || b.x < prev.x || b.x - prev.x >= MPM_STENCIL) {
-        if (segments > 0u) s_run_in_range[segments - 1u] = bound <= 0.5 * FIXED_LIMIT;
+        if (segments > 0u) {
+          s_run_in_range[segments - 1u] = bound <= 0.5 * FIXED_LIMIT;
+          s_cell_first[cells++] = i;  // the previous segment's end
+        }
         bound = 0.0;
         s_seg_base[segments] = b;
-        s_seg_cell[segments] = cells;
-        s_seg_first[segments] = i;
-        ++segments;
+        s_seg_cell[segments++] = cells;
       } else {
-        for (int x = prev.x + 1; x < b.x; ++x) s_cell_run[cells++] = -1;  // an empty cell inside the segment
+        for (int x = prev.x + 1; x < b.x; ++x) s_cell_first[cells++] = i;  // an empty cell: the next one's first
       }
-      s_cell_run[cells++] = int(runs);
+      s_cell_first[cells++] = i;
       if (runs > 0u) s_run_end[runs - 1u] = i;
       s_run_first[runs++] = i;
     }
     bound += s_bound[i];
   }
+  s_cell_first[cells++] = count;  // the last segment's end
   s_run_end[runs - 1u] = count;
   s_run_in_range[segments - 1u] = bound <= 0.5 * FIXED_LIMIT;
   s_seg_cell[segments] = cells;
@@ -320,16 +322,14 @@ void cut_segments(uint count) {
   s_segments = segments;
 }
 
-// The sum for node n = segment base + (ix, oy, oz) over the runs whose stencils hold it: the cells ix - k for
-// k = 0..MPM_STENCIL-1 (node offset k along x from them). Called with a constant `checked`.
+// The sum for node n = segment base + (ix, oy, oz) over the particles whose stencil holds it: those of the cells
+// ix - MPM_STENCIL + 1 .. ix, consecutive slots, each at node offset n.x - its base x along x. One loop, the same
+// for every invocation of a SIMD vector (they share ix). Called with a constant `checked`.
 NodeValue node_sum(uint c0, uint cells, int ix, int oy, int oz, ivec3 n, bool checked) {
   NodeValue sum = NodeValue(0, ivec3(0), ivec3(0));
-  for (int k = 0; k < MPM_STENCIL; ++k) {
-    int cx = ix - k;
-    if (cx < 0 || cx >= int(cells)) continue;
-    int r = s_cell_run[c0 + uint(cx)];
-    if (r >= 0) run_sum(s_run_first[r], s_run_end[r], ivec3(k, oy, oz), n, checked, sum);
-  }
+  uint a = s_cell_first[c0 + uint(max(ix - (MPM_STENCIL - 1), 0))];
+  uint e = s_cell_first[c0 + uint(min(ix + 1, int(cells)))];
+  for (uint p = a; p < e; ++p) add_particle(p, ivec3(n.x - s_base[p].x, oy, oz), n, checked, sum);
   return sum;
 }
 
@@ -339,11 +339,11 @@ NodeValue node_sum(uint c0, uint cells, int ix, int oy, int oz, ivec3 n, bool ch
 void add_segments(uint l) {
   for (uint g = 0u; g < s_segments; ++g) {
     ivec3 b0 = s_seg_base[g];
-    uint c0 = s_seg_cell[g], cells = s_seg_cell[g + 1u] - c0;
+    uint c0 = s_seg_cell[g], cells = s_seg_cell[g + 1u] - c0 - 1u;  // less the end entry
     uint nx = cells + uint(MPM_STENCIL - 1);
     uint total = nx * uint(MPM_STENCIL * MPM_STENCIL);
     bool in_range = s_run_in_range[g];
-    uint pid = s_pid[s_seg_first[g]];
+    uint pid = s_pid[s_cell_first[c0]];  // the segment's first particle, named by an overflow report
     for (uint q = l; q < total; q += uint(MPM_LOCAL_SIZE)) {
       // y and z fastest: the invocations of a SIMD vector (llvmpipe runs 8) share ix, hence the cells and runs
       // they sum, and loop alike (with x fastest they diverged: 75 against 61 ms on two-snowballs).
