@@ -202,7 +202,7 @@ shared uint s_pid[MPM_LOCAL_SIZE];
 shared float s_bound[MPM_LOCAL_SIZE];  // value_bound
 shared uint s_run_first[MPM_LOCAL_SIZE];  // runs: consecutive particles with the same stencil base
 shared uint s_run_end[MPM_LOCAL_SIZE];
-shared bool s_run_in_range[MPM_LOCAL_SIZE];  // no value and no partial sum of the run (segment) can overflow
+shared bool s_run_in_range[MPM_LOCAL_SIZE];  // no value and no partial sum of the run can overflow
 shared uint s_runs;
 #ifdef MPM_P2G_SEGMENTS
 // Segments: consecutive runs of one row of cells (the same y and z of the base, x increasing by less than a stencil
@@ -215,6 +215,7 @@ shared uint s_runs;
 shared ivec3 s_seg_base[MPM_LOCAL_SIZE];
 shared uint s_seg_cell[MPM_LOCAL_SIZE + 1];
 shared uint s_cell_first[MAX_SEGMENT_CELLS];
+shared bool s_seg_in_range[MPM_LOCAL_SIZE];  // no value and no partial sum of the segment can overflow
 shared uint s_segments;
 #endif
 
@@ -246,7 +247,6 @@ void add_particle(uint p, ivec3 o, ivec3 n, bool checked, inout NodeValue sum) {
   }
 }
 
-#ifndef MPM_P2G_SEGMENTS
 // The first particle of each run records the run (in any order: the sums below do not depend on it) and lists the
 // blocks of its stencil for the grid update. Returns nothing: s_runs is read after the next barrier.
 void cut_runs(uint l, uint count) {
@@ -263,6 +263,7 @@ void cut_runs(uint l, uint count) {
   list_blocks(base, base + (MPM_STENCIL - 1));
 }
 
+#ifndef MPM_P2G_SEGMENTS
 // Invocation l adds stencil node l % STENCIL_NODES of run r0 + l / STENCIL_NODES (MLS: two runs at a time): all
 // invocations of a run read the same particle at the same time (a broadcast from shared memory), sum its values for
 // their node in registers, and add once per channel.
@@ -285,10 +286,10 @@ void add_runs(uint l) {
   }
 }
 #else
-// One invocation cuts the sorted particles into runs and segments, in order (a walk over at most MPM_LOCAL_SIZE
-// entries); a segment's bound is the sum of its particles' bounds (in s_run_in_range[g]).
+// One invocation cuts the sorted particles into segments, in order (a walk over at most MPM_LOCAL_SIZE entries); a
+// segment's bound is the sum of its particles' bounds.
 void cut_segments(uint count) {
-  uint runs = 0u, segments = 0u, cells = 0u;
+  uint segments = 0u, cells = 0u;
   float bound = 0.0;
   for (uint i = 0u; i < count; ++i) {
     ivec3 b = s_base[i];
@@ -299,7 +300,7 @@ void cut_segments(uint count) {
       // overlapping.
       if (i == 0u || b.yz != prev.yz || b.x < prev.x || b.x - prev.x >= MPM_STENCIL) {
         if (segments > 0u) {
-          s_run_in_range[segments - 1u] = bound <= 0.5 * FIXED_LIMIT;
+          s_seg_in_range[segments - 1u] = bound <= 0.5 * FIXED_LIMIT;
           s_cell_first[cells++] = i;  // the previous segment's end
         }
         bound = 0.0;
@@ -309,16 +310,12 @@ void cut_segments(uint count) {
         for (int x = prev.x + 1; x < b.x; ++x) s_cell_first[cells++] = i;  // an empty cell: the next one's first
       }
       s_cell_first[cells++] = i;
-      if (runs > 0u) s_run_end[runs - 1u] = i;
-      s_run_first[runs++] = i;
     }
     bound += s_bound[i];
   }
   s_cell_first[cells++] = count;  // the last segment's end
-  s_run_end[runs - 1u] = count;
-  s_run_in_range[segments - 1u] = bound <= 0.5 * FIXED_LIMIT;
+  s_seg_in_range[segments - 1u] = bound <= 0.5 * FIXED_LIMIT;
   s_seg_cell[segments] = cells;
-  s_runs = runs;
   s_segments = segments;
 }
 
@@ -342,7 +339,7 @@ void add_segments(uint l) {
     uint c0 = s_seg_cell[g], cells = s_seg_cell[g + 1u] - c0 - 1u;  // less the end entry
     uint nx = cells + uint(MPM_STENCIL - 1);
     uint total = nx * uint(MPM_STENCIL * MPM_STENCIL);
-    bool in_range = s_run_in_range[g];
+    bool in_range = s_seg_in_range[g];
     uint pid = s_pid[s_cell_first[c0]];  // the segment's first particle, named by an overflow report
     for (uint q = l; q < total; q += uint(MPM_LOCAL_SIZE)) {
       // y and z fastest: the invocations of a SIMD vector (llvmpipe runs 8) share ix, hence the cells and runs
@@ -395,17 +392,8 @@ void main() {
     if (!own) report_error(MPM_ERROR_WINDOW, chunk_first + i);
   }
   barrier();  // also orders shared memory (GLSL 4.30 Sec. 8.16)
-#ifdef MPM_P2G_SEGMENTS
-  if (l == 0u) cut_segments(count);
-  barrier();
-  for (uint r = l; r < s_runs; r += uint(MPM_LOCAL_SIZE)) {
-    ivec3 base = s_base[s_run_first[r]];
-    list_blocks(base, base + (MPM_STENCIL - 1));  // the grid update visits these blocks only
-  }
-#else
   cut_runs(l, count);
   barrier();
-#endif
 
   // Fewer than two particles per run on average (sparse snow: about one particle per cell) gain less from the sums
   // than their shared-memory passes cost (a 186 k-particle bunny at one per cell: 2x slower with runs, 2x with
@@ -422,6 +410,8 @@ void main() {
     return;
   }
 #ifdef MPM_P2G_SEGMENTS
+  if (l == 0u) cut_segments(count);  // only in groups that sum: the walk is serial
+  barrier();
   add_segments(l);
 #else
   add_runs(l);

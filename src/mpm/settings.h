@@ -77,7 +77,7 @@ enum class ParticleToGrid {
   kSegments,  ///< sorted as kSorted, but the runs of a row of L cells whose stencils overlap are summed per node
               ///< before the atomics: 16 (L + 3) node additions instead of 64 L (cubic; 9 (L + 2) against 27 L for
               ///< MLS). For GPUs, whose particle-to-grid the global atomics seem to bound (bench/RESULTS.md, H200;
-              ///< not measured there yet); on llvmpipe 5 % faster than kSorted on dense FLIP snow, a few % slower
+              ///< not measured there yet); on llvmpipe 4-10 % faster than kSorted on dense FLIP snow, 3 % slower
               ///< with MLS or sparse snow. Bit-identical to both.
 };
 
