@@ -200,10 +200,12 @@ shared mat3 s_mC[MPM_LOCAL_SIZE];
 shared mat3 s_impulse[MPM_LOCAL_SIZE];
 shared uint s_pid[MPM_LOCAL_SIZE];
 shared float s_bound[MPM_LOCAL_SIZE];  // value_bound
-shared uint s_run_first[MPM_LOCAL_SIZE];  // runs: consecutive particles with the same stencil base
+shared uint s_runs;  // runs: consecutive particles with the same stencil base (one cell)
+#ifndef MPM_P2G_SEGMENTS
+shared uint s_run_first[MPM_LOCAL_SIZE];
 shared uint s_run_end[MPM_LOCAL_SIZE];
 shared bool s_run_in_range[MPM_LOCAL_SIZE];  // no value and no partial sum of the run can overflow
-shared uint s_runs;
+#endif
 #ifdef MPM_P2G_SEGMENTS
 // Segments: consecutive runs of one row of cells (the same y and z of the base, x increasing by less than a stencil
 // width from run to run, so that their stencils overlap). Segment g's cells, x from s_seg_base[g].x on, have the
@@ -247,20 +249,23 @@ void add_particle(uint p, ivec3 o, ivec3 n, bool checked, inout NodeValue sum) {
   }
 }
 
-// The first particle of each run records the run (in any order: the sums below do not depend on it) and lists the
-// blocks of its stencil for the grid update. Returns nothing: s_runs is read after the next barrier.
+// The first particle of each run counts the run and lists the blocks of its stencil for the grid update; for the
+// run sums it also records the run (in any order: the sums do not depend on it). s_runs is read after the next
+// barrier. (The segments keep their own table, cut_segments, built only in the groups that sum.)
 void cut_runs(uint l, uint count) {
   if (l >= count) return;
   ivec3 base = s_base[l];
   if (l > 0u && s_base[l - 1u] == base) return;
+  uint r = atomicAdd(s_runs, 1u);
+  list_blocks(base, base + (MPM_STENCIL - 1));
+#ifndef MPM_P2G_SEGMENTS
   uint end = l + 1u;
   float bound = s_bound[l];  // a bound on the run's sums: the sum of its particles' bounds
   for (; end < count && s_base[end] == base; ++end) bound += s_bound[end];
-  uint r = atomicAdd(s_runs, 1u);
   s_run_first[r] = l;
   s_run_end[r] = end;
   s_run_in_range[r] = bound <= 0.5 * FIXED_LIMIT;
-  list_blocks(base, base + (MPM_STENCIL - 1));
+#endif
 }
 
 #ifndef MPM_P2G_SEGMENTS
