@@ -26,7 +26,7 @@ layout(std430, binding = SPH_BIND_BOUNDARY) writeonly buffer BoundaryBuffer { Bo
 layout(std430, binding = SPH_BIND_NEIGHBOUR_LISTS) writeonly buffer NeighbourListBuffer { uint neighbour_lists[]; };
 uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
 uniform uint u_first;        // first sorted slot of this dispatch; neighbour_lists[] starts at its list
-uniform float u_gradient_correction;  // DFSPH: the lattice correction c of its pairs' gradient (pressure_solve.glsl)
+uniform float u_gradient_correction;  // DFSPH: the lattice scalar c of thin supports (pressure_solve.glsl)
 uniform float u_relaxation;          // DFSPH: Jacobi's omega (sph::dfsph_relaxation)
 
 float g_sum = 0.0;
@@ -35,7 +35,8 @@ bool g_dfsph;
 // DFSPH's sums in the units of solve_kernel and solve_gradient (pressure_solve.glsl; times their scales).
 float g_sum_solve = 0.0;  // sum_j m_j W_ij
 vec3 g_grad = vec3(0.0);  // sum_j m_j grad W_ij
-float g_grad2 = 0.0;      // sum_j m_j |grad W_ij|^2
+mat3 g_grad2 = mat3(0.0);   // sum_j m_j grad W_ij (x) grad W_ij
+mat3 g_moment = mat3(0.0);  // -sum_j m_j grad W_ij (x) r_ij (times solve_gradient_scale() / rho0: the moment M_i)
 
 // Adds neighbour j (sorted slot; of the image set `mask`, 0 for the particle's own position) at squared distance
 // r2, and lists it for the force pass (sph/forces.comp) while the list has room; the count goes on past it.
@@ -52,7 +53,8 @@ void add_solve_sums(uint j, vec3 r, float r2) {
   g_sum_solve += m * solve_kernel(r2);
   vec3 grad = solve_gradient(r, r2);
   g_grad += m * grad;
-  g_grad2 += m * dot(grad, grad);
+  g_grad2 += m * outerProduct(grad, grad);
+  g_moment -= m * outerProduct(grad, r);
 }
 
 void main() {
@@ -101,12 +103,17 @@ void main() {
   if (g_dfsph) {
     float rho = solve_kernel_scale() * g_sum_solve + rest_density() * b.pressure_volume.w;
     particles[s].v_rho.w = rho;
-    // The factor of the DFSPH solvers (pressure_solve.glsl): D_i = (S + B) . (c S + B) + c m_i sum_j m_j |grad W|^2
-    // with the solids' B = rho0 grad V_i = -b.pressure_volume.xyz; a particle with no gradient at all (alone) gets no
-    // pressure.
-    float scale = solve_gradient_scale(), c = u_gradient_correction;
+    // The factor of the DFSPH solvers (pressure_solve.glsl):
+    //   D_i = (S + B) . (L S + B) + m_i sum_j m_j grad W . L grad W = (S + B) . (L S + B) + m_i trace(L K)
+    // with K = sum_j m_j grad W (x) grad W and the solids' B = rho0 grad V_i = -b.pressure_volume.xyz; a particle
+    // with no gradient at all (alone) gets no pressure.
+    float scale = solve_gradient_scale();
+    mat3 l = gradient_correction_of((scale / rest_density()) * g_moment, u_gradient_correction);
+    store_gradient_correction(s, l);
+    mat3 lk = l * g_grad2;
     vec3 pairs = scale * g_grad, solids = -b.pressure_volume.xyz;
-    float d = dot(pairs + solids, c * pairs + solids) + c * particles[s].x_m.w * scale * (scale * g_grad2);
+    float d = dot(pairs + solids, l * pairs + solids) +
+              particles[s].x_m.w * scale * (scale * (lk[0][0] + lk[1][1] + lk[2][2]));
     solver_terms[s] = vec4(d > 0.0 ? u_relaxation * rho * rho / d : 0.0, 0.0, 0.0, 0.0);
     // The solids' drag reactions now; their pressure reactions once the solvers have found the pressure
     // (dfsph_reactions.comp).

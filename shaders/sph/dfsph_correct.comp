@@ -1,6 +1,7 @@
 #version 430
 // DFSPH, one Jacobi step's velocity correction (pressure_solve.glsl): with the kappas of dfsph_predict.comp,
-//   v_i -= c dt sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) grad W_ij - dt kappa_i / rho_i^2 (-rho0 grad V_i),
+//   v_i -= dt sum_j m_j (kappa_i / rho_i^2 L_i + kappa_j / rho_j^2 L_j') grad W_ij - dt kappa_i / rho_i^2 (-rho0 grad V_i),
+// L the gradient corrections of the density pass, L_j' = F L_j F for an image (F its reflection),
 // and the solve's running total p_i += kappa_i. The warm start (u_warm) applies DFSPH_WARM_START_DENSITY (or
 // _DIVERGENCE) times the last step's totals instead (kappa = that, the running total starts from it; the density
 // solve's only where rho_i > rho0, kappa_of) and, in the
@@ -21,11 +22,10 @@ uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
 uniform uint u_first;        // first sorted slot of this dispatch; neighbour_lists[] starts at its list
 uniform uint u_mode;         // SPH_SOLVE_DENSITY or SPH_SOLVE_DIVERGENCE
 uniform uint u_warm;         // 1: apply the last step's totals
-uniform float u_gradient_correction;  // the lattice correction c of the pairs' gradient (pressure_solve.glsl)
 #include "sph/pairs.glsl"
 
-float g_ki_over_rho2;
-vec3 g_sum = vec3(0.0);  // sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) grad W_ij, without solve_gradient_scale()
+vec3 g_own = vec3(0.0);    // sum_j m_j grad W_ij (times kappa_i / rho_i^2 L_i), without solve_gradient_scale()
+vec3 g_other = vec3(0.0);  // sum_j m_j kappa_j / rho_j^2 L_j' grad W_ij, without solve_gradient_scale()
 
 // The kappa of sorted slot j in this pass [Pa]. The density solve's warm start keeps the last total only where the
 // water is compressed (rho_j > rho0), as SPlisHSPlasH's DFSPH keeps it only where the predicted density is above
@@ -41,8 +41,13 @@ float kappa_of(uint j) {
 
 void visit_pair(uint j, vec3 r, float r2, vec3 reflection, vec3 velocity_signs, bool self) {
   if (self) return;
+  float m = positions[j].w;
+  vec3 g = solve_gradient(r, r2);
+  g_own += m * g;
+  float kappa = kappa_of(j);
+  if (kappa == 0.0) return;  // most of a free surface's neighbours: no need to read L_j
   float rho_j = particles[j].v_rho.w;
-  g_sum += (positions[j].w * (g_ki_over_rho2 + kappa_of(j) / (rho_j * rho_j))) * solve_gradient(r, r2);
+  g_other += (m * kappa / (rho_j * rho_j)) * (reflection * (gradient_correction(j) * (reflection * g)));
 }
 
 void main() {
@@ -51,12 +56,12 @@ void main() {
   if (s >= particle_count() || !step_runs()) return;
   Particle p = particles[s];
   float kappa = kappa_of(s), rho = p.v_rho.w, dt = time_step();
-  g_ki_over_rho2 = kappa / (rho * rho);
+  float ki_over_rho2 = kappa / (rho * rho);
   vec3 v = p.v_rho.xyz;
   if (u_warm != 0u && u_mode == SPH_SOLVE_DENSITY) v += dt * p.a_p.xyz;
   for_each_pair(s, list, p.x_m.xyz);
-  v += -dt * u_gradient_correction * solve_gradient_scale() * g_sum;
-  v += dt * g_ki_over_rho2 * boundary[s].pressure_volume.xyz;
+  v += -dt * solve_gradient_scale() * (ki_over_rho2 * (gradient_correction(s) * g_own) + g_other);
+  v += dt * ki_over_rho2 * boundary[s].pressure_volume.xyz;
   particles[s].v_rho.xyz = v;
   // The running total: the warm start's share of the last step's, then each iteration's kappa. (Not in the
   // particle: the warm start's neighbours read the last step's total there.)

@@ -7,12 +7,20 @@
 // boundary.glsl; the images of the domain faces are pairs), W the cubic spline (solve_kernel below; the solids keep
 // boundary.glsl's poly6 integrals, an approximation of the spline's: both are 1/2 at the surface and 0 beyond h).
 // A pressure kappa moves the velocities by
-//   v_i -= c dt sum_j m_j (kappa_i / rho_i^2 + kappa_j / rho_j^2) grad W_ij + dt kappa_i / rho_i^2 rho0 grad V_i
-// (Monaghan's symmetric form, as the WCSPH forces; the solids' term as their pressure force in forces.comp), c the
-// lattice correction of the pairs' gradient (u_gradient_correction, sph/seeding.h cubic_gradient_correction, 0.980
-// at h = 2 s: a linear pressure field is then exact on the seeding lattice, so a resting column carries rho0 g d).
-// With kappa_i alone nonzero this changes rho_i's rate by -dt kappa_i / rho_i^2 D_i, where
-//   D_i = (S_i + B_i) . (c S_i + B_i) + c m_i sum_j m_j |grad W_ij|^2,  S_i = sum_j m_j grad W_ij, B_i = rho0 grad V_i,
+//   v_i -= dt sum_j m_j (kappa_i / rho_i^2 L_i + kappa_j / rho_j^2 L_j) grad W_ij + dt kappa_i / rho_i^2 rho0 grad V_i
+// (Monaghan's symmetric form, as the WCSPH forces, each pressure's gradient corrected by its own particle's L; the
+// solids' term as their pressure force in forces.comp). L_i is the per-particle gradient correction of Bonet & Lok
+// 1999 (CMAME 180, the corrected kernel gradient), L_i = M_i^-1 with the moment
+//   M_i = -sum_j (m_j / rho0) grad W_ij (x) (x_i - x_j')
+// over the pairs (images included; an image's L is the reflection F L_j F): sum_j V_j (p_j - p_i) L_i grad W_ij is
+// then exact for a linear p in any arrangement, so a resting column carries rho0 g d however it has settled (a
+// scalar fitted to the seeding lattice, c = 0.980 at h = 2 s, read 2-3 % high once the column had settled:
+// docs/water.md "The resting column"). The pair terms stay antisymmetric (L_i goes with kappa_i on both sides of a
+// pair), so the pairs conserve momentum. Where the support is thin (a free surface's top layer, a splash) L blends
+// to the lattice's scalar c (gradient_correction_of). With kappa_i alone nonzero the velocities change the rate of
+// rho_i by -dt kappa_i / rho_i^2 D_i, where
+//   D_i = (S_i + B_i) . (L_i S_i + B_i) + m_i sum_j m_j grad W_ij . L_i grad W_ij,
+//   S_i = sum_j m_j grad W_ij, B_i = rho0 grad V_i,
 // so the relaxed Jacobi step is kappa_i = e_i f_i / dt^2 (density) or e_i f_i / dt (divergence), with
 // f_i = omega rho_i^2 / D_i [m^2] (omega = sph::dfsph_relaxation: DFSPH_RELAXATION up to h = 2 s; the DFSPH factor
 // alpha_i of Bender & Koschier 2017 Eq. 9, written for a pressure instead of a stiffness) and
@@ -43,9 +51,36 @@ layout(std430, binding = SPH_BIND_PRESSURE_SOLVE) coherent buffer PressureSolveB
   uint pad0, pad1, pad2;
 } solve;
 
-// Per sorted slot: x the factor f_i = omega rho_i^2 / D_i [m^2] (density pass), y this iteration's kappa_i [Pa],
-// z and w the running totals of the density and divergence solves [Pa] (integrate.comp stores them in the particle).
+// Per sorted slot s, solver_terms[s]: x the factor f_i = omega rho_i^2 / D_i [m^2] (density pass), y this
+// iteration's kappa_i [Pa], z and w the running totals of the density and divergence solves [Pa] (integrate.comp
+// stores them in the particle). After the n slots' terms, two vec4 per slot hold its gradient correction L_i
+// (gradient_correction; in the same buffer: the density pass has no storage block to spare).
 layout(std430, binding = SPH_BIND_SOLVER_TERMS) coherent buffer SolverTermsBuffer { vec4 solver_terms[]; };
+
+// The gradient correction L [1] of sorted slot j, symmetric: (xx, yy, zz, xy) and (xz, yz, unused, unused).
+mat3 gradient_correction(uint j) {
+  uint k = particle_count() + 2u * j;
+  vec4 a = solver_terms[k], b = solver_terms[k + 1u];
+  return mat3(a.x, a.w, b.x, a.w, a.y, b.y, b.x, b.y, a.z);
+}
+void store_gradient_correction(uint j, mat3 l) {
+  uint k = particle_count() + 2u * j;
+  solver_terms[k] = vec4(l[0][0], l[1][1], l[2][2], l[0][1]);
+  solver_terms[k + 1u] = vec4(l[0][2], l[1][2], 0.0, 0.0);
+}
+
+// L from the moment M [1] (pressure_solve.glsl's header) and the lattice's scalar c: M^-1 in the bulk, where
+// det M >= 0.9 (a settled bulk reads 0.97-0.99, the seeding lattice 1.06), c I where det M <= 1/2 (the top layer
+// of a flat lattice surface at h = 2 s reads 0.38, the point on the surface of a continuum half-space 1/8, and a
+// splash's few neighbours may have no inverse at all), linear in det M between. In thin supports the inverse would amplify the
+// symmetric form's own-pressure term, which points out of the water: ramped from 1/8 to 1/2 instead, it sped up the
+// dam break's thin front (docs/water.md "The resting column").
+mat3 gradient_correction_of(mat3 m, float c) {
+  float d = determinant(m);
+  float w = clamp((d - 0.5) / (0.9 - 0.5), 0.0, 1.0);
+  mat3 lattice = mat3(c);
+  return w > 0.0 ? w * inverse(m) + (1.0 - w) * lattice : lattice;
+}
 
 // The component of solver_terms holding the running total of solve `mode`.
 uint total_component(uint mode) { return mode == SPH_SOLVE_DENSITY ? 2u : 3u; }

@@ -18,7 +18,8 @@ double lattice_particle_mass(const SphSettings& settings);
 /// constant form of Bonet & Lok 1999's gradient correction), so a resting column carries rho g d, not 4.6 % more.
 double pressure_gradient_correction(const SphSettings& settings);
 
-/// The same correction for the cubic spline's gradient (DFSPH's pressure; about 0.980 at h = 2 s).
+/// The same correction for the cubic spline's gradient (about 0.980 at h = 2 s): DFSPH's per-particle correction
+/// L_i equals it times I on the seeding lattice and falls back to it where the support is thin (pressure_solve.glsl).
 double cubic_gradient_correction(const SphSettings& settings);
 
 /// The largest eigenvalue of diag(A)^-1 A for DFSPH's Jacobi solves on the infinite cubic lattice of spacing s with

@@ -73,25 +73,28 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
     dfsph_reactions_ = gl::Program::compute("sph/dfsph_reactions.comp");
     solve_ = gl::Buffer::from(std::vector<GpuPressureSolve>(1));
     solve_args_ = gl::Buffer::from(std::vector<glm::uvec4>(chunk_count()));
-    solver_terms_ = gl::Buffer(size_t(count_) * sizeof(glm::vec4));
-    const auto correction = static_cast<float>(cubic_gradient_correction(settings_));
-    density_.set("u_gradient_correction", correction);
+    // Per sorted slot the solve's terms, then the gradient corrections L (two vec4 each; pressure_solve.glsl).
+    solver_terms_ = gl::Buffer(size_t(count_) * 3 * sizeof(glm::vec4));
+    density_.set("u_gradient_correction", static_cast<float>(cubic_gradient_correction(settings_)));
     density_.set("u_relaxation", static_cast<float>(dfsph_relaxation(settings_)));
-    dfsph_correct_.set("u_gradient_correction", correction);
   }
   closed_tank_ = is_closed_tank();
   coupling_sums_ = explicit_coupling_sums(settings_);
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
+  for (const GpuParticle& p : particles) mass_ += p.x_m.w;
+  upload_params();
+  start_from(particles);
+}
+
+void Solver::start_from(const std::vector<GpuParticle>& particles) {
   double v0 = 0;
   for (const GpuParticle& p : particles) v0 = std::max(v0, double(glm::length(glm::vec3(p.v_rho))));
-  for (const GpuParticle& p : particles) mass_ += p.x_m.w;
-  // The first step's dt follows from the seeded speeds and gravity, as if a step had reduced them.
+  // The next step's dt follows from the particles' speeds and gravity, as if a step had reduced them.
   stepper_.max_speed = v0;
-  stepper_.max_accel = glm::length(gravity);
+  stepper_.max_accel = glm::length(gravity_);
   choose_time_step(stepper_.max_speed, stepper_.max_accel);
-  upload_params();
-  set_time_step(limits_.dt);  // passes called one by one (tests) run with the first step's dt
+  set_time_step(limits_.dt);  // passes called one by one (tests) run with this dt
 }
 
 size_t Solver::gpu_bytes() const {
@@ -381,8 +384,10 @@ SurfaceMesh Solver::surface_mesh(const SurfaceMeshSettings& s) {
 
 void Solver::upload_particles(const std::vector<GpuParticle>& p) {
   if (p.size() != count_) throw std::invalid_argument("sph::Solver::upload_particles: particle count changed");
+  if (unread_) check_status();  // the step state's CPU copy must be the GPU's before start_from rewrites it
   particles().write(p);
   unsorted_ = true;  // sorted before the next step; until then the slots stay as given
+  start_from(p);     // the energy watchdog keeps its reference: the water's energy changes only as it did
 }
 
 }  // namespace firn::sph

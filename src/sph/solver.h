@@ -218,7 +218,9 @@ class Solver {
 
   /// Particles in their current (sorted) slot order.
   std::vector<GpuParticle> download_particles() const { return particles().read<GpuParticle>(); }
-  /// Overwrites the particle state (same count; tests, resets).
+  /// Overwrites the particle state (same count; tests, resets). The next step's dt follows from the new particles'
+  /// speeds (as at construction); the energy watchdog keeps its reference. Steps issued and not yet read are
+  /// read first (check_status: their failures throw here). Throws std::invalid_argument if the count differs.
   void upload_particles(const std::vector<GpuParticle>& p);
 
  private:
@@ -249,6 +251,9 @@ class Solver {
   /// Writes the CPU's part of the step state (and zeroes `taken`): the advance's end [s], a forced dt [s] (0: the
   /// step pass chooses) and the step budget. With `whole`, also the GPU's part from the CPU's copy stepper_.
   void upload_step(double end, double forced_dt, uint32_t budget, bool whole = false);
+  /// Sets the next step's limits from `particles` (their largest speed [m/s]) and gravity, as a step's reductions
+  /// would, and uploads the whole step state.
+  void start_from(const std::vector<GpuParticle>& particles);
   void step_pass(uint32_t mode);
   /// One step as the GPU runs it: the begin pass, every pass (each returns at once when the begin pass decided
   /// that the step does not run), the sort, the fold pass.
@@ -295,7 +300,7 @@ class Solver {
   gl::Program dfsph_predict_, dfsph_correct_, dfsph_check_, dfsph_reactions_;
   gl::Buffer solve_;         ///< GpuPressureSolve (DFSPH)
   gl::Buffer solve_args_;    ///< uvec4 indirect dispatch arguments per chunk of particles (DFSPH)
-  gl::Buffer solver_terms_;  ///< vec4 per sorted slot: DFSPH factor, kappa, running totals
+  gl::Buffer solver_terms_;  ///< vec4 per sorted slot: DFSPH factor, kappa, running totals; then 2 vec4 of L each
   PressureSolveStats solve_stats_;
   std::vector<RigidCollider> bodies_;  ///< shapes and responses as set (poses and velocities as of the set)
   std::vector<double> body_radii_;     ///< bounding radius of each body about its centre of mass [m]

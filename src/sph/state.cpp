@@ -78,6 +78,7 @@ void restore_state(Solver& s, BinaryReader& in) {
   }
   s.colliders_.set(std::move(colliders), time);
   s.upload_params();  // the collider count
+  s.unread_ = false;  // steps the solver issued before belong to the state the restore replaces: not read
   s.upload_particles(particles);  // saved sorted: the next step's sort moves none, and rebuilds the cell table
   // Zero after every fold and read; clearing makes the restore independent of the solver's past.
   const GpuStatus zero{};
@@ -85,7 +86,6 @@ void restore_state(Solver& s, BinaryReader& in) {
   s.time_ = time;
   s.step_ = step;
   s.read_step_ = step;
-  s.unread_ = false;
   s.staged_impulses_.forget();  // staged impulse sums belong to the state before the restore
   s.limits_ = l;
   s.energy_ = energy;

@@ -1,13 +1,14 @@
 // DFSPH's passes (shaders/sph/dfsph_*.comp, the factor in density.comp) against a double-precision CPU reference
 // written from Bender & Koschier 2017 (Sec. 3-4) with the model's choices stated in docs/water.md "DFSPH": the cubic
-// spline (Monaghan 1992) for density and gradient, the pairs' gradient corrected on the lattice in the velocity
-// update, Monaghan's symmetric pressure form, relaxed projected Jacobi, the domain faces as mirror images. A jittered
+// spline (Monaghan 1992) for density and gradient, each pressure's gradient corrected by its own particle's
+// moment matrix (Bonet & Lok 1999) in the velocity update, Monaghan's symmetric pressure form, relaxed projected Jacobi, the domain faces as mirror images. A jittered
 // block of water touching three walls, random velocities (a converging and shearing flow, so that both signs of the
 // rate occur), an awkward particle count; one iteration of each solve: with max_iterations = 1 and an unreachable
 // bound the solve applies exactly one correction after the warm start (the last step's totals are zero here) and
 // reports the error of the prediction after it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -70,6 +71,17 @@ glm::dvec3 spline_gradient(const glm::dvec3& r, double h) {
   return dw_dq / h / l * r;
 }
 
+/// The gradient correction L of a particle from its pairs: the moment M = sum_j (m_j / rho0) r_ij (x) (-grad W_ij)
+/// inverted where det M >= 0.9 (the bulk), the lattice's scalar `lattice` times I where det M <= 1/2 (thin support),
+/// blended linearly in det M between (docs/water.md "The resting column").
+glm::dmat3 correction_of(const std::vector<Pair>& pairs, const std::vector<GpuParticle>& p, double h, double rho0,
+                         double lattice) {
+  glm::dmat3 m(0.0);
+  for (const Pair& q : pairs) m += (double(p[q.j].x_m.w) / rho0) * glm::outerProduct(q.r, -spline_gradient(q.r, h));
+  const double w = std::clamp((glm::determinant(m) - 0.5) / 0.4, 0.0, 1.0);
+  return w * (w > 0 ? glm::inverse(m) : glm::dmat3(0.0)) + (1 - w) * glm::dmat3(lattice);
+}
+
 struct Reference {
   std::vector<glm::dvec3> v;   ///< velocities after one correction
   std::vector<double> bound;   ///< per component bound on |v_gpu - v|
@@ -83,6 +95,8 @@ Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p,
   const auto pairs = all_pairs(s, p);
   const size_t n = p.size();
   std::vector<double> f(n), kappa(n), magnitude(n);
+  std::vector<glm::dmat3> l(n);
+  for (size_t i = 0; i < n; ++i) l[i] = correction_of(pairs[i], p, h, rho0, corr);
   // The rate D rho_i / D t = sum_j m_j (v_i - v_j') . grad W_ij, and the sum of its terms' magnitudes.
   const auto rate = [&](size_t i, const std::vector<glm::dvec3>& vel, double* scale) {
     double sum = 0, abs_sum = 0;
@@ -95,16 +109,17 @@ Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p,
     return sum;
   };
   for (size_t i = 0; i < n; ++i) {
-    // Only kappa_i nonzero: v_i changes by -dt kappa_i / rho_i^2 corr sum_j m_j grad W_ij, each neighbour j by
-    // +dt kappa_i / rho_i^2 corr m_i grad W_ij; the rate of rho_i by -dt kappa_i / rho_i^2 times d below.
+    // Only kappa_i nonzero: v_i changes by -dt kappa_i / rho_i^2 L_i sum_j m_j grad W_ij, each neighbour j by
+    // +dt kappa_i / rho_i^2 m_i L_i grad W_ij (in j's frame: an image reflects both the gradient and L_i); the rate
+    // of rho_i by -dt kappa_i / rho_i^2 times d below.
     glm::dvec3 grad(0.0);
     double grad2 = 0;
     for (const Pair& q : pairs[i]) {
       const glm::dvec3 g = spline_gradient(q.r, h);
       grad += double(p[q.j].x_m.w) * g;
-      grad2 += double(p[i].x_m.w) * p[q.j].x_m.w * glm::dot(g, g);
+      grad2 += double(p[i].x_m.w) * p[q.j].x_m.w * glm::dot(g, l[i] * g);
     }
-    const double rho = p[i].v_rho.w, d = corr * (glm::dot(grad, grad) + grad2);
+    const double rho = p[i].v_rho.w, d = glm::dot(grad, l[i] * grad) + grad2;
     f[i] = d > 0 ? dfsph_relaxation(s) * rho * rho / d : 0;
     const double r = rate(i, v, &magnitude[i]);
     const double e = mode == SPH_SOLVE_DENSITY ? rho + dt * r - rho0 : r;
@@ -120,12 +135,17 @@ Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p,
     double scale = 0;
     for (const Pair& q : pairs[i]) {
       const double rho_j = p[q.j].v_rho.w;
-      const glm::dvec3 g = corr * spline_gradient(q.r, h);
-      const double k = kappa[i] / (rho_i * rho_i) + kappa[q.j] / (rho_j * rho_j);
-      const double k_scale =
-          (kappa[i] + magnitude[i]) / (rho_i * rho_i) + (kappa[q.j] + magnitude[q.j]) / (rho_j * rho_j);
-      dv += -dt * p[q.j].x_m.w * k * g;
-      scale += dt * p[q.j].x_m.w * k_scale * glm::length(g);
+      const glm::dvec3 g = spline_gradient(q.r, h);
+      // The image of j carries j's correction reflected: F L_j F, F = diag(reflection) (velocity_signs here:
+      // all_pairs builds free-slip images).
+      const glm::dmat3 f(glm::dvec3(q.velocity_signs.x, 0, 0), glm::dvec3(0, q.velocity_signs.y, 0),
+                         glm::dvec3(0, 0, q.velocity_signs.z));
+      const glm::dvec3 own = l[i] * g, other = f * l[q.j] * f * g;
+      const glm::dvec3 term = kappa[i] / (rho_i * rho_i) * own + kappa[q.j] / (rho_j * rho_j) * other;
+      const double k_scale = (kappa[i] + magnitude[i]) / (rho_i * rho_i) * glm::length(own) +
+                             (kappa[q.j] + magnitude[q.j]) / (rho_j * rho_j) * glm::length(other);
+      dv += -dt * p[q.j].x_m.w * term;
+      scale += dt * p[q.j].x_m.w * k_scale;
     }
     ref.v[i] += dv;
     // Float: every kappa and pair term to a few ulps of the sums of magnitudes they come from.
