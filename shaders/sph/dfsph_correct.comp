@@ -1,6 +1,7 @@
 #version 430
 // DFSPH, one Jacobi step's velocity correction (pressure_solve.glsl): with the kappas of dfsph_predict.comp,
-//   v_i -= dt sum_j m_j (kappa_i / rho_i^2 L_i + kappa_j / rho_j^2 L_j') grad W_ij - dt kappa_i / rho_i^2 (-rho0 grad V_i),
+//   v_i -= dt sum_j m_j (kappa_i / rho_i^2 L_i + kappa_j / rho_j^2 L_j') grad W_ij
+//          - dt kappa_i / rho_i^2 (-rho0 grad V_i),
 // L the gradient corrections of the density pass, L_j' = F L_j F for an image (F its reflection),
 // and the solve's running total p_i += kappa_i. The warm start (u_warm) applies DFSPH_WARM_START_DENSITY (or
 // _DIVERGENCE) times the last step's totals instead (kappa = that, the running total starts from it; the density

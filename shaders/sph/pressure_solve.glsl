@@ -69,12 +69,12 @@ void store_gradient_correction(uint j, mat3 l) {
   solver_terms[k + 1u] = vec4(l[0][2], l[1][2], 0.0, 0.0);
 }
 
-// L from the moment M [1] (pressure_solve.glsl's header) and the lattice's scalar c: M^-1 in the bulk, where
-// det M >= 0.9 (a settled bulk reads 0.97-0.99, the seeding lattice 1.06), c I where det M <= 1/2 (the top layer
-// of a flat lattice surface at h = 2 s reads 0.38, the point on the surface of a continuum half-space 1/8, and a
-// splash's few neighbours may have no inverse at all), linear in det M between. In thin supports the inverse would amplify the
-// symmetric form's own-pressure term, which points out of the water: ramped from 1/8 to 1/2 instead, it sped up the
-// dam break's thin front (docs/water.md "The resting column").
+// L from the moment M [1] (pressure_solve.glsl's header) and the lattice's scalar c: M^-1 in the bulk, where det M >=
+// 0.9 (a settled bulk reads 0.97-0.99, the seeding lattice 1.06), c I where det M <= 1/2 (the top layer of a flat
+// lattice surface at h = 2 s reads 0.38, the point on the surface of a continuum half-space 1/8, and a splash's few
+// neighbours may have no inverse at all), linear in det M between. In thin supports the inverse would amplify the
+// symmetric form's own-pressure term, which points out of the water: ramped from 1/8 to 1/2 instead, it sped up the dam
+// break's thin front (docs/water.md "The resting column").
 mat3 gradient_correction_of(mat3 m, float c) {
   float d = determinant(m);
   float w = clamp((d - 0.5) / (0.9 - 0.5), 0.0, 1.0);

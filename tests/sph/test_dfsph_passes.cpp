@@ -1,11 +1,11 @@
 // DFSPH's passes (shaders/sph/dfsph_*.comp, the factor in density.comp) against a double-precision CPU reference
 // written from Bender & Koschier 2017 (Sec. 3-4) with the model's choices stated in docs/water.md "DFSPH": the cubic
-// spline (Monaghan 1992) for density and gradient, each pressure's gradient corrected by its own particle's
-// moment matrix (Bonet & Lok 1999) in the velocity update, Monaghan's symmetric pressure form, relaxed projected Jacobi, the domain faces as mirror images. A jittered
-// block of water touching three walls, random velocities (a converging and shearing flow, so that both signs of the
-// rate occur), an awkward particle count; one iteration of each solve: with max_iterations = 1 and an unreachable
-// bound the solve applies exactly one correction after the warm start (the last step's totals are zero here) and
-// reports the error of the prediction after it.
+// spline (Monaghan 1992) for density and gradient, each pressure's gradient corrected by its own particle's moment
+// matrix (Bonet & Lok 1999) in the velocity update, Monaghan's symmetric pressure form, relaxed projected Jacobi, the
+// domain faces as mirror images. A jittered block of water touching three walls, random velocities (a converging and
+// shearing flow, so that both signs of the rate occur), an awkward particle count; one iteration of each solve: with
+// max_iterations = 1 and an unreachable bound the solve applies exactly one correction after the warm start (the last
+// step's totals are zero here) and reports the error of the prediction after it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
