@@ -46,7 +46,7 @@ void visit_pair(uint j, vec3 r, float r2, vec3 reflection, vec3 velocity_signs, 
   vec3 g = solve_gradient(r, r2);
   g_own += m * g;
   float kappa = kappa_of(j);
-  if (kappa == 0.0) return;  // most of a free surface's neighbours: no need to read L_j
+  if (kappa == 0.0) return;  // adds nothing: L_j need not be read
   float rho_j = particles[j].v_rho.w;
   g_other += (m * kappa / (rho_j * rho_j)) * (reflection * (gradient_correction(j) * (reflection * g)));
 }
