@@ -108,13 +108,13 @@ void main() {
     // with K = sum_j m_j grad W (x) grad W and the solids' B = rho0 grad V_i = -b.pressure_volume.xyz; a particle
     // with no gradient at all (alone) gets no pressure.
     float scale = solve_gradient_scale();
-    mat3 l = gradient_correction_of((scale / rest_density()) * g_moment, u_gradient_correction);
-    store_gradient_correction(s, l);
+    mat3 m = (scale / rest_density()) * g_moment;
+    mat3 l = store_gradient_correction(s, gradient_correction_of(m, u_gradient_correction));
     mat3 lk = l * g_grad2;
     vec3 pairs = scale * g_grad, solids = -b.pressure_volume.xyz;
     float d = dot(pairs + solids, l * pairs + solids) +
               particles[s].x_m.w * scale * (scale * (lk[0][0] + lk[1][1] + lk[2][2]));
-    solver_terms[s] = vec4(d > 0.0 ? u_relaxation * rho * rho / d : 0.0, 0.0, 0.0, 0.0);
+    solver_terms[s] = uvec4(floatBitsToUint(d > 0.0 ? u_relaxation * rho * rho / d : 0.0), 0u, 0u, 0u);
     // The solids' drag reactions now; their pressure reactions once the solvers have found the pressure
     // (dfsph_reactions.comp).
     for (uint k = 0u; k < near.count; ++k) {

@@ -35,9 +35,17 @@ vec3 g_other = vec3(0.0);  // sum_j m_j kappa_j / rho_j^2 L_j' grad W_ij, withou
 // would otherwise get that push again, and a resting column bounced on its floor in a cycle of six to eight steps
 // (docs/water.md "The resting column").
 float kappa_of(uint j) {
-  if (u_warm == 0u) return solver_terms[j].y;
+  if (u_warm == 0u) return solve_term(j, 1u);
   if (u_mode == SPH_SOLVE_DIVERGENCE) return DFSPH_WARM_START_DIVERGENCE * divergence_pressure(particles[j]);
   return particles[j].v_rho.w > rest_density() ? DFSPH_WARM_START_DENSITY * particles[j].a_p.w : 0.0;
+}
+
+// kappa_j / rho_j^2 of a neighbour in this pass: in an iteration one word written by dfsph_predict.comp (beside L_j,
+// pressure_solve.glsl); in the warm start from the particle.
+float pressure_over_density2_of(uint j) {
+  if (u_warm == 0u) return pressure_over_density2(j);
+  float rho_j = particles[j].v_rho.w;
+  return kappa_of(j) / (rho_j * rho_j);
 }
 
 void visit_pair(uint j, vec3 r, float r2, vec3 reflection, vec3 velocity_signs, bool self) {
@@ -45,10 +53,9 @@ void visit_pair(uint j, vec3 r, float r2, vec3 reflection, vec3 velocity_signs, 
   float m = positions[j].w;
   vec3 g = solve_gradient(r, r2);
   g_own += m * g;
-  float kappa = kappa_of(j);
-  if (kappa == 0.0) return;  // adds nothing: L_j need not be read
-  float rho_j = particles[j].v_rho.w;
-  g_other += (m * kappa / (rho_j * rho_j)) * (reflection * (gradient_correction(j) * (reflection * g)));
+  float k_j = pressure_over_density2_of(j);
+  if (k_j == 0.0) return;  // adds nothing: L_j need not be unpacked
+  g_other += (m * k_j) * (reflection * (gradient_correction(j) * (reflection * g)));
 }
 
 void main() {
@@ -67,5 +74,5 @@ void main() {
   // The running total: the warm start's share of the last step's, then each iteration's kappa. (Not in the
   // particle: the warm start's neighbours read the last step's total there.)
   uint c = total_component(u_mode);
-  solver_terms[s][c] = u_warm != 0u ? kappa : solver_terms[s][c] + kappa;
+  set_solve_term(s, c, u_warm != 0u ? kappa : solve_term(s, c) + kappa);
 }

@@ -49,14 +49,15 @@ void main() {
     // The projected step kappa = max(e f / dt^k, -p) and its residual in density units, e_eff = kappa dt^k / f: the
     // compression where the pressure may still rise, and where it may only fall (e < 0 under a pressure p > 0) the
     // part of the expansion it can undo. Both count as error, so a warm start that pushes too hard is corrected too.
-    float dt = time_step(), f = solver_terms[s].x;
+    float dt = time_step(), f = solve_term(s, 0u);
     float dtk = u_mode == SPH_SOLVE_DENSITY ? dt * dt : dt;  // kappa = e f / dt^2 (density), e f / dt (divergence)
     float e = u_mode == SPH_SOLVE_DENSITY ? p.v_rho.w + dt * rate - rest_density() : rate;
-    float total = solver_terms[s][total_component(u_mode)];
+    float total = solve_term(s, total_component(u_mode));
     float kappa = f > 0.0 ? max(e * f / dtk, -total) : 0.0;
     float e_eff = f > 0.0 ? kappa * dtk / f : 0.0;
     error = abs(e_eff) * (u_mode == SPH_SOLVE_DENSITY ? 1.0 : dt) / rest_density();
-    solver_terms[s].y = kappa;
+    set_solve_term(s, 1u, kappa);
+    set_pressure_over_density2(s, kappa / (p.v_rho.w * p.v_rho.w));
   }
   // Tree sum in shared memory (a fixed order: the group's sum does not depend on timing), one atomic per group.
   uint t = gl_LocalInvocationID.x;

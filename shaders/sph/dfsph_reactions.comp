@@ -20,7 +20,7 @@ void main() {
   Particle p = particles[s];
   vec3 x = p.x_m.xyz;
   // The totals of this step's solves (integrate.comp stores them in the particle afterwards).
-  float m = p.x_m.w, rho = p.v_rho.w, pressure = solver_terms[s].z + solver_terms[s].w, dt = time_step();
+  float m = p.x_m.w, rho = p.v_rho.w, pressure = solve_term(s, 2u) + solve_term(s, 3u), dt = time_step();
   if (pressure == 0.0) return;
   add_solid_field_reaction(x, dt * m * rest_density() * pressure / (rho * rho), p.id.x);
   if (body_count() == 0u) return;

@@ -80,8 +80,8 @@ void main() {
   vec3 v = p.v_rho.xyz + time_step() * a;
   if (has_flag(SPH_FLAG_DFSPH)) {
     v = p.v_rho.xyz;
-    p.a_p.w = solver_terms[s].z;
-    p.id.y = floatBitsToUint(solver_terms[s].w);
+    p.a_p.w = solve_term(s, 2u);
+    p.id.y = solver_terms[s].w;
   }
   vec3 x = p.x_m.xyz + time_step() * v;
   apply_regions(x, v);

@@ -51,22 +51,40 @@ layout(std430, binding = SPH_BIND_PRESSURE_SOLVE) coherent buffer PressureSolveB
   uint pad0, pad1, pad2;
 } solve;
 
-// Per sorted slot s, solver_terms[s]: x the factor f_i = omega rho_i^2 / D_i [m^2] (density pass), y this
-// iteration's kappa_i [Pa], z and w the running totals of the density and divergence solves [Pa] (integrate.comp
-// stores them in the particle). After the n slots' terms, two vec4 per slot hold its gradient correction L_i
-// (gradient_correction; in the same buffer: the density pass has no storage block to spare).
-layout(std430, binding = SPH_BIND_SOLVER_TERMS) coherent buffer SolverTermsBuffer { vec4 solver_terms[]; };
+// Per sorted slot s, solver_terms[s] holds the float bits (solve_term) of x the factor f_i = omega rho_i^2 / D_i
+// [m^2] (density pass), y this iteration's kappa_i [Pa], z and w the running totals of the density and divergence
+// solves [Pa] (integrate.comp stores them in the particle). After the n slots' terms, solver_terms[n + s] is the
+// word that dfsph_correct.comp reads for each neighbour j, one 16-byte load instead of its kappa, its density and
+// the 32 bytes of L_j (bench/RESULTS.md, "DFSPH: one word per neighbour"): x the bits of kappa_j / rho_j^2
+// [m^4 / (kg s^2)] of the running iteration (dfsph_predict.comp), y..w the gradient correction's difference from the
+// identity, L_j - I, as six halves (density.comp; in this buffer because the density pass has no storage block to
+// spare). L - I, not L: a half keeps 11 significant bits of what it stores, and in the bulk L - I is a few per cent
+// of L, so the stored L is exact to about 1e-5 there.
+layout(std430, binding = SPH_BIND_SOLVER_TERMS) coherent buffer SolverTermsBuffer { uvec4 solver_terms[]; };
 
-// The gradient correction L [1] of sorted slot j, symmetric: (xx, yy, zz, xy) and (xz, yz, unused, unused).
-mat3 gradient_correction(uint j) {
-  uint k = particle_count() + 2u * j;
-  vec4 a = solver_terms[k], b = solver_terms[k + 1u];
-  return mat3(a.x, a.w, b.x, a.w, a.y, b.y, b.x, b.y, a.z);
+float solve_term(uint s, uint c) { return uintBitsToFloat(solver_terms[s][c]); }
+void set_solve_term(uint s, uint c, float value) { solver_terms[s][c] = floatBitsToUint(value); }
+
+// kappa_j / rho_j^2 of sorted slot j in the running iteration (0 where kappa_j is 0) [m^4 / (kg s^2)].
+float pressure_over_density2(uint j) { return uintBitsToFloat(solver_terms[particle_count() + j].x); }
+void set_pressure_over_density2(uint j, float value) { solver_terms[particle_count() + j].x = floatBitsToUint(value); }
+
+// The gradient correction L [1] from its three words of halves (xx, yy), (zz, xy), (xz, yz) of L - I (symmetric).
+mat3 correction_from_halves(uvec3 h) {
+  vec2 a = unpackHalf2x16(h.x), b = unpackHalf2x16(h.y), c = unpackHalf2x16(h.z);
+  return mat3(1.0 + a.x, b.y, c.x, b.y, 1.0 + a.y, c.y, c.x, c.y, 1.0 + b.x);
 }
-void store_gradient_correction(uint j, mat3 l) {
-  uint k = particle_count() + 2u * j;
-  solver_terms[k] = vec4(l[0][0], l[1][1], l[2][2], l[0][1]);
-  solver_terms[k + 1u] = vec4(l[0][2], l[1][2], 0.0, 0.0);
+// The gradient correction L of sorted slot j, as stored.
+mat3 gradient_correction(uint j) { return correction_from_halves(solver_terms[particle_count() + j].yzw); }
+// Stores L (and zero for kappa / rho^2 until dfsph_predict.comp sets it) and returns it as stored, which the Jacobi
+// diagonal D_i must use: computed with the unrounded L it differs from the correction applied by about 1e-5, and
+// the resting column at small steps moved 30 % faster (SphHydrostatic.DfsphColumnStaysAtRestAtSmallSteps, 0.054
+// against 0.042 m/s, 2026-11-28).
+mat3 store_gradient_correction(uint j, mat3 l) {
+  uvec3 h = uvec3(packHalf2x16(vec2(l[0][0] - 1.0, l[1][1] - 1.0)), packHalf2x16(vec2(l[2][2] - 1.0, l[0][1])),
+                  packHalf2x16(vec2(l[0][2], l[1][2])));
+  solver_terms[particle_count() + j] = uvec4(0u, h);
+  return correction_from_halves(h);
 }
 
 // L from the moment M [1] (pressure_solve.glsl's header) and the lattice's scalar c: M^-1 in the bulk, where det M >=

@@ -73,8 +73,9 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
     dfsph_reactions_ = gl::Program::compute("sph/dfsph_reactions.comp");
     solve_ = gl::Buffer::from(std::vector<GpuPressureSolve>(1));
     solve_args_ = gl::Buffer::from(std::vector<glm::uvec4>(chunk_count()));
-    // Per sorted slot the solve's terms, then the gradient corrections L (two vec4 each; pressure_solve.glsl).
-    solver_terms_ = gl::Buffer(size_t(count_) * 3 * sizeof(glm::vec4));
+    // Per sorted slot the solve's terms, then its kappa / rho^2 and gradient correction L (one uvec4 each;
+    // pressure_solve.glsl).
+    solver_terms_ = gl::Buffer(size_t(count_) * 2 * sizeof(glm::uvec4));
     density_.set("u_gradient_correction", static_cast<float>(cubic_gradient_correction(settings_)));
     density_.set("u_relaxation", static_cast<float>(dfsph_relaxation(settings_)));
   }

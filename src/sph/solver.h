@@ -300,7 +300,7 @@ class Solver {
   gl::Program dfsph_predict_, dfsph_correct_, dfsph_check_, dfsph_reactions_;
   gl::Buffer solve_;         ///< GpuPressureSolve (DFSPH)
   gl::Buffer solve_args_;    ///< uvec4 indirect dispatch arguments per chunk of particles (DFSPH)
-  gl::Buffer solver_terms_;  ///< vec4 per sorted slot: DFSPH factor, kappa, running totals; then 2 vec4 of L each
+  gl::Buffer solver_terms_;  ///< uvec4 per sorted slot: DFSPH factor, kappa, running totals; then kappa / rho^2, L
   PressureSolveStats solve_stats_;
   std::vector<RigidCollider> bodies_;  ///< shapes and responses as set (poses and velocities as of the set)
   std::vector<double> body_radii_;     ///< bounding radius of each body about its centre of mass [m]

@@ -126,13 +126,22 @@ Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p,
     kappa[i] = std::max(mode == SPH_SOLVE_DENSITY ? e * f[i] / (dt * dt) : e * f[i] / dt, 0.0);
     magnitude[i] *= (mode == SPH_SOLVE_DENSITY ? dt * f[i] / (dt * dt) : f[i] / dt);  // kappa's rounding scale
   }
+  // The shader stores L - I in halves (pressure_solve.glsl): each entry within 2^-10 of its size (rounded to
+  // nearest or truncated), so the stored L is off by a matrix E with |E g| <= 2^-10 |L - I|_F |g|.
+  std::vector<double> stored(n);
+  for (size_t i = 0; i < n; ++i) {
+    double sum = 0;
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) sum += std::pow(l[i][a][b] - (a == b ? 1.0 : 0.0), 2);
+    stored[i] = std::ldexp(std::sqrt(sum), -10);
+  }
   Reference ref;
   ref.v = v;
   ref.bound.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const double rho_i = p[i].v_rho.w;
     glm::dvec3 dv(0.0);
-    double scale = 0;
+    double scale = 0, storage = 0;
     for (const Pair& q : pairs[i]) {
       const double rho_j = p[q.j].v_rho.w;
       const glm::dvec3 g = spline_gradient(q.r, h);
@@ -146,10 +155,12 @@ Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p,
                              (kappa[q.j] + magnitude[q.j]) / (rho_j * rho_j) * glm::length(other);
       dv += -dt * p[q.j].x_m.w * term;
       scale += dt * p[q.j].x_m.w * k_scale;
+      storage += dt * p[q.j].x_m.w * glm::length(g) *
+                 (kappa[i] / (rho_i * rho_i) * stored[i] + kappa[q.j] / (rho_j * rho_j) * stored[q.j]);
     }
     ref.v[i] += dv;
-    // Float: every kappa and pair term to a few ulps of the sums of magnitudes they come from.
-    ref.bound[i] = 1e-5 * scale + 1e-6 * glm::length(v[i]) + 1e-9;
+    // Float: every kappa and pair term to a few ulps of the sums of magnitudes they come from; plus L's storage.
+    ref.bound[i] = 1e-5 * scale + storage + 1e-6 * glm::length(v[i]) + 1e-9;
   }
   // The error after the correction: the projected residual, the predicted compression or, where the pressure
   // (kappa_i after one correction) could fall, the expansion it could undo: max(e, -kappa_i dt^k / f_i).
