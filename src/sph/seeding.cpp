@@ -135,6 +135,10 @@ double lattice_particle_mass(const SphSettings& settings) {
          lattice_sum(settings, [&](double r, double) { return cubic ? cubic_spline(r, h) : poly6(r, h); });
 }
 
+double lattice_mass_ratio(const SphSettings& settings) {
+  return lattice_particle_mass(settings) / (settings.rest_density * std::pow(settings.spacing, 3));
+}
+
 double pressure_gradient_correction(const SphSettings& settings) {
   return gradient_correction(settings, spiky_gradient_magnitude);
 }

@@ -12,6 +12,16 @@ namespace firn::sph {
 /// density kernel of the settings' pressure solver: poly6 (WCSPH) or the cubic spline (DFSPH).
 double lattice_particle_mass(const SphSettings& settings);
 
+/// lattice_particle_mass() over rho0 s^3, the mass its lattice cell holds [1]: 1 when the kernel's sum over the
+/// lattice equals its integral. It is not 1 for every support: at h = 1.1 s the particle itself carries 97 % of the
+/// poly6 sum (1.21 / s^3), so seeded water weighs 0.82 of its volume, and its hydrostatic pressure and the buoyancy of
+/// bodies fall short by as much. 0.990 (poly6) and 1.000 (cubic spline) at the default h = 2 s.
+double lattice_mass_ratio(const SphSettings& settings);
+
+/// Largest |lattice_mass_ratio() - 1| a scene may have [1]: 2 %, the tolerance of issue 11's hydrostatic validation
+/// (pressure within 2 % of rho0 g d), which a water lighter or heavier than its volume misses by that much.
+inline constexpr double kMaxLatticeMassError = 0.02;
+
 /// Correction factor of the spiky kernel gradient [1]: 1 / sum_j s^3 (x_j - x_i)_y (-dW_spiky/dy)(x_i - x_j) over
 /// the cubic lattice of spacing s, the discrete gradient of a unit linear field (1 in the continuum, about 0.956
 /// at h = 2 s). Scaling the pressure gradient by it makes a linear pressure field exact on the seeding lattice (a

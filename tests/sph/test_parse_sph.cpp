@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.h"
 #include "scene/load.h"
+#include "sph/seeding.h"
 #include "sph/settings.h"
 #include "sph/sound_speed.h"
 
@@ -311,4 +313,45 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
   missing["sph"].erase("domain");
   EXPECT_EQ(error_of(missing).rfind("s.json: sph.domain: missing required field; allowed: an object", 0), 0u)
       << error_of(missing);
+}
+
+// A kernel radius must give the seeded water the mass of its volume (sph::lattice_mass_ratio within 2 %): at 1.1 s only
+// the six axis neighbours lie in the support, so poly6's lattice sum is W(0) + 6 W(s), by hand 1.2140 / s^3 (the
+// water would weigh 0.8237 of its volume); the cubic spline's is 2 (1 - 1/1.1)^3 8 / (pi 1.1^3) 6 + 8 / (pi 1.1^3),
+// 1.9305 / s^3. Both kernels are exact to 1 % at the default 2 s; poly6 also at 1.3 s, where the cubic spline is not.
+TEST(SphScene, KernelRadiusMustGiveTheWaterTheMassOfItsVolume) {
+  const double pi = std::numbers::pi, h = 1.1;
+  const double poly6_sum = 315.0 / (64.0 * pi * std::pow(h, 9)) * (std::pow(h, 6) + 6 * std::pow(h * h - 1, 3));
+  const double cubic_sum = 8.0 / (pi * h * h * h) * (1.0 + 6 * 2 * std::pow(1.0 - 1.0 / h, 3));
+  sph::SphSettings st;
+  st.spacing = 0.02;
+  st.kernel_radius = h * st.spacing;
+  EXPECT_NEAR(sph::lattice_mass_ratio(st), 1.0 / poly6_sum, 1e-12);
+  st.pressure_solver = sph::PressureSolver::kDfsph;
+  EXPECT_NEAR(sph::lattice_mass_ratio(st), 1.0 / cubic_sum, 1e-12);
+
+  json j = water_scene();
+  j["sph"]["kernel_radius"] = 0.022;
+  EXPECT_EQ(error_of(j),
+            "s.json: sph.kernel_radius: 0.022 m (1.1 s) makes the seeded water weigh 82.4 % of its volume (poly6's sum "
+            "over the particle lattice misses its integral); allowed: a radius whose lattice sum is within 2 % of 1 / "
+            "s^3: 1.27 s to 1.37 s or 1.79 s to 4 s with wcsph (s = 0.02 m)");
+  j["sph"]["pressure_solver"] = "dfsph";
+  EXPECT_EQ(error_of(j).rfind("s.json: sph.kernel_radius: 0.022 m (1.1 s) makes the seeded water weigh 51.8 % of its "
+                              "volume (the cubic spline's", 0), 0u) << error_of(j);
+  EXPECT_NE(error_of(j).find("allowed: a radius whose lattice sum is within 2 % of 1 / s^3: 1.66 s to 4 s with dfsph"),
+            std::string::npos) << error_of(j);
+  j["sph"]["kernel_radius"] = 0.026;  // 1.3 s: poly6 within 0.5 %, the cubic spline's water 0.75 of its mass
+  EXPECT_NE(error_of(j), "");
+  j["sph"]["pressure_solver"] = "wcsph";
+  EXPECT_EQ(error_of(j), "");
+  for (const char* solver : {"wcsph", "dfsph"}) {
+    j["sph"]["pressure_solver"] = solver;
+    for (double ratio : {1.8, 2.0, 2.5, 3.0, 4.0}) {
+      j["sph"]["kernel_radius"] = ratio * 0.02;
+      EXPECT_EQ(error_of(j), "") << solver << " at " << ratio << " s";
+    }
+    j["sph"].erase("kernel_radius");  // the default, 2 s
+    EXPECT_EQ(error_of(j), "") << solver;
+  }
 }
