@@ -108,8 +108,8 @@ void main() {
     // with K = sum_j m_j grad W (x) grad W and the solids' B = rho0 grad V_i = -b.pressure_volume.xyz; a particle
     // with no gradient at all (alone) gets no pressure.
     float scale = solve_gradient_scale();
-    mat3 m = (scale / rest_density()) * g_moment;
-    mat3 l = store_gradient_correction(s, gradient_correction_of(m, u_gradient_correction));
+    mat3 moment = (scale / rest_density()) * g_moment;
+    mat3 l = store_gradient_correction(s, gradient_correction_of(moment, u_gradient_correction));
     mat3 lk = l * g_grad2;
     vec3 pairs = scale * g_grad, solids = -b.pressure_volume.xyz;
     float d = dot(pairs + solids, l * pairs + solids) +

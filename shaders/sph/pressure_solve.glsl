@@ -56,7 +56,7 @@ layout(std430, binding = SPH_BIND_PRESSURE_SOLVE) coherent buffer PressureSolveB
 // solves [Pa] (integrate.comp stores them in the particle). After the n slots' terms, solver_terms[n + s] is the
 // word that dfsph_correct.comp reads for each neighbour j, one 16-byte load instead of its kappa, its density and
 // the 32 bytes of L_j (bench/RESULTS.md, "DFSPH: one word per neighbour"): x the bits of kappa_j / rho_j^2
-// [m^4 / (kg s^2)] of the running iteration (dfsph_predict.comp), y..w the gradient correction's difference from the
+// [m^5 / (kg s^2)] of the running iteration (dfsph_predict.comp), y..w the gradient correction's difference from the
 // identity, L_j - I, as six halves (density.comp; in this buffer because the density pass has no storage block to
 // spare). L - I, not L: a half keeps 11 significant bits of what it stores, and in the bulk L - I is a few per cent
 // of L, so the stored L is exact to about 1e-5 there.
@@ -65,7 +65,7 @@ layout(std430, binding = SPH_BIND_SOLVER_TERMS) coherent buffer SolverTermsBuffe
 float solve_term(uint s, uint c) { return uintBitsToFloat(solver_terms[s][c]); }
 void set_solve_term(uint s, uint c, float value) { solver_terms[s][c] = floatBitsToUint(value); }
 
-// kappa_j / rho_j^2 of sorted slot j in the running iteration (0 where kappa_j is 0) [m^4 / (kg s^2)].
+// kappa_j / rho_j^2 of sorted slot j in the running iteration (0 where kappa_j is 0) [m^5 / (kg s^2)].
 float pressure_over_density2(uint j) { return uintBitsToFloat(solver_terms[particle_count() + j].x); }
 void set_pressure_over_density2(uint j, float value) { solver_terms[particle_count() + j].x = floatBitsToUint(value); }
 
