@@ -118,16 +118,18 @@ sph::Region parse_region(const Node& node) {
 /// sph::kMaxLatticeMassError, as ranges ("1.79 s to 4 s"), for the message of check_kernel_radius.
 std::string supports_with_the_right_mass(sph::SphSettings s) {
   std::string out;
-  int first = 0;  // first ratio (in hundredths) of the running range; 0: none
-  for (int k = 101; k <= 401; ++k) {
-    s.kernel_radius = k / 100.0 * s.spacing;
-    const bool ok = k <= 400 && std::abs(sph::lattice_mass_ratio(s) - 1.0) <= sph::kMaxLatticeMassError;
-    if (ok && first == 0) first = k;
-    if (ok || first == 0) continue;
+  const auto add_range = [&](int first, int last) {  // in hundredths of s
     if (!out.empty()) out += " or ";
-    out += format_number(first / 100.0) + " s to " + format_number((k - 1) / 100.0) + " s";
-    first = 0;
+    out += format_number(first / 100.0) + " s to " + format_number(last / 100.0) + " s";
+  };
+  int first = 0;  // first ratio of the running range; 0: none
+  for (int k = 101; k <= 400; ++k) {
+    s.kernel_radius = k / 100.0 * s.spacing;
+    const bool ok = std::abs(sph::lattice_mass_ratio(s) - 1.0) <= sph::kMaxLatticeMassError;
+    if (ok && first == 0) first = k;
+    if (!ok && first != 0) add_range(first, k - 1), first = 0;
   }
+  if (first != 0) add_range(first, 400);
   return out;
 }
 
