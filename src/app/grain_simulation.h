@@ -4,12 +4,15 @@
 /// forces) as CSV and JSON in the output folder. CPU only; the renderer gets positions and orientations from it.
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "app/solver.h"
 #include "core/binary_io.h"
+#include "core/paths.h"
 #include "dem/watchdog.h"
 #include "dem/world.h"
 #include "scene/parse_dem.h"
@@ -114,12 +117,16 @@ nlohmann::json grain_stats_fields(const GrainSimulation& grains);
 
 /// Writes OUT/grains.csv (one row per frame: time, energy, counters, discharged mass, repose angle, mean height of
 /// each grain type, wall forces)
-/// and OUT/grains_summary.json (angle of repose with its profile, discharge rate, mean wall forces), both rewritten
-/// through a temporary file after every frame so a run that stops early still leaves complete files.
+/// and OUT/grains_summary.json (angle of repose with its profile, discharge rate, mean wall forces). grains.csv is
+/// written whole once (header and the rows so far, through a temporary file), then grows by one appended line per
+/// frame (core/paths.h LineAppender: a run killed at any moment leaves whole lines); the summary is rewritten through
+/// a temporary file after every frame. Either way a run that stops early leaves files a reader can use. Move-only.
 class GrainRecorder {
  public:
   explicit GrainRecorder(std::filesystem::path out) : out_(std::move(out)) {}
-  /// Adds the current state as frame `frame` and rewrites both files. Throws std::runtime_error on I/O failure.
+  /// Adds the current state as frame `frame`: appends its grains.csv line (the first call of a run, or the first
+  /// after restore_recorder(), writes the whole file) and rewrites the summary. Throws std::runtime_error on I/O
+  /// failure.
   void record(int frame, const GrainSimulation& grains);
 
  private:
@@ -135,8 +142,14 @@ class GrainRecorder {
     double repose_fit = 0.0, repose_steepest = 0.0;
     std::vector<double> type_height;  // mean centre height of each grain type [m] (segregation)
   };
+  /// grains.csv's first line: column names, one per row_text() field.
+  static std::string csv_header(const dem::World& w, const dem::MeasurementSettings& m);
+  /// One grains.csv line (no '\n'): 9 significant digits per value.
+  static std::string row_text(const Row& r, const dem::MeasurementSettings& m);
+
   std::filesystem::path out_;
   std::vector<Row> rows_;
+  std::unique_ptr<LineAppender> csv_;  // open once grains.csv has been written whole; reset by restore_recorder()
 };
 
 }  // namespace firn::app

@@ -74,6 +74,7 @@ void restore_recorder(GrainRecorder& r, BinaryReader& in, const GrainSimulation&
   const int frame = rows.back().frame;
   rows.pop_back();
   r.rows_ = std::move(rows);
+  r.csv_.reset();  // rows of frames after the checkpoint may be in grains.csv: the next record() writes it whole
   r.record(frame, grains);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 /// Checkpoint state of the grain part of a run (docs/checkpoints.md): the world (dem/world_state.h) with the last
-/// frame's stats (the next --stats line's grain fields before a frame advances), and the recorder's rows (grains.csv
-/// and grains_summary.json are rewritten from all rows after every frame, so the rows are history).
+/// frame's stats (the next --stats line's grain fields before a frame advances), and the recorder's rows (history:
+/// the summary's fits and means use every row, and a resumed run writes grains.csv again from them).
 #include "app/grain_simulation.h"
 #include "core/binary_io.h"
 

@@ -49,6 +49,15 @@ TEST(FirnRunGrains, StatsAndMeasurementsPerFrame) {
                           "type0_mean_height"}) {
     EXPECT_NE(header.find(col), std::string::npos) << col << " not in " << header;
   }
+  // One whole line per frame, in order (written whole at frame 0, then appended), as many fields as columns.
+  const auto fields = [](const std::string& line) { return std::count(line.begin(), line.end(), ',') + 1; };
+  int rows = 0;
+  for (std::string line; std::getline(csv, line); ++rows) {
+    EXPECT_EQ(fields(line), fields(header)) << line;
+    EXPECT_EQ(line.substr(0, line.find(',')), std::to_string(rows)) << line;
+    EXPECT_NEAR(std::stod(line.substr(line.find(',') + 1)), 0.1 * rows, 1e-9) << line;
+  }
+  EXPECT_EQ(rows, 4);
   std::ifstream summary_file(out / "grains_summary.json");
   const nlohmann::json summary = nlohmann::json::parse(summary_file);
   EXPECT_EQ(summary["frames"], 4);
