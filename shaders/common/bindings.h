@@ -191,7 +191,7 @@
    shaders/common/fixed64.glsl): a value is added as value * scale. */
 #define SPH_LOAD_SCALE 16777216.0  /* force and torque on a solid: 2^-24 N, 2^-24 N m (loads.comp, solid_loads) */
 #define SPH_SOLVE_ERROR_SCALE 4294967296.0 /* DFSPH's error sums: 2^-32 of a relative density error (PressureSolve) */
-/* DFSPH: an average relative error at or below which a solve applies no minimum of corrections (dfsph_check.comp):
+/* DFSPH: an average relative error at or below which a solve applies no minimum of corrections (dfsph_check.glsl):
    8 float32 epsilons, about the rounding of a density summed over some 30 neighbours. */
 #define SPH_SOLVE_NOISE_FLOOR 9.5367431640625e-7
 

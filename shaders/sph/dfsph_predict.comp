@@ -3,14 +3,16 @@
 // predicted excess e_i (density solve: rho_i + dt rate - rho0 [kg/m^3]; divergence solve: the rate [kg/(m^3 s)]),
 // the correction kappa_i = max(e_i f_i / dt^2 (or / dt), -p_i) [Pa] for dfsph_correct.comp, and the solve's error,
 // the sum of |kappa_i| dt^2 / f_i / rho0 (the projected residual; times dt for the divergence) and its largest term,
-// reduced per work group in shared memory and added (the largest: maximised) once per group in 64-bit fixed point.
-// Runs by indirect dispatch: no groups once the solve has converged.
+// reduced per work group in shared memory and added (the largest: maximised) once per group in 64-bit fixed point;
+// the last group to finish decides whether the solve goes on (dfsph_check.glsl). Runs by indirect dispatch: no groups
+// once the solve has converged.
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/neighbours.glsl"
 #include "sph/boundary.glsl"
 #include "sph/mirror.glsl"
 #include "sph/pressure_solve.glsl"
+#include "sph/dfsph_check.glsl"
 #include "common/fixed64.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
@@ -71,9 +73,19 @@ void main() {
     }
     barrier();
   }
-  if (t == 0u && s_error[0] > 0.0) {
+  if (t != 0u) return;
+  if (s_error[0] > 0.0) {
     ATOMIC_ADD_FIXED64(solve.error_lo, solve.error_hi, s_error[0] * SPH_SOLVE_ERROR_SCALE)
     // Non-negative floats order as their bit patterns: an integer maximum is exact and order-independent.
     atomicMax(solve.error_max, floatBitsToUint(s_max[0]));
   }
+  // The last group to finish takes the decision (the "last block" reduction): each group's error atomics precede its
+  // count in program order, and the barriers make them visible before the count does, so the group that counts the
+  // total reads complete sums, read atomically. Which group is last does not matter: the sums are exact integers.
+  memoryBarrierBuffer();
+  if (atomicAdd(solve.groups_done, 1u) + 1u != solve_groups()) return;
+  memoryBarrierBuffer();
+  solve.groups_done = 0u;
+  finish_prediction(atomicAdd(solve.error_lo, 0u), atomicAdd(solve.error_hi, 0u), atomicMax(solve.error_max, 0u),
+                    u_mode);
 }

@@ -33,8 +33,8 @@
 // for the divergence), summed per work group in shared memory and then in 64-bit fixed point, so the decision to stop
 // is deterministic; the density solve also stops only once the largest error of one particle is within
 // SphSettings::max_particle_density_error (an integer maximum of the float bits, order-independent too). The
-// iterations run without a read-back: dfsph_check.comp writes the group counts of the next iteration's indirect
-// dispatches, zero once the solve has converged.
+// iterations run without a read-back: the prediction's last work group (dfsph_check.glsl) writes the group counts of
+// the next iteration's indirect dispatches, zero once the solve has converged.
 //
 // Needs sph/layout.glsl.
 
@@ -48,7 +48,8 @@ layout(std430, binding = SPH_BIND_PRESSURE_SOLVE) coherent buffer PressureSolveB
   uvec4 totals;             // since the last status read: x, y iterations of the density and divergence solves;
                             // z solves that stopped at the limit above the bound; w unused
   uint error_max;           // this iteration's largest error of one particle (floatBitsToUint of a non-negative float)
-  uint pad0, pad1, pad2;
+  uint groups_done;         // work groups of the running prediction that have added their errors (dfsph_check.glsl)
+  uint pad1, pad2;
 } solve;
 
 // Per sorted slot s, solver_terms[s] holds the float bits (solve_term) of x the factor f_i = omega rho_i^2 / D_i

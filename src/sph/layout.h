@@ -72,7 +72,8 @@ struct GpuPressureSolve {
                                 ///< errors (float bits)
   glm::uvec4 totals;            ///< since reset: iterations of each solve, solves stopped above the bound, unused
   uint32_t error_max;           ///< the running iteration's largest error of one particle (float bits)
-  uint32_t pad0, pad1, pad2;
+  uint32_t groups_done;         ///< work groups of the running prediction done (shaders/sph/dfsph_check.glsl)
+  uint32_t pad1, pad2;
 };
 static_assert(sizeof(GpuPressureSolve) == 64);
 static_assert(offsetof(GpuPressureSolve, last) == 16);

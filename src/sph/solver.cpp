@@ -69,7 +69,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
   if (settings_.pressure_solver == PressureSolver::kDfsph) {
     dfsph_predict_ = gl::Program::compute("sph/dfsph_predict.comp");
     dfsph_correct_ = gl::Program::compute("sph/dfsph_correct.comp");
-    dfsph_check_ = gl::Program::compute("sph/dfsph_check.comp");
+    dfsph_start_ = gl::Program::compute("sph/dfsph_start.comp");
     dfsph_reactions_ = gl::Program::compute("sph/dfsph_reactions.comp");
     solve_ = gl::Buffer::from(std::vector<GpuPressureSolve>(1));
     solve_args_ = gl::Buffer::from(std::vector<glm::uvec4>(chunk_count()));
@@ -257,34 +257,33 @@ void Solver::forces() {
 void Solver::pressure_solve(uint32_t mode) {
   bind();
   gl::ScopedPass t(timer_, mode == SPH_SOLVE_DENSITY ? "density solve" : "divergence solve");
-  const auto check = [&](bool start) {
-    dfsph_check_.set("u_start", start ? 1u : 0u);
-    dfsph_check_.dispatch_1d(1, 1);
-    gl::dispatch_args_barrier();
-  };
   // Every solve is issued max_iterations rounds; the GPU empties those after convergence. Issuing fewer (4 k + 8 or
   // 4 k + 32, k the last read step's iterations) saved up to 6 ms per step on llvmpipe (about 10 us of CPU per
   // empty dispatch and barrier) but let solves stop above the bound whenever the count jumped: 118 (or 72) of the
-  // 600 solves of a resting column against 32 (docs/water.md "DFSPH").
+  // 600 solves of a resting column against 32 (docs/water.md "DFSPH"). The stop decision is taken inside the
+  // prediction (dfsph_check.glsl), so a round is two dispatches and two barriers.
   const uint32_t rounds = settings_.max_iterations;
-  dfsph_check_.set("u_mode", mode);
-  dfsph_check_.set("u_max_iterations", rounds);
-  // The density solve corrects at least min_iterations times, the divergence solve only above its bound
-  // (SphSettings::min_iterations; docs/water.md "Small steps").
-  dfsph_check_.set("u_min_iterations", mode == SPH_SOLVE_DENSITY ? std::min(rounds, settings_.min_iterations) : 0u);
-  // Both bounds at most cfl / 2: a residual e left by one step is corrected in the next one, which moves the particle
-  // about e s, and the step moves it at most cfl s. Looser, the correction outran the step: at cfl 0.001 each
-  // correction sped the water up, the CFL step shrank, and the next correction of the same residual was faster still
-  // (the hydrostatic scene ended on energy growth at 0.03 s; docs/water.md "Small steps"). The defaults (cfl 0.2,
-  // errors 0.001 and 0.01) are below it.
-  const double cap = 0.5 * settings_.cfl;
-  dfsph_check_.set("u_max_error", static_cast<float>(std::min(cap, settings_.max_density_error)));
-  dfsph_check_.set("u_max_particle_error", static_cast<float>(std::min(cap, settings_.max_particle_density_error)));
-  dfsph_check_.set("u_chunk", settings_.neighbour_list_stride > 0 ? list_chunk_ : count_);
-  dfsph_check_.set("u_chunks", chunk_count());
+  // The check's uniforms, in both programs that include dfsph_check.glsl (the start sets the group counts).
+  for (gl::Program* p : {&dfsph_start_, &dfsph_predict_}) {
+    p->set("u_max_iterations", rounds);
+    // The density solve corrects at least min_iterations times, the divergence solve only above its bound
+    // (SphSettings::min_iterations; docs/water.md "Small steps").
+    p->set("u_min_iterations", mode == SPH_SOLVE_DENSITY ? std::min(rounds, settings_.min_iterations) : 0u);
+    // Both bounds at most cfl / 2: a residual e left by one step is corrected in the next one, which moves the
+    // particle about e s, and the step moves it at most cfl s. Looser, the correction outran the step: at cfl 0.001
+    // each correction sped the water up, the CFL step shrank, and the next correction of the same residual was faster
+    // still (the hydrostatic scene ended on energy growth at 0.03 s; docs/water.md "Small steps"). The defaults (cfl
+    // 0.2, errors 0.001 and 0.01) are below it.
+    const double cap = 0.5 * settings_.cfl;
+    p->set("u_max_error", static_cast<float>(std::min(cap, settings_.max_density_error)));
+    p->set("u_max_particle_error", static_cast<float>(std::min(cap, settings_.max_particle_density_error)));
+    p->set("u_chunk", settings_.neighbour_list_stride > 0 ? list_chunk_ : count_);
+    p->set("u_chunks", chunk_count());
+  }
   dfsph_predict_.set("u_mode", mode);
   dfsph_correct_.set("u_mode", mode);
-  check(true);
+  dfsph_start_.dispatch_1d(1, 1);
+  gl::dispatch_args_barrier();
   dfsph_correct_.set("u_warm", 1u);
   dispatch_with_lists(dfsph_correct_);
   barrier();
@@ -293,8 +292,7 @@ void Solver::pressure_solve(uint32_t mode) {
   // the final error: the GPU turns the remaining dispatches into empty ones once converged.
   for (uint32_t k = 0; k <= rounds; ++k) {
     dispatch_with_lists(dfsph_predict_, true);
-    barrier();
-    check(false);
+    gl::dispatch_args_barrier();  // the prediction's terms and, from its last group, the next dispatches' sizes
     if (k == rounds) break;
     dispatch_with_lists(dfsph_correct_, true);
     barrier();

@@ -230,7 +230,7 @@ class Solver {
 
   void bind() const;
   /// Dispatches the density or force pass over every particle, in chunks whose neighbour lists fit one binding.
-  /// `indirect`: group counts from the solve's dispatch arguments (one per chunk), set by dfsph_check.comp.
+  /// `indirect`: group counts from the solve's dispatch arguments (one per chunk), set by the last work group of each prediction (dfsph_check.glsl).
   void dispatch_with_lists(gl::Program& program, bool indirect = false);
   uint32_t chunk_count() const;
   void upload_params();
@@ -297,7 +297,7 @@ class Solver {
   gl::Buffer collider_points_;  ///< dvec4 point at t = 0 and velocity per collider (the step pass poses them)
   gl::Buffer staging_;          ///< read-back slots: status, step state, DFSPH solve, body impulse sums
   gl::Program reorder_, density_, forces_, integrate_, neighbour_list_, loads_, step_pass_;
-  gl::Program dfsph_predict_, dfsph_correct_, dfsph_check_, dfsph_reactions_;
+  gl::Program dfsph_predict_, dfsph_correct_, dfsph_start_, dfsph_reactions_;
   gl::Buffer solve_;         ///< GpuPressureSolve (DFSPH)
   gl::Buffer solve_args_;    ///< uvec4 indirect dispatch arguments per chunk of particles (DFSPH)
   gl::Buffer solver_terms_;  ///< uvec4 per sorted slot: DFSPH factor, kappa, running totals; then kappa / rho^2, L

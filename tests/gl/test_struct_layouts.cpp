@@ -219,7 +219,7 @@ std::vector<Mirror> sph_mirrors() {
           {FIRN_ROW(GpuPressureSolve, error_lo, "error_lo"), FIRN_ROW(GpuPressureSolve, error_hi, "error_hi"),
            FIRN_ROW(GpuPressureSolve, predictions, "predictions"), FIRN_ROW(GpuPressureSolve, done, "done"),
            FIRN_ROW(GpuPressureSolve, last, "last"), FIRN_ROW(GpuPressureSolve, totals, "totals"),
-           FIRN_ROW(GpuPressureSolve, error_max, "error_max"), FIRN_ROW(GpuPressureSolve, pad0, "pad0"),
+           FIRN_ROW(GpuPressureSolve, error_max, "error_max"), FIRN_ROW(GpuPressureSolve, groups_done, "groups_done"),
            FIRN_ROW(GpuPressureSolve, pad1, "pad1"), FIRN_ROW(GpuPressureSolve, pad2, "pad2")}),
       array_of<glm::uvec4>("glm::uvec4", "SolverTermsBuffer", SPH_BIND_SOLVER_TERMS, "solver_terms"),
       array_of<glm::uvec4>("glm::uvec4", "SolveArgsBuffer", SPH_BIND_SOLVE_ARGS, "solve_args"),
