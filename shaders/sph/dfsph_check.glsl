@@ -52,10 +52,10 @@ void start_solve() {
   set_groups(step_runs());
 }
 
-// The decision after a prediction whose error sums are complete. `sum_lo`, `sum_hi` and `worst` are the summed error
-// words and the largest error's bits; `mode` SPH_SOLVE_DENSITY or SPH_SOLVE_DIVERGENCE.
+// The decision after a prediction whose error sums are complete. `sum_lo`, `sum_hi` and `worst_bits` are the summed
+// error words and the largest error's bits; `mode` SPH_SOLVE_DENSITY or SPH_SOLVE_DIVERGENCE. Only a running solve
+// gets here: once `done` is set, the predictions have no groups.
 void finish_prediction(uint sum_lo, uint sum_hi, uint worst_bits, uint mode) {
-  if (solve.done != 0u) return;
   // The sum of non-negative errors as a double: exact while it stays below 2^53 units (an average error below 1/2 at
   // 2^22 particles), rounded in the 16th digit beyond; the stop decision compares far coarser numbers.
   double sum = double(sum_hi) * 4294967296.0 + double(sum_lo);

@@ -230,7 +230,8 @@ class Solver {
 
   void bind() const;
   /// Dispatches the density or force pass over every particle, in chunks whose neighbour lists fit one binding.
-  /// `indirect`: group counts from the solve's dispatch arguments (one per chunk), set by the last work group of each prediction (dfsph_check.glsl).
+  /// `indirect`: group counts from the solve's dispatch arguments (one per chunk), set by the last work group of
+  /// each prediction (dfsph_check.glsl).
   void dispatch_with_lists(gl::Program& program, bool indirect = false);
   uint32_t chunk_count() const;
   void upload_params();
