@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <span>
 #include <string>
@@ -173,17 +174,25 @@ std::uint64_t scene_hash(const fs::path& scene) {
 
 fs::path checkpoint_file(const fs::path& out) { return out / "checkpoint" / "state.bin"; }
 
+namespace {
+
+/// The grain recorder's rows up to the latest checkpoint (app/grain_state.h save_recorder).
+fs::path grain_rows_file(const fs::path& out) { return out / "checkpoint" / "grain_rows.bin"; }
+
+}  // namespace
+
 bool checkpoint_due(int frame, int every) { return every > 0 && frame > 0 && frame % every == 0; }
 
-void write_checkpoint(const RunOptions& o, const Simulation& sim, const GrainRecorder* recorder,
+void write_checkpoint(const RunOptions& o, const Simulation& sim, GrainRecorder* recorder,
                       const RunProgress& progress) {
   BinaryWriter run, state, rows, payload;
   put_run(run, o, progress);
   payload.put_section("RUN ", run);
   save_simulation(sim, state);
   payload.put_section("SIM ", state);
+  fs::create_directories(o.out / "checkpoint");
   if (recorder) {
-    save_recorder(*recorder, rows);
+    save_recorder(*recorder, grain_rows_file(o.out), rows);  // appended here, flushed by the syncfs below
     payload.put_section("GREC", rows);
   }
   BinaryWriter file;
@@ -191,7 +200,6 @@ void write_checkpoint(const RunOptions& o, const Simulation& sim, const GrainRec
            fnv1a64(payload.bytes()));
   std::vector<std::byte> bytes = file.bytes();
   bytes.insert(bytes.end(), payload.bytes().begin(), payload.bytes().end());
-  fs::create_directories(o.out / "checkpoint");
   sync_folder_filesystem(o.out);  // the outputs the checkpoint vouches for reach the disk before it does
   write_file_durably(checkpoint_file(o.out), bytes);
 }
@@ -234,14 +242,18 @@ RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRe
         throw InputError("--resume --video: " + png.string() + ", a frame up to the checkpoint, is missing; " +
                          "allowed: the folder as the checkpointed run left it, or no --video");
   BinaryReader state = in.section("SIM ");
+  // Everything is read and checked before the folder changes (the row file is read whole here).
+  std::optional<RecorderCheckpoint> rows;
+  if (recorder) {
+    BinaryReader section = in.section("GREC");
+    rows = read_recorder(section, grain_rows_file(o.out));
+    section.expect_end();
+  }
+  in.expect_end();
   restore_simulation(sim, state);
   if (sim.frame() != p.frame) in.fail("the simulation's frame differs from the run's");
   rewind_outputs(o, p);
-  if (recorder) {
-    BinaryReader rows = in.section("GREC");
-    restore_recorder(*recorder, rows, *sim.grains());
-  }
-  in.expect_end();
+  if (recorder) restore_recorder(*recorder, std::move(*rows), *sim.grains());
   log::info("--resume: continuing after frame " + std::to_string(p.frame) + " from " + file.string());
   if (o.checkpoint_every > 0) p.checkpoint_every = o.checkpoint_every;
   return p;
@@ -250,6 +262,7 @@ RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRe
 RunProgress start_run(const RunOptions& o) {
   std::error_code ignored;
   fs::remove(checkpoint_file(o.out), ignored);
+  fs::remove(grain_rows_file(o.out), ignored);
   const RunProgress p{.checkpoint_every = o.checkpoint_every, .scene_hash = scene_hash(o.scene)};
   write_run_scene(o, p.scene_hash);
   return p;

@@ -5,8 +5,8 @@
 ///
 /// File: "FIRNCKPT", format version (uint32), scene hash (uint64, scene_hash()), payload length
 /// and payload hash (uint64 each), then the payload: sections "RUN " (frame, options, output lengths), "SIM " (the
-/// Simulation, app/simulation_state.h) and, with grains, "GREC" (the grain recorder's rows). Written atomically and
-/// durably (core/binary_io.h write_file_durably).
+/// Simulation, app/simulation_state.h) and, with grains, "GREC" (how much of OUT/checkpoint/grain_rows.bin, the
+/// grain recorder's rows, it vouches for). Written atomically and durably (core/binary_io.h write_file_durably).
 #include <cstdint>
 #include <filesystem>
 
@@ -36,8 +36,10 @@ std::filesystem::path checkpoint_file(const std::filesystem::path& out);
 bool checkpoint_due(int frame, int every);
 
 /// Writes the checkpoint of a run with options `o` whose outputs are complete up to `progress.frame`: the state of
-/// `sim` and of `recorder` (null without grains). Atomic and durable. Throws std::runtime_error on I/O failure.
-void write_checkpoint(const RunOptions& o, const Simulation& sim, const GrainRecorder* recorder,
+/// `sim` and of `recorder` (null without grains; its rows since the last checkpoint are appended to
+/// out/checkpoint/grain_rows.bin, whose length the checkpoint records). Atomic and durable. Throws
+/// std::runtime_error on I/O failure.
+void write_checkpoint(const RunOptions& o, const Simulation& sim, GrainRecorder* recorder,
                       const RunProgress& progress);
 
 /// Throws firn::InputError (exit 2) naming the option when `o`'s checkpoint options do not fit a run of `frames`
@@ -48,10 +50,10 @@ void check_checkpoint_options(const RunOptions& o, int frames);
 /// checkpoint in o.out and brings the output folder back to that checkpoint: frame, particle and temporary files of
 /// later frames are removed, stats.jsonl is cut to its length then, the grain files are rewritten. Without a
 /// checkpoint the run starts from frame 0 (the same clean-up, from nothing; a note says so), marks the folder as
-/// start_run does and writes checkpoints every o.checkpoint_every frames. Returns where the run
-/// stands. Throws firn::InputError (exit 2) before touching the folder when the checkpoint is corrupt, belongs to
-/// another scene, was written with other output options (naming the option) or lies past the last frame
-/// (`frames` - 1).
+/// start_run does and writes checkpoints every o.checkpoint_every frames. Returns where the run stands. Throws
+/// firn::InputError (exit 2) before touching the folder when the checkpoint (or the grain row file it vouches for)
+/// is corrupt, belongs to another scene, was written with other output options (naming the option) or lies past the
+/// last frame (`frames` - 1).
 RunProgress resume_run(const RunOptions& o, int frames, Simulation& sim, GrainRecorder* recorder);
 
 /// For a run without --resume: removes a checkpoint left in o.out by an earlier run, so that a later --resume

@@ -115,6 +115,8 @@ class GrainSimulation final : public Solver {
 /// max_solver_residual (per step, see GrainFrameStats).
 nlohmann::json grain_stats_fields(const GrainSimulation& grains);
 
+struct RecorderCheckpoint;  // app/grain_state.h
+
 /// Writes OUT/grains.csv (one row per frame: time, energy, counters, discharged mass, repose angle, mean height of
 /// each grain type, wall forces)
 /// and OUT/grains_summary.json (angle of repose with its profile, discharge rate, mean wall forces). grains.csv is
@@ -129,11 +131,7 @@ class GrainRecorder {
   /// failure.
   void record(int frame, const GrainSimulation& grains);
 
- private:
-  // Checkpoints (app/grain_state.h) save and restore the rows.
-  friend void save_recorder(const GrainRecorder& recorder, BinaryWriter& out);
-  friend void restore_recorder(GrainRecorder& recorder, BinaryReader& in, const GrainSimulation& grains);
-
+  /// One recorded frame at full precision (grains.csv prints 9 digits; the summary's fits and means use these).
   struct Row {
     int frame = 0;
     double time = 0.0;
@@ -142,6 +140,20 @@ class GrainRecorder {
     double repose_fit = 0.0, repose_steepest = 0.0;
     std::vector<double> type_height;  // mean centre height of each grain type [m] (segregation)
   };
+  /// How many rows a checkpoint's row file holds (app/grain_state.h): the first `rows` rows, `bytes` long, with
+  /// FNV-1a 64 hash `hash` (continued row by row as rows are appended).
+  struct SavedRows {
+    std::uint64_t rows = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t hash = fnv1a64({});
+  };
+
+ private:
+  // Checkpoints (app/grain_state.h) save and restore the rows.
+  friend void save_recorder(GrainRecorder& recorder, const std::filesystem::path& rows_file, BinaryWriter& out);
+  friend struct RecorderCheckpoint;
+  friend void restore_recorder(GrainRecorder& recorder, RecorderCheckpoint saved, const GrainSimulation& grains);
+
   /// grains.csv's first line: column names, one per row_text() field.
   static std::string csv_header(const dem::World& w, const dem::MeasurementSettings& m);
   /// One grains.csv line (no '\n'): 9 significant digits per value.
@@ -150,6 +162,7 @@ class GrainRecorder {
   std::filesystem::path out_;
   std::vector<Row> rows_;
   std::unique_ptr<LineAppender> csv_;  // open once grains.csv has been written whole; reset by restore_recorder()
+  SavedRows saved_;                    // rows_[0, saved_.rows) are in the checkpoint's row file
 };
 
 }  // namespace firn::app

@@ -24,6 +24,16 @@ struct Fd {
   }
 };
 
+/// Writes all of `bytes` to `fd` (retrying after signals and short writes); `path` names the file in an error.
+void write_all(int fd, std::span<const std::byte> bytes, const std::filesystem::path& path) {
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) io_failure("write", path);
+    done += static_cast<std::size_t>(n);
+  }
+}
+
 }  // namespace
 
 std::uint64_t fnv1a64(std::span<const std::byte> bytes, std::uint64_t seed) {
@@ -77,12 +87,7 @@ void write_file_durably(const std::filesystem::path& file, std::span<const std::
   {
     Fd out{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
     if (out.fd < 0) io_failure("open", tmp);
-    for (std::size_t done = 0; done < bytes.size();) {
-      const ssize_t n = ::write(out.fd, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) io_failure("write", tmp);
-      done += static_cast<std::size_t>(n);
-    }
+    write_all(out.fd, bytes, tmp);
     if (::fsync(out.fd) != 0) io_failure("fsync", tmp);
   }
   if (::rename(tmp.c_str(), file.c_str()) != 0) io_failure("rename to " + file.filename().string(), tmp);
@@ -92,6 +97,12 @@ void write_file_durably(const std::filesystem::path& file, std::span<const std::
   if (folder.fd < 0) io_failure("open", dir);
   // Some file systems cannot fsync a folder (EINVAL); the rename is then as durable as they make it.
   if (::fsync(folder.fd) != 0 && errno != EINVAL) io_failure("fsync", dir);
+}
+
+void append_file_bytes(const std::filesystem::path& file, std::span<const std::byte> bytes, bool truncate) {
+  Fd out{::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0644)};
+  if (out.fd < 0) io_failure("open", file);
+  write_all(out.fd, bytes, file);
 }
 
 std::vector<std::byte> read_file_bytes(const std::filesystem::path& file) {

@@ -111,6 +111,10 @@ class BinaryReader {
 /// path and the failing call.
 void write_file_durably(const std::filesystem::path& file, std::span<const std::byte> bytes);
 
+/// Appends `bytes` to `file` (created if missing; emptied first when `truncate`), without syncing it: the caller
+/// decides when it must be on disk. Throws std::runtime_error naming the path and the failing call.
+void append_file_bytes(const std::filesystem::path& file, std::span<const std::byte> bytes, bool truncate);
+
 /// The whole content of `file`; throws firn::InputError naming it when it cannot be read.
 std::vector<std::byte> read_file_bytes(const std::filesystem::path& file);
 

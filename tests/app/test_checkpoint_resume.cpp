@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <fcntl.h>
 #include <fstream>
 #include <map>
@@ -273,6 +274,76 @@ TEST(FirnResume, BadCombinationsGiveExit2NamingTheOption) {
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   EXPECT_NE(missing.output.find("frame_00001.png, a frame up to the checkpoint, is missing"), std::string::npos)
       << missing.output;
+}
+
+namespace {
+
+std::string file_bytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// The body length of section `tag` in a checkpoint's bytes (the tag, then a uint64 length; -1 if absent).
+long long section_length(const std::string& checkpoint, const std::string& tag) {
+  const size_t at = checkpoint.find(tag);
+  if (at == std::string::npos || at + 12 > checkpoint.size()) return -1;
+  std::uint64_t n = 0;
+  std::memcpy(&n, checkpoint.data() + at + 4, sizeof n);
+  return static_cast<long long>(n);
+}
+
+}  // namespace
+
+// The grain recorder's rows (one per frame, the history behind grains_summary.json) go to checkpoint/grain_rows.bin,
+// appended at each checkpoint; the checkpoint holds only how much of that file it vouches for. Before, every
+// checkpoint rewrote all rows, so a run checkpointing every frame slowed with the square of its frames (4,000 frames
+// of tiny-grains at 10,000 fps: 48.5 s against 2.4 s without checkpoints). A row file that is missing, shorter than
+// the checkpoint says or damaged is refused (exit 2, naming it) with the folder left alone; rows past the
+// checkpoint (a run killed after appending them) are cut off, and the resumed run ends as an uninterrupted one.
+TEST(FirnResume, GrainRowsAreAppendedAndCheckedNotRewritten) {
+  const fs::path root = fresh_dir(firn::test::test_full_name());
+  const std::string base = "run " + scene("tiny-grains") + " --no-render --stats ";
+  ASSERT_EQ(run_firn(base + "--frames 6 --out " + (root / "reference").string()).exit_code, 0);
+  std::uintmax_t rows_bytes[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    const fs::path out = root / ("rows" + std::to_string(k));
+    const auto r = run_firn(base + "--checkpoint-every 1 --frames " + std::to_string(3 + 3 * k) + " --out " +
+                            out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    rows_bytes[k] = fs::file_size(out / "checkpoint" / "grain_rows.bin");
+    // version (4 bytes), rows, bytes and hash (8 each): no rows inside the checkpoint, however many frames.
+    EXPECT_EQ(section_length(file_bytes(out / "checkpoint" / "state.bin"), "GREC"), 28);
+  }
+  EXPECT_GT(rows_bytes[0], 0u);
+  EXPECT_EQ(rows_bytes[1], 2 * rows_bytes[0]);  // 6 rows against 3, each of one size
+
+  const fs::path out = root / "out", rows = out / "checkpoint" / "grain_rows.bin";
+  ASSERT_EQ(run_firn(base + "--checkpoint-every 3 --frames 4 --out " + out.string()).exit_code, 0);
+  const std::string good = file_bytes(rows), csv = file_bytes(out / "grains.csv");
+  struct Case {
+    std::string name, expect;
+    std::string bytes;  // empty: the file is removed
+  };
+  std::string damaged = good;
+  damaged[damaged.size() / 2] ^= 0x5a;
+  const std::vector<Case> cases = {{"missing", "is missing", ""},
+                                   {"short", "fewer than the", good.substr(0, good.size() - 1)},
+                                   {"damaged", "(the file is damaged)", damaged}};
+  for (const Case& c : cases) {
+    fs::remove(rows);
+    if (!c.bytes.empty()) std::ofstream(rows, std::ios::binary) << c.bytes;
+    const auto r = run_firn(base + "--frames 6 --resume --out " + out.string());
+    EXPECT_EQ(r.exit_code, 2) << c.name << "\n" << r.output;
+    EXPECT_NE(r.output.find("grain_rows.bin"), std::string::npos) << c.name << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.name << "\n" << r.output;
+    EXPECT_TRUE(file_bytes(out / "grains.csv") == csv) << c.name << ": the folder was changed";
+  }
+  std::ofstream(rows, std::ios::binary) << good << "rows of frames after the checkpoint";
+  const auto r = run_firn(base + "--frames 6 --resume --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* name : {"grains.csv", "grains_summary.json", "stats.jsonl"})
+    EXPECT_TRUE(file_bytes(out / name) == file_bytes(root / "reference" / name)) << name;
+  EXPECT_TRUE(file_bytes(rows) == good) << "the rows past the checkpoint were not cut off";  // no checkpoint since
 }
 
 // The scene hash covers the files a scene names (meshes, environment files), so a changed mesh is another scene.
