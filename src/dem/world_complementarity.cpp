@@ -42,7 +42,15 @@ double friction_with(const World& w, int wall) {
   return wall < 0 ? w.contact.friction : w.walls[wall].settings.friction.value_or(w.contact.friction);
 }
 
-/// Manifolds of every broad-phase pair and every grain against the plane walls, sorted by pair key.
+/// The speculative distance of a pair [m]: dt times the speed at which grain g's centre approaches the other side
+/// along `direction` (unit, from g towards it) in the free motion (0 when they part); see step_reach().
+double approach(const World& w, const dvec3& relative_velocity, const dvec3& direction) {
+  return w.dt * std::max(0.0, glm::dot(relative_velocity, direction));
+}
+
+/// Manifolds of every broad-phase pair and every grain against the plane walls, sorted by pair key; a pair's
+/// manifold takes points up to the margin plus its approach in the step (speculative contacts, step_reach()): along
+/// the centre line for two grains, along the normal for a plane wall, the whole relative speed for a wall piece.
 std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
   const auto n = static_cast<std::uint32_t>(w.grains.size());
   const double margin = w.complementarity.margin;
@@ -61,11 +69,14 @@ std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
     Manifold m;
     if (with_wall) {
       m = polyhedra_manifold(w.types[ga.type].shape, xa, w.pieces[piece].shape, piece_placement(w, piece),
-                             state.features, margin);
+                             state.features,
+                             margin + w.dt * glm::length(free_velocity(w, ga) - w.walls[wall].pose.linear_velocity));
     } else {
       const Grain& gb = w.grains[p.b];
       m = polyhedra_manifold(w.types[ga.type].shape, xa, w.types[gb.type].shape,
-                             grain_placement(gb.body.orientation, gb.body.position), state.features, margin);
+                             grain_placement(gb.body.orientation, gb.body.position), state.features,
+                             margin + approach(w, free_velocity(w, ga) - free_velocity(w, gb),
+                                               glm::normalize(gb.body.position - ga.body.position)));
     }
     ++w.last.narrow_tests;
     w.last.walk_iterations += static_cast<std::uint64_t>(m.walk_iterations);
@@ -81,11 +92,12 @@ std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
     for (std::uint32_t gi = 0; gi < n; ++gi) {
       const Grain& g = w.grains[gi];
       if (g.kinematic) continue;
-      const Aabb& box = w.boxes[gi];
+      const Aabb& box = w.boxes[gi];  // grown by the grain's reach already
       const dvec3 c = 0.5 * (box.min + box.max), half = 0.5 * (box.max - box.min);
-      if (glm::dot(normal, c - point) - glm::dot(glm::abs(normal), half) > margin) continue;
+      const double reach = approach(w, free_velocity(w, g) - wall.pose.linear_velocity, -normal);
+      if (glm::dot(normal, c - point) - glm::dot(glm::abs(normal), half) > margin + reach) continue;
       const Manifold m = plane_manifold(w.types[g.type].shape, grain_placement(g.body.orientation, g.body.position),
-                                        point, normal, margin);
+                                        point, normal, margin + reach);
       if (m.count == 0) continue;
       out.push_back({world_pair_key(gi, 0x80000000u | static_cast<std::uint32_t>(wi)), static_cast<int>(gi),
                      static_cast<int>(n) + wi, friction_with(w, wi), m});

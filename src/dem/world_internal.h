@@ -14,6 +14,18 @@ void update_walls(World& world);
 /// walls' pieces, since fixed pieces keep their boxes).
 void update_boxes(World& world, bool all_pieces);
 
+/// Velocity [m/s] of grain g's centre after the next step's gravity (its own velocity for a kinematic body): the
+/// complementarity model's free motion, from which its speculative contacts are found.
+glm::dvec3 free_velocity(const World& world, const Grain& g);
+
+/// Complementarity model: how far grain g's centre moves in the next step, dt |free_velocity| [m] (0 with the soft
+/// model). Broad-phase boxes are grown by it; a pair's manifold then takes points up to the margin plus dt times the
+/// pair's approach speed (world_complementarity.cpp): their constraint v_n >= -gap / dt lets the bodies close the
+/// gap within the step but not pass it, so a body falling faster than margin / dt lands on a floor instead of
+/// sinking into it for a step (speculative contacts, Catto, "Continuous collision", GDC 2013). Rotation is left
+/// out: a tumbling body's vertices can still move up to about |omega| R dt beyond it.
+double step_reach(const World& world, const Grain& g);
+
 /// Moves a kinematic body by its set velocity [m/s] and body-frame angular velocity [rad/s] over dt [s]
 /// (exact for constant velocities: q <- q exp(w_body dt / 2)).
 void advance_kinematic(RigidBody& body, double dt);

@@ -42,13 +42,21 @@ void update_walls(World& w) {
   }
 }
 
+dvec3 free_velocity(const World& w, const Grain& g) {
+  return g.kinematic ? g.body.velocity : g.body.velocity + w.dt * w.gravity;
+}
+
+double step_reach(const World& w, const Grain& g) {
+  return w.model == ContactModelType::kComplementarity ? w.dt * glm::length(free_velocity(w, g)) : 0.0;
+}
+
 void update_boxes(World& w, bool all_pieces) {
   const std::size_t n = w.grains.size();
   w.boxes.resize(n + w.pieces.size());
   for (std::size_t i = 0; i < n; ++i) {
     const Grain& g = w.grains[i];
     w.boxes[i] = grain_box(w.types[g.type], grain_placement(g.body.orientation, g.body.position), w.box_method,
-                           w.box_margin);
+                           w.box_margin + step_reach(w, g));
   }
   for (std::size_t p = 0; p < w.pieces.size(); ++p) {
     const Wall& wall = w.walls[w.pieces[p].wall];
@@ -56,7 +64,10 @@ void update_boxes(World& w, bool all_pieces) {
     const Placement x = piece_placement(w, static_cast<int>(p));
     std::vector<dvec3> world_vertices;
     for (const dvec3& v : w.pieces[p].shape.vertices) world_vertices.push_back(to_world(x, v));
-    w.boxes[n + p] = aabb_of_points(world_vertices);
+    // With the complementarity model a moving piece's box covers its move in the step (step_reach()).
+    const double reach =
+        w.model == ContactModelType::kComplementarity ? w.dt * glm::length(wall.pose.linear_velocity) : 0.0;
+    w.boxes[n + p] = aabb_of_points(world_vertices, reach);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numbers>
 #include <random>
 
@@ -203,6 +204,61 @@ TEST(HardContact, PyramidOfFifteenBoxesStaysAtOneSixtiethSecond) {
   std::printf("pyramid of 15: drift %.3e m over 10 s, last step %d iterations, residual %.2e m/s\n", d,
               w.last.solver_iterations, w.last.solver_residual);
   EXPECT_LT(d, 1e-3);
+}
+
+/// Deepest point of grain i below the plane y = 0 [m] (0 when it is above): its lowest vertex.
+double depth_below_floor(const World& w, int i) {
+  const Grain& g = w.grains[i];
+  const Placement x = grain_placement(g.body.orientation, g.body.position);
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const dvec3& v : w.types[g.type].shape.vertices) lowest = std::min(lowest, to_world(x, v).y);
+  return std::max(0.0, -lowest);
+}
+
+// Speculative contacts (world_internal.h step_reach): a body falling faster than margin / h per step is caught by
+// the floor within the step instead of being found a step later, up to v h deep (a 5 cm sphere hull dropped 15 cm at
+// h = 0.01 s reached 14 mm in tests/data/tiny-bodies.json). Four tumbling boxes dropped from 0.3-0.9 m at h = 1/60 s
+// (up to 3.3 m/s, 5.5 cm per step) with random orientations and spins: no vertex goes deeper than the solver
+// tolerance allows plus what the rotation within a step adds, which the speculative distance leaves out (a point
+// at radius R turning by |w| h leaves its tangent by about |w|^2 R h^2 / 2). Without them: 1.9 cm (2026-11-29).
+// Two ellipsoid hulls fall beside them and roll off at up to 30 rad/s, where the rotation's share is larger: their
+// depth is printed (1.8 mm; 5.7 cm without speculative contacts), docs/hard-contact.md "Speculative contacts".
+TEST(HardContact, FastFallingBoxesLandOnTheFloorInsteadOfSinkingIn) {
+  std::mt19937_64 rng(test::test_seed());
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  World w = hard_world({0, -kG, 0}, 1.0 / 60.0, 0.5, 0.002, 300, 1e-7);
+  add_wall(w, plane_wall(dvec3(0.0), {0, 1, 0}));
+  const int box = add_box_type(w, {0.061, 0.037, 0.049}, 1150.0);
+  w.types.push_back(make_grain_type(make_ellipsoid_polyhedron({0.053, 0.041, 0.033, 30, 17}), 930.0));
+  const int hull = static_cast<int>(w.types.size()) - 1;
+  constexpr int kBoxes = 4;
+  for (int i = 0; i < kBoxes + 2; ++i) {  // far apart: each lands on its own
+    RigidBody b = body_at({0.5 * i, 0.6 + 0.3 * u(rng), 0.0},
+                          normalized_quat(glm::dquat(u(rng), u(rng), u(rng), u(rng))), {0.3 * u(rng), 0.0, 0.0});
+    b.angular_velocity = {4 * u(rng), 4 * u(rng), 4 * u(rng)};
+    add_grain(w, i < kBoxes ? box : hull, b);
+  }
+  const double h = w.dt, radius = w.types[box].shape.bounding_radius;
+  double fastest = 0.0, worst = 0.0, deepest = 0.0, deepest_hull = 0.0;
+  for (int s = 0; s < 90; ++s) {
+    double spin = 0.0;
+    for (int i = 0; i < kBoxes; ++i) {
+      fastest = std::max(fastest, glm::length(w.grains[i].body.velocity));
+      spin = std::max(spin, glm::length(w.grains[i].body.angular_velocity));
+    }
+    step(w);
+    // Solver tolerance over the step (1e-7 m/s * h = 2e-9 m) with a factor 10 for rounding, plus the rotation.
+    const double bound = 10.0 * w.complementarity.tolerance * h + 0.5 * spin * spin * radius * h * h;
+    for (int i = 0; i < kBoxes; ++i) {
+      deepest = std::max(deepest, depth_below_floor(w, i));
+      worst = std::max(worst, depth_below_floor(w, i) / bound);
+    }
+    for (int i = kBoxes; i < kBoxes + 2; ++i) deepest_hull = std::max(deepest_hull, depth_below_floor(w, i));
+  }
+  std::printf("boxes: fastest %.2f m/s (%.1f mm per step), deepest vertex %.3e m (%.2f of its bound); hulls %.3e m\n",
+              fastest, 1e3 * fastest * h, deepest, worst, deepest_hull);
+  EXPECT_GT(fastest * h, 20.0 * w.complementarity.margin);  // the falls outrun the fixed margin many times
+  EXPECT_LE(worst, 1.0);
 }
 
 /// Boxes with random velocities and spins in a closed room of six planes, zero gravity.
