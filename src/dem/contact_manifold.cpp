@@ -221,17 +221,23 @@ Manifold polyhedra_manifold(const Polyhedron& a, const Placement& pa, const Poly
 }
 
 Manifold plane_manifold(const Polyhedron& a, const Placement& x, const dvec3& point, const dvec3& plane_normal,
-                        double margin) {
+                        double margin, const PlaneMotion& motion) {
+  // Each vertex by the gap it would have after the step at its present velocity (the speculative gap): a vertex
+  // swinging down on a tumbling body is taken, and kept by the reduction, before it reaches the plane.
   std::vector<ManifoldPoint> pts;
   for (const dvec3& v : a.vertices) {
     const dvec3 w = to_world(x, v);
     const double gap = glm::dot(plane_normal, w - point);
-    if (gap <= margin) pts.push_back({w - 0.5 * gap * plane_normal, gap});
+    const dvec3 velocity = motion.velocity + glm::cross(motion.angular_velocity, w - x.position);
+    const double predicted = gap + motion.dt * std::min(0.0, glm::dot(plane_normal, velocity));
+    if (predicted <= margin) pts.push_back({w - 0.5 * gap * plane_normal, predicted});
   }
   Manifold m;
   m.normal = -plane_normal;
   m.count = reduce_to_four(pts.data(), static_cast<int>(pts.size()), m.normal);
   std::copy_n(pts.begin(), m.count, m.points.begin());
+  // Back to the present gaps (the points lie midway: gap = 2 n . (p - point)); the constraint moves them.
+  for (int i = 0; i < m.count; ++i) m.points[i].gap = 2.0 * glm::dot(plane_normal, m.points[i].point - point);
   return m;
 }
 

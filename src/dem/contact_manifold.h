@@ -39,11 +39,22 @@ struct Manifold {
 Manifold polyhedra_manifold(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
                             FeaturePair& cache, double margin);
 
+/// How body A moves relative to a plane wall over the next step, for speculative contacts: the velocity of A's
+/// centre [m/s] and A's angular velocity [rad/s], both world and relative to the wall, and the step [s]. The
+/// default (at rest) takes the vertices by their present gaps.
+struct PlaneMotion {
+  glm::dvec3 velocity{0.0};
+  glm::dvec3 angular_velocity{0.0};
+  double dt = 0.0;
+};
+
 /// Manifold of polyhedron A (placed by x) against the half-space behind the plane through `point` [m] with unit
-/// normal `plane_normal` pointing into the free side: A's vertices within `margin` [m] of the plane, reduced to
-/// four; the normal from A to the wall is -plane_normal.
+/// normal `plane_normal` pointing into the free side: A's vertices whose gap after the step at their present
+/// velocities (`motion`; the gap itself when they move away) is within `margin` [m], reduced to four by that
+/// predicted gap (so the vertex coming down first is kept), each with its present gap; the normal from A to the
+/// wall is -plane_normal.
 Manifold plane_manifold(const Polyhedron& a, const Placement& x, const glm::dvec3& point,
-                        const glm::dvec3& plane_normal, double margin);
+                        const glm::dvec3& plane_normal, double margin, const PlaneMotion& motion = {});
 
 /// Keeps at most four of the `count` points (in place): the deepest, the one farthest from it, the one making the
 /// largest triangle with those two, and the one adding the most area on the other side (normal `n` [-]).

@@ -94,10 +94,15 @@ std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
       if (g.kinematic) continue;
       const Aabb& box = w.boxes[gi];  // grown by the grain's reach already
       const dvec3 c = 0.5 * (box.min + box.max), half = 0.5 * (box.max - box.min);
-      const double reach = approach(w, free_velocity(w, g) - wall.pose.linear_velocity, -normal);
-      if (glm::dot(normal, c - point) - glm::dot(glm::abs(normal), half) > margin + reach) continue;
+      // The box check takes the centre's approach; plane_manifold() each vertex's, with the spin.
+      const dvec3 velocity = free_velocity(w, g) - wall.pose.linear_velocity -
+                             glm::cross(wall.pose.angular_velocity, g.body.position - wall.pose.pivot);
+      if (glm::dot(normal, c - point) - glm::dot(glm::abs(normal), half) > margin + approach(w, velocity, -normal) +
+          w.dt * glm::length(angular_velocity_world(g.body)) * w.types[g.type].shape.bounding_radius)
+        continue;
+      const PlaneMotion motion{velocity, angular_velocity_world(g.body) - wall.pose.angular_velocity, w.dt};
       const Manifold m = plane_manifold(w.types[g.type].shape, grain_placement(g.body.orientation, g.body.position),
-                                        point, normal, margin + reach);
+                                        point, normal, margin, motion);
       if (m.count == 0) continue;
       out.push_back({world_pair_key(gi, 0x80000000u | static_cast<std::uint32_t>(wi)), static_cast<int>(gi),
                      static_cast<int>(n) + wi, friction_with(w, wi), m});

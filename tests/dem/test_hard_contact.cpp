@@ -215,14 +215,14 @@ double depth_below_floor(const World& w, int i) {
   return std::max(0.0, -lowest);
 }
 
-// Speculative contacts (world_internal.h step_reach): a body falling faster than margin / h per step is caught by
-// the floor within the step instead of being found a step later, up to v h deep (a 5 cm sphere hull dropped 15 cm at
-// h = 0.01 s reached 14 mm in tests/data/tiny-bodies.json). Four tumbling boxes dropped from 0.3-0.9 m at h = 1/60 s
-// (up to 3.3 m/s, 5.5 cm per step) with random orientations and spins: no vertex goes deeper than the solver
-// tolerance allows plus what the rotation within a step adds, which the speculative distance leaves out (a point
-// at radius R turning by |w| h leaves its tangent by about |w|^2 R h^2 / 2). Without them: 1.9 cm (2026-11-29).
-// Two ellipsoid hulls fall beside them and roll off at up to 30 rad/s, where the rotation's share is larger: their
-// depth is printed (1.8 mm; 5.7 cm without speculative contacts), docs/hard-contact.md "Speculative contacts".
+// Speculative contacts (world_internal.h step_reach; contact_manifold.h plane_manifold): a body falling faster than
+// margin / h per step is caught by the floor within the step instead of being found a step later, up to v h deep (a
+// 5 cm sphere hull dropped 15 cm at h = 0.01 s reached 14 mm in tests/data/tiny-bodies.json). Four tumbling boxes
+// dropped from 0.3-0.9 m at h = 1/60 s (up to 3.3 m/s, 5.5 cm per step) with random orientations and spins: no
+// vertex goes deeper than the solver tolerance allows plus what the rotation within a step adds beyond the linear
+// constraint (a point at radius R turning by |w| h leaves its tangent by about |w|^2 R h^2 / 2). Without speculative
+// contacts: 1.9 cm (2026-11-29). Two ellipsoid hulls fall beside them and roll off at up to 30 rad/s: their depth
+// is printed (0.7 mm; 5.7 cm without, 1.8 mm with the centre's approach alone), docs/hard-contact.md.
 TEST(HardContact, FastFallingBoxesLandOnTheFloorInsteadOfSinkingIn) {
   std::mt19937_64 rng(test::test_seed());
   std::uniform_real_distribution<double> u(-1.0, 1.0);
