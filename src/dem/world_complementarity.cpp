@@ -42,15 +42,17 @@ double friction_with(const World& w, int wall) {
   return wall < 0 ? w.contact.friction : w.walls[wall].settings.friction.value_or(w.contact.friction);
 }
 
-/// The speculative distance of a pair [m]: dt times the speed at which grain g's centre approaches the other side
-/// along `direction` (unit, from g towards it) in the free motion (0 when they part); see step_reach().
+/// dt times the speed at which grain g's centre approaches a plane along `direction` (unit, from g towards it) in
+/// the free motion, 0 when it moves away [m] (the plane check before plane_manifold(); see step_reach()).
 double approach(const World& w, const dvec3& relative_velocity, const dvec3& direction) {
   return w.dt * std::max(0.0, glm::dot(relative_velocity, direction));
 }
 
 /// Manifolds of every broad-phase pair and every grain against the plane walls, sorted by pair key; a pair's
-/// manifold takes points up to the margin plus its approach in the step (speculative contacts, step_reach()): along
-/// the centre line for two grains, along the normal for a plane wall, the whole relative speed for a wall piece.
+/// manifold takes points up to the margin plus dt times the relative speed of the free motions (speculative
+/// contacts, step_reach(): the normal is not known before the manifold, and the whole speed bounds the approach
+/// along any of them; plane walls predict each vertex's gap, plane_manifold()). Along the centre line alone missed
+/// oblique approaches and saved 6 % on the complementarity hopper (2026-11-29).
 std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
   const auto n = static_cast<std::uint32_t>(w.grains.size());
   const double margin = w.complementarity.margin;
@@ -75,8 +77,7 @@ std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
       const Grain& gb = w.grains[p.b];
       m = polyhedra_manifold(w.types[ga.type].shape, xa, w.types[gb.type].shape,
                              grain_placement(gb.body.orientation, gb.body.position), state.features,
-                             margin + approach(w, free_velocity(w, ga) - free_velocity(w, gb),
-                                               glm::normalize(gb.body.position - ga.body.position)));
+                             margin + w.dt * glm::length(free_velocity(w, ga) - free_velocity(w, gb)));
     }
     ++w.last.narrow_tests;
     w.last.walk_iterations += static_cast<std::uint64_t>(m.walk_iterations);

@@ -20,10 +20,11 @@ glm::dvec3 free_velocity(const World& world, const Grain& g);
 
 /// Complementarity model: how far grain g's centre moves in the next step, dt |free_velocity| [m] (0 with the soft
 /// model). Broad-phase boxes are grown by it; a pair's manifold then takes points up to the margin plus dt times the
-/// pair's approach speed (world_complementarity.cpp): their constraint v_n >= -gap / dt lets the bodies close the
+/// pair's relative speed (world_complementarity.cpp): their constraint v_n >= -gap / dt lets the bodies close the
 /// gap within the step but not pass it, so a body falling faster than margin / dt lands on a floor instead of
 /// sinking into it for a step (speculative contacts, Catto, "Continuous collision", GDC 2013). Rotation is left
-/// out: a tumbling body's vertices can still move up to about |omega| R dt beyond it.
+/// out between bodies (plane walls take it, contact_manifold.h plane_manifold()): a tumbling body's vertices can
+/// still move up to about |omega| R dt beyond it.
 double step_reach(const World& world, const Grain& g);
 
 /// Moves a kinematic body by its set velocity [m/s] and body-frame angular velocity [rad/s] over dt [s]
