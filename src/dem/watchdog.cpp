@@ -35,20 +35,23 @@ std::optional<WatchdogFailure> check_finite(const World& w) {
                                                  std::to_string(t.first_nonfinite) + "); lower dem.dt"};
 }
 
-std::optional<WatchdogFailure> check_travel(const World& w, double fraction) {
+/// `spin_only`: the complementarity model, whose speculative contacts cover the linear part (world_internal.h
+/// step_reach), so only the rim's turn |w| R dt counts.
+std::optional<WatchdogFailure> check_travel(const World& w, double fraction, bool spin_only) {
   for (std::size_t i = 0; i < w.grains.size(); ++i) {
     const Grain& g = w.grains[i];
     if (g.kinematic) continue;  // its motion is the scene's, not the step's result (robustness sweep 2026-11-27)
     const GrainType& type = w.types[g.type];
     const double v = glm::length(g.body.velocity), omega = glm::length(g.body.angular_velocity);
-    const double travel = (v + omega * type.shape.bounding_radius) * w.dt;
+    const double travel = ((spin_only ? 0.0 : v) + omega * type.shape.bounding_radius) * w.dt;
     const double bound = fraction * type.half_thickness;
     if (travel > bound) {
-      return WatchdogFailure{"grain speed", "grain " + std::to_string(i) + " moves " + num(travel) +
-                                                " m per step (|v| = " + num(v) + " m/s, |w| = " + num(omega) +
-                                                " rad/s, dt = " + num(w.dt) + " s), more than " + num(bound) + " m (" +
-                                                num(fraction) + " of its smallest semi-axis); lower dem.dt or check "
-                                                "gravity, wall speeds and initial velocities"};
+      return WatchdogFailure{"grain speed", "grain " + std::to_string(i) + (spin_only ? "'s rim turns " : " moves ") +
+                                                num(travel) + " m per step (|v| = " + num(v) + " m/s, |w| = " +
+                                                num(omega) + " rad/s, dt = " + num(w.dt) + " s), more than " +
+                                                num(bound) + " m (" + num(fraction) + " of its smallest " +
+                                                "semi-axis); lower dem.dt or check gravity, wall speeds and " +
+                                                "initial velocities"};
     }
   }
   return std::nullopt;
@@ -165,7 +168,7 @@ std::optional<WatchdogFailure> check_energy(const World& w, WatchdogState& s, do
 std::optional<WatchdogFailure> watchdog_check(const World& world, WatchdogState& state, const WatchdogLimits& limits) {
   if (auto f = check_finite(world)) return f;
   const bool hard = world.model == ContactModelType::kComplementarity;
-  if (auto f = check_travel(world, hard ? limits.hard_travel_fraction : limits.travel_fraction)) return f;
+  if (auto f = check_travel(world, hard ? limits.hard_travel_fraction : limits.travel_fraction, hard)) return f;
   if (auto f = check_penetration(world, limits.penetration_fraction)) return f;
   if (auto f = check_escape(world, limits.escape_sizes)) return f;
   return check_energy(world, state, limits.energy_tolerance);

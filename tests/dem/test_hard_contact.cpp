@@ -13,6 +13,7 @@
 
 #include "dem/closest_feature.h"
 #include "dem/contact_manifold.h"
+#include "dem/watchdog.h"
 #include "dem/world_test_util.h"
 #include "support/test_seed.h"
 
@@ -259,6 +260,56 @@ TEST(HardContact, FastFallingBoxesLandOnTheFloorInsteadOfSinkingIn) {
               fastest, 1e3 * fastest * h, deepest, worst, deepest_hull);
   EXPECT_GT(fastest * h, 20.0 * w.complementarity.margin);  // the falls outrun the fixed margin many times
   EXPECT_LE(worst, 1.0);
+}
+
+// With speculative contacts the hard model's step-travel check holds only the rim's turn |w| R dt to a semi-axis
+// (watchdog.h): fast thin bodies at dt = 1e-3 s, which the whole-travel bound refused, must then still never pass
+// through each other. A 1 mm plate dropped 1 m onto a 2 mm kinematic plate (4.4 m/s: 4.4 mm per step, 4.4 times
+// its thickness) and a 2 cm hull shot at 30 m/s (3 cm per step) at a 4 mm kinematic wall: no watchdog failure, the
+// bodies never reach the far side, and they end on the near one.
+TEST(HardContact, FastThinBodiesDoNotTunnel) {
+  {
+    World w = hard_world({0, -kG, 0}, 1e-3, 0.4, 1e-4, 300, 1e-8);
+    const int target = add_box_type(w, {0.3, 0.001, 0.3}, 2000.0);
+    const int plate = add_box_type(w, {0.1, 0.0005, 0.1}, 2700.0);
+    add_grain(w, target, body_at(dvec3(0.0)));
+    w.grains[0].kinematic = true;
+    add_grain(w, plate, body_at({0.013, 1.0, -0.021}, quat_from_axis_angle({0.3, 0.0, 1.0}, 0.003)));
+    WatchdogState watch;
+    double lowest = 1.0, fastest = 0.0;
+    for (int s = 0; s < 700; ++s) {
+      fastest = std::max(fastest, glm::length(w.grains[1].body.velocity));
+      step(w);
+      const auto failure = watchdog_check(w, watch);
+      ASSERT_FALSE(failure) << "step " << s << ": " << failure->quantity << ": " << failure->detail;
+      lowest = std::min(lowest, w.grains[1].body.position.y);
+    }
+    std::printf("plate: %.2f m/s (%.1f thicknesses per step), lowest centre %.6f m, at rest at %.6f m\n", fastest,
+                fastest * w.dt / 0.001, lowest, w.grains[1].body.position.y);
+    EXPECT_GT(fastest * w.dt, 4.0 * 0.001);  // it moved several of its own thicknesses per step
+    EXPECT_GT(lowest, 0.0);                  // never below the target's middle, let alone through it
+    EXPECT_NEAR(w.grains[1].body.position.y, 0.001 + 0.0005, 1e-3);  // resting on the target
+  }
+  {
+    World w = hard_world(dvec3(0.0), 1e-3, 0.4, 1e-4, 300, 1e-8);
+    const int wall = add_box_type(w, {0.002, 0.2, 0.2}, 2000.0);
+    w.types.push_back(make_grain_type(make_ellipsoid_polyhedron({0.02, 0.02, 0.02, 20, 5}), 7800.0));
+    add_grain(w, wall, body_at(dvec3(0.0)));
+    w.grains[0].kinematic = true;
+    add_grain(w, 1, body_at({-0.3, 0.011, 0.007}, quat_from_axis_angle({1, 2, 3}, 0.5), {30.0, 0.0, 0.0}));
+    WatchdogState watch;
+    double farthest = -1.0;
+    for (int s = 0; s < 100; ++s) {
+      step(w);
+      const auto failure = watchdog_check(w, watch);
+      ASSERT_FALSE(failure) << "step " << s << ": " << failure->quantity << ": " << failure->detail;
+      farthest = std::max(farthest, w.grains[1].body.position.x);
+    }
+    std::printf("projectile: farthest centre x %.6f m, final x %.6f m, v_x %.3e m/s\n", farthest,
+                w.grains[1].body.position.x, w.grains[1].body.velocity.x);
+    EXPECT_LT(farthest, -0.002);              // its centre never reached the wall's near face
+    EXPECT_LE(w.grains[1].body.velocity.x, 1e-6);  // stopped or thrown back, not through
+  }
 }
 
 /// Boxes with random velocities and spins in a closed room of six planes, zero gravity.

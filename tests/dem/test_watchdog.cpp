@@ -111,14 +111,22 @@ TEST(Watchdog, StepTravelBound) {
   w.grains[3].body.velocity = dvec3(0.0);
   w.grains[3].body.angular_velocity = {0.0, 0.0, 0.51 * a / (w.dt * type.shape.bounding_radius)};
   EXPECT_TRUE(watchdog_check(w, state).has_value());
-  // With the complementarity model the bound is a whole semi-axis per step.
+  // With the complementarity model speculative contacts cover the centre's travel: only the rim's turn |w| R dt is
+  // held to a whole semi-axis per step.
   w.model = ContactModelType::kComplementarity;
   w.grains[3].body.angular_velocity = dvec3(0.0);
+  WatchdogState linear;
+  w.grains[3].body.velocity = {0.0, -10.0 * a / w.dt, 0.0};
+  EXPECT_FALSE(watchdog_check(w, linear).has_value());
+  w.grains[3].body.velocity = dvec3(0.0);
   for (double fraction : {0.99, 1.01}) {
     WatchdogState hard;
-    w.grains[3].body.velocity = {0.0, -fraction * a / w.dt, 0.0};
-    EXPECT_EQ(watchdog_check(w, hard).has_value(), fraction > 1.0) << fraction;
+    w.grains[3].body.angular_velocity = {0.0, fraction * a / (w.dt * type.shape.bounding_radius), 0.0};
+    const auto f = watchdog_check(w, hard);
+    EXPECT_EQ(f.has_value(), fraction > 1.0) << fraction;
+    if (f) EXPECT_NE(f->detail.find("grain 3's rim turns"), std::string::npos) << f->detail;
   }
+  w.grains[3].body.angular_velocity = dvec3(0.0);
   // A kinematic body moves as the scene says: its speed is not a failure of the step (robustness sweep 2026-11-27:
   // a kinematic box at 30 m/s ended the run at step 1 with "lower dem.dt").
   WatchdogState kinematic;
