@@ -72,7 +72,8 @@ std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
     if (with_wall) {
       m = polyhedra_manifold(w.types[ga.type].shape, xa, w.pieces[piece].shape, piece_placement(w, piece),
                              state.features,
-                             margin + w.dt * glm::length(free_velocity(w, ga) - w.walls[wall].pose.linear_velocity));
+                             margin + w.dt * glm::length(free_velocity(w, ga) -
+                                                         wall_point_velocity(w.walls[wall].pose, ga.body.position)));
     } else {
       const Grain& gb = w.grains[p.b];
       m = polyhedra_manifold(w.types[ga.type].shape, xa, w.types[gb.type].shape,
@@ -96,8 +97,7 @@ std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
       const Aabb& box = w.boxes[gi];  // grown by the grain's reach already
       const dvec3 c = 0.5 * (box.min + box.max), half = 0.5 * (box.max - box.min);
       // The box check takes the centre's approach; plane_manifold() each vertex's, with the spin.
-      const dvec3 velocity = free_velocity(w, g) - wall.pose.linear_velocity -
-                             glm::cross(wall.pose.angular_velocity, g.body.position - wall.pose.pivot);
+      const dvec3 velocity = free_velocity(w, g) - wall_point_velocity(wall.pose, g.body.position);
       if (glm::dot(normal, c - point) - glm::dot(glm::abs(normal), half) > margin + approach(w, velocity, -normal) +
           w.dt * glm::length(angular_velocity_world(g.body)) * w.types[g.type].shape.bounding_radius)
         continue;

@@ -63,10 +63,14 @@ void update_boxes(World& w, bool all_pieces) {
     if (!all_pieces && wall.settings.motion.type == WallMotionType::kNone) continue;
     const Placement x = piece_placement(w, static_cast<int>(p));
     std::vector<dvec3> world_vertices;
-    for (const dvec3& v : w.pieces[p].shape.vertices) world_vertices.push_back(to_world(x, v));
+    double arm = 0.0;  // farthest vertex from the pivot of the wall's velocity field [m]
+    for (const dvec3& v : w.pieces[p].shape.vertices) {
+      world_vertices.push_back(to_world(x, v));
+      arm = std::max(arm, glm::length(world_vertices.back() - wall.pose.pivot));
+    }
     // With the complementarity model a moving piece's box covers its move in the step (step_reach()).
-    const double reach =
-        w.model == ContactModelType::kComplementarity ? w.dt * glm::length(wall.pose.linear_velocity) : 0.0;
+    const double reach = w.model != ContactModelType::kComplementarity ? 0.0 :
+        w.dt * (glm::length(wall.pose.linear_velocity) + glm::length(wall.pose.angular_velocity) * arm);
     w.boxes[n + p] = aabb_of_points(world_vertices, reach);
   }
 }
