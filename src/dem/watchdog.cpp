@@ -57,6 +57,13 @@ std::optional<WatchdogFailure> check_travel(const World& w, double fraction, boo
   return std::nullopt;
 }
 
+/// What to change against deep contacts: the soft model's contacts are as stiff as its stiffness, the hard model's
+/// as tight as its solver's iterations leave them (found by the hard-contact corpus, 2026-11-29: the soft hint was
+/// given for hard-contact scenes, which have no stiffness).
+std::string contact_hint(const World& w) {
+  return w.model == ContactModelType::kComplementarity ? "raise dem.contact.iterations" : "raise dem.contact.stiffness";
+}
+
 std::optional<WatchdogFailure> check_penetration(const World& w, double fraction) {
   if (w.types.empty()) return std::nullopt;
   double a = std::numeric_limits<double>::infinity();
@@ -65,14 +72,14 @@ std::optional<WatchdogFailure> check_penetration(const World& w, double fraction
   if (!(w.last.max_penetration > bound)) return std::nullopt;
   return WatchdogFailure{"penetration", "a contact is " + num(w.last.max_penetration) + " m deep, more than " +
                                             num(bound) + " m (" + num(fraction) +
-                                            " of the smallest grain semi-axis); raise dem.contact.stiffness or lower "
-                                            "dem.dt"};
+                                            " of the smallest grain semi-axis); " + contact_hint(w) +
+                                            " or lower dem.dt"};
 }
 
-std::optional<WatchdogFailure> escaped(std::size_t grain, const std::string& where, double margin) {
+std::optional<WatchdogFailure> escaped(const World& w, std::size_t grain, const std::string& where, double margin) {
   return WatchdogFailure{"escaped grain", "grain " + std::to_string(grain) + " is " + where + " (margin " +
-                                              num(margin) + " m); lower dem.dt or raise dem.contact.stiffness or the "
-                                              "walls' thickness"};
+                                              num(margin) + " m); lower dem.dt or " + contact_hint(w) +
+                                              " or the walls' thickness"};
 }
 
 std::optional<WatchdogFailure> check_escape(const World& w, double sizes) {
@@ -94,7 +101,7 @@ std::optional<WatchdogFailure> check_escape(const World& w, double sizes) {
         const double behind = -glm::dot(n, w.grains[i].body.position - p);
         if (behind > margin) {
           const std::string name = wall.settings.name.empty() ? "a plane wall" : "plane wall '" + wall.settings.name + "'";
-          return escaped(i, num(behind) + " m behind " + name, margin);
+          return escaped(w, i, num(behind) + " m behind " + name, margin);
         }
       }
       continue;
@@ -116,12 +123,12 @@ std::optional<WatchdogFailure> check_escape(const World& w, double sizes) {
     const dvec3& c = w.grains[i].body.position;
     // Below the lowest box / mesh wall (an upward-facing plane wall, if any, is the floor and is tested above).
     if (g > 0.0 && !floor_plane && glm::dot(down, c) > lowest + margin) {
-      return escaped(i, num(glm::dot(down, c) - lowest) + " m below the lowest wall", margin);
+      return escaped(w, i, num(glm::dot(down, c) - lowest) + " m below the lowest wall", margin);
     }
     // Far outside the walls' bounding box: farther than its own size (grains may heap above an open container).
     const double outside = glm::length(glm::max(glm::max(lo - c, c - hi), dvec3(0.0)));
     if (!planes && outside > reach) {
-      return escaped(i, num(outside) + " m outside the walls' bounding box (allowed: its size " +
+      return escaped(w, i, num(outside) + " m outside the walls' bounding box (allowed: its size " +
                             num(reach - margin) + " m plus the margin)", margin);
     }
   }

@@ -155,8 +155,14 @@ TEST(Watchdog, PenetrationBound) {
     EXPECT_EQ(f.has_value(), fraction > 2.0) << fraction;
     if (f) {
       EXPECT_EQ(f->quantity, "penetration");
+      EXPECT_NE(f->detail.find("raise dem.contact.stiffness"), std::string::npos) << f->detail;
     }
   }
+  // The hard model has no stiffness: its hint is the solver's iterations (the hard-contact corpus, 2026-11-29).
+  w.model = ContactModelType::kComplementarity;
+  const auto hard = watchdog_check(w, state);
+  ASSERT_TRUE(hard.has_value());
+  EXPECT_NE(hard->detail.find("raise dem.contact.iterations"), std::string::npos) << hard->detail;
 }
 
 TEST(Watchdog, EscapedGrains) {
