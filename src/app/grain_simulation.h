@@ -151,7 +151,6 @@ class GrainRecorder {
  private:
   // Checkpoints (app/grain_state.h) save and restore the rows.
   friend void save_recorder(GrainRecorder& recorder, const std::filesystem::path& rows_file, BinaryWriter& out);
-  friend struct RecorderCheckpoint;
   friend void restore_recorder(GrainRecorder& recorder, RecorderCheckpoint saved, const GrainSimulation& grains);
 
   /// grains.csv's first line: column names, one per row_text() field.

@@ -36,7 +36,8 @@ std::optional<WatchdogFailure> check_finite(const World& w) {
 }
 
 /// `spin_only`: the complementarity model, whose speculative contacts cover the linear part (world_internal.h
-/// step_reach), so only the rim's turn |w| R dt counts.
+/// step_reach), so only the rim's turn |w| R dt counts; watchdog_check() asks for it only while the energy check
+/// runs, which then catches a run-away speed instead.
 std::optional<WatchdogFailure> check_travel(const World& w, double fraction, bool spin_only) {
   for (std::size_t i = 0; i < w.grains.size(); ++i) {
     const Grain& g = w.grains[i];
@@ -135,16 +136,23 @@ std::optional<WatchdogFailure> check_escape(const World& w, double sizes) {
   return std::nullopt;
 }
 
-std::optional<WatchdogFailure> check_energy(const World& w, WatchdogState& s, double tolerance) {
-  if (s.external_work) return std::nullopt;
+/// True when something outside the grains does work on them now: the coupling (WatchdogState::external_work), a
+/// moving wall, a moving kinematic body or an external load. The energy check then stands aside.
+bool external_work(const World& w, const WatchdogState& s) {
+  if (s.external_work) return true;
   for (const Wall& wall : w.walls) {
-    if (wall.active && wall.settings.motion.type != WallMotionType::kNone) return std::nullopt;  // external work
+    if (wall.active && wall.settings.motion.type != WallMotionType::kNone) return true;
   }
-  for (const Grain& grain : w.grains) {  // a moving kinematic body (dem.bodies) does work too, as do external loads
+  for (const Grain& grain : w.grains) {
     if (grain.kinematic && (grain.body.velocity != dvec3(0.0) || grain.body.angular_velocity != dvec3(0.0)))
-      return std::nullopt;
-    if (grain.external_force != dvec3(0.0) || grain.external_torque != dvec3(0.0)) return std::nullopt;
+      return true;
+    if (grain.external_force != dvec3(0.0) || grain.external_torque != dvec3(0.0)) return true;
   }
+  return false;
+}
+
+std::optional<WatchdogFailure> check_energy(const World& w, WatchdogState& s, double tolerance) {
+  if (external_work(w, s)) return std::nullopt;
   const GrainTotals t = grain_totals(w);
   const double energy = t.kinetic_energy + t.potential_energy + w.last.elastic_energy;
   if (!s.has_reference || s.grains != w.grains.size()) {
@@ -175,7 +183,10 @@ std::optional<WatchdogFailure> check_energy(const World& w, WatchdogState& s, do
 std::optional<WatchdogFailure> watchdog_check(const World& world, WatchdogState& state, const WatchdogLimits& limits) {
   if (auto f = check_finite(world)) return f;
   const bool hard = world.model == ContactModelType::kComplementarity;
-  if (auto f = check_travel(world, hard ? limits.hard_travel_fraction : limits.travel_fraction, hard)) return f;
+  // With the hard model the centre's travel needs no bound against tunnelling (speculative contacts); it stays as
+  // the detector of a run-away speed where external work turns the energy check off (a driven drum, a pusher).
+  const bool spin_only = hard && !external_work(world, state);
+  if (auto f = check_travel(world, hard ? limits.hard_travel_fraction : limits.travel_fraction, spin_only)) return f;
   if (auto f = check_penetration(world, limits.penetration_fraction)) return f;
   if (auto f = check_escape(world, limits.escape_sizes)) return f;
   return check_energy(world, state, limits.energy_tolerance);

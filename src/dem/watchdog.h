@@ -16,8 +16,9 @@
 ///   Since speculative contacts (world_internal.h step_reach: pairs within dt times their relative speed get
 ///   constraints that stop them at contact) the linear part no longer needs the bound there: only the rim's turn
 ///   |w| R dt is held to a, which the speculative distance between bodies does not cover. A 1 mm plate falling at
-///   4 m/s or a 30 m/s projectile at dt 1e-3 s now runs (HardContact.FastThinBodiesDoNotTunnel); blow-ups of the
-///   linear speed are left to the penetration, escape, energy and non-finite checks.
+///   4 m/s or a 30 m/s projectile at dt 1e-3 s now runs (HardContact.FastThinBodiesDoNotTunnel). A run-away linear
+///   speed is then left to the energy check; where external work turns that off (moving walls or kinematic bodies,
+///   external loads), the whole travel is bounded as before.
 /// - penetration: the largest contact depth of the step beyond penetration_fraction (2) of the smallest semi-axis a
 ///   over all grain types, i.e. beyond the thinnest grain's whole thickness 2a. Two such grains overlapping by more
 ///   than that no longer have the shorter way out on the side they came from (the minimum translation, and with it

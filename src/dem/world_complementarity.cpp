@@ -51,8 +51,8 @@ double approach(const World& w, const dvec3& relative_velocity, const dvec3& dir
 /// Manifolds of every broad-phase pair and every grain against the plane walls, sorted by pair key; a pair's
 /// manifold takes points up to the margin plus dt times the relative speed of the free motions (speculative
 /// contacts, step_reach(): the normal is not known before the manifold, and the whole speed bounds the approach
-/// along any of them; plane walls predict each vertex's gap, plane_manifold()). Along the centre line alone missed
-/// oblique approaches and saved 6 % on the complementarity hopper (2026-11-29).
+/// along any of them; plane walls predict each vertex's gap, plane_manifold()). The centre line's component alone
+/// can be smaller than the approach along an oblique normal (a plate falling onto the end of a beam).
 std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
   const auto n = static_cast<std::uint32_t>(w.grains.size());
   const double margin = w.complementarity.margin;
@@ -98,10 +98,11 @@ std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
       const dvec3 c = 0.5 * (box.min + box.max), half = 0.5 * (box.max - box.min);
       // The box check takes the centre's approach; plane_manifold() each vertex's, with the spin.
       const dvec3 velocity = free_velocity(w, g) - wall_point_velocity(wall.pose, g.body.position);
+      const dvec3 spin = angular_velocity_world(g.body);
       if (glm::dot(normal, c - point) - glm::dot(glm::abs(normal), half) > margin + approach(w, velocity, -normal) +
-          w.dt * glm::length(angular_velocity_world(g.body)) * w.types[g.type].shape.bounding_radius)
+          w.dt * glm::length(spin) * w.types[g.type].shape.bounding_radius)
         continue;
-      const PlaneMotion motion{velocity, angular_velocity_world(g.body) - wall.pose.angular_velocity, w.dt};
+      const PlaneMotion motion{velocity, spin - wall.pose.angular_velocity, w.dt};
       const Manifold m = plane_manifold(w.types[g.type].shape, grain_placement(g.body.orientation, g.body.position),
                                         point, normal, margin, motion);
       if (m.count == 0) continue;
@@ -128,7 +129,7 @@ ConeProblem free_motion(const World& w) {
       s.angular_velocity = rot * r.angular_velocity;
     } else {
       // Free velocities: gravity and the external load (app/coupling.h) over one step, gyroscopic term implicit.
-      s.velocity = r.velocity + w.dt * (w.gravity + g.external_force / r.mass);
+      s.velocity = free_velocity(w, g);
       const dmat3 inv(1.0 / r.inertia.x, 0.0, 0.0, 0.0, 1.0 / r.inertia.y, 0.0, 0.0, 0.0, 1.0 / r.inertia.z);
       const dvec3 omega = gyroscopic_step(r.inertia, r.angular_velocity, w.dt) +
                           w.dt * (inv * (glm::transpose(rot) * g.external_torque));

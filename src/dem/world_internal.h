@@ -14,8 +14,9 @@ void update_walls(World& world);
 /// walls' pieces, since fixed pieces keep their boxes).
 void update_boxes(World& world, bool all_pieces);
 
-/// Velocity [m/s] of grain g's centre after the next step's gravity (its own velocity for a kinematic body): the
-/// complementarity model's free motion, from which its speculative contacts are found.
+/// Velocity [m/s] of grain g's centre after the next step's gravity and external load (app/coupling.h) without
+/// contacts (its own velocity for a kinematic body): the complementarity model's free motion, which its cone problem
+/// starts from and its speculative contacts are found with.
 glm::dvec3 free_velocity(const World& world, const Grain& g);
 
 /// Complementarity model: how far grain g's centre moves in the next step, dt |free_velocity| [m] (0 with the soft

@@ -43,7 +43,8 @@ void update_walls(World& w) {
 }
 
 dvec3 free_velocity(const World& w, const Grain& g) {
-  return g.kinematic ? g.body.velocity : g.body.velocity + w.dt * w.gravity;
+  if (g.kinematic) return g.body.velocity;
+  return g.body.velocity + w.dt * (w.gravity + g.external_force / g.body.mass);
 }
 
 double step_reach(const World& w, const Grain& g) {

@@ -264,8 +264,9 @@ TEST(HardContact, FastFallingBoxesLandOnTheFloorInsteadOfSinkingIn) {
 
 // With speculative contacts the hard model's step-travel check holds only the rim's turn |w| R dt to a semi-axis
 // (watchdog.h): fast thin bodies at dt = 1e-3 s, which the whole-travel bound refused, must then still never pass
-// through each other. A 1 mm plate dropped 1 m onto a 2 mm kinematic plate (4.4 m/s: 4.4 mm per step, 4.4 times
-// its thickness) and a 2 cm hull shot at 30 m/s (3 cm per step) at a 4 mm kinematic wall: no watchdog failure, the
+// through each other. A 1 mm plate dropped 1 m nearly flat (3 mrad; tilted by 0.07 rad its corner's impact spins it
+// to 7.7 rad/s, whose rim turn the watchdog still stops) onto a 2 mm kinematic plate (4.4 m/s: 4.4 mm per step, 4.4
+// times its thickness) and a 2 cm hull shot at 30 m/s (3 cm per step) at a 4 mm kinematic wall: no watchdog failure, the
 // bodies never reach the far side, and they end on the near one.
 TEST(HardContact, FastThinBodiesDoNotTunnel) {
   {

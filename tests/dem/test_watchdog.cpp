@@ -118,13 +118,25 @@ TEST(Watchdog, StepTravelBound) {
   WatchdogState linear;
   w.grains[3].body.velocity = {0.0, -10.0 * a / w.dt, 0.0};
   EXPECT_FALSE(watchdog_check(w, linear).has_value());
+  // Unless something does work on the grains (here a pushed body), which turns the energy check off: then the
+  // centre's travel is bounded again, as the detector of a run-away speed.
+  w.grains[0].kinematic = true;
+  w.grains[0].body.velocity = {0.1, 0.0, 0.0};
+  WatchdogState driven;
+  const auto run_away = watchdog_check(w, driven);
+  ASSERT_TRUE(run_away.has_value());
+  EXPECT_NE(run_away->detail.find("grain 3 moves"), std::string::npos) << run_away->detail;
+  w.grains[0].kinematic = false;
+  w.grains[0].body.velocity = dvec3(0.0);
   w.grains[3].body.velocity = dvec3(0.0);
   for (double fraction : {0.99, 1.01}) {
     WatchdogState hard;
     w.grains[3].body.angular_velocity = {0.0, fraction * a / (w.dt * type.shape.bounding_radius), 0.0};
     const auto f = watchdog_check(w, hard);
     EXPECT_EQ(f.has_value(), fraction > 1.0) << fraction;
-    if (f) EXPECT_NE(f->detail.find("grain 3's rim turns"), std::string::npos) << f->detail;
+    if (f) {
+      EXPECT_NE(f->detail.find("grain 3's rim turns"), std::string::npos) << f->detail;
+    }
   }
   w.grains[3].body.angular_velocity = dvec3(0.0);
   // A kinematic body moves as the scene says: its speed is not a failure of the step (robustness sweep 2026-11-27:
