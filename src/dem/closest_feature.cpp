@@ -116,12 +116,12 @@ Step run_walk(Side& sa, Side& sb, const FeaturePair& cache, const detail::Tolera
 }
 
 /// Cold start from the frames of relative_frames() (not a second relative placement, about 5 % of a cold query at
-/// 8 vertices): support vertices along the centre-to-centre direction. Kept out of line, off the warm path.
-[[gnu::noinline]] void start_pair(const Side& sa, const Side& sb, FeaturePair& cache) {
-  dvec3 d = -sa.trans;  // B frame, from A's origin to B's
-  if (!(glm::dot(d, d) > 0.0)) d = dvec3(1.0, 0.0, 0.0);
-  cache.a = {FeatureType::Vertex, support_vertex(*sa.poly, sb.rot * d, -1)};
-  cache.b = {FeatureType::Vertex, support_vertex(*sb.poly, -d, -1)};
+/// 8 vertices): support vertices along the centre-to-centre direction, which in A's frame is sb.trans (B's origin
+/// seen from A) and in B's frame sa.trans.
+void start_pair(const Side& sa, const Side& sb, FeaturePair& cache) {
+  const bool apart = glm::dot(sa.trans, sa.trans) > 0.0;
+  cache.a = {FeatureType::Vertex, support_vertex(*sa.poly, apart ? sb.trans : dvec3(1.0, 0.0, 0.0), -1)};
+  cache.b = {FeatureType::Vertex, support_vertex(*sb.poly, apart ? sa.trans : sa.rot * dvec3(-1.0, 0.0, 0.0), -1)};
 }
 
 }  // namespace
