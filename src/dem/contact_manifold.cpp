@@ -122,6 +122,33 @@ double best_face_alignment(const Polyhedron& p, const Placement& x, const dvec3&
   return best;
 }
 
+/// Removes the points that lie above a deeper one (smaller predicted gap) within a 45-degree cone about the normal
+/// n: in-plane distance r below the difference of the gaps. A turn by theta beyond what the predicted gaps include
+/// lowers one point relative to the other by at most theta r, so such a point could reach the plane first only if the
+/// body turned by more than a radian more than predicted in one step: it supports nothing the deeper point does not.
+/// Without this a body thinner than the margin (a 6 mm plate under the default margin of 1 cm) offered its far
+/// face to reduce_to_four(), which kept some of those points instead of the resting corners below them: the plate
+/// lost part of its support and tipped or spun up (robustness sweep 2026-11-29).
+void drop_shadowed(std::vector<ManifoldPoint>& pts, const dvec3& n) {
+  std::vector<ManifoldPoint> kept;
+  kept.reserve(pts.size());
+  for (const ManifoldPoint& p : pts) {
+    bool shadowed = false;
+    for (const ManifoldPoint& q : pts) {
+      const double rise = p.gap - q.gap;
+      if (!(rise > 0.0)) continue;
+      const dvec3 d = p.point - q.point;
+      const dvec3 in_plane = d - glm::dot(d, n) * n;
+      if (glm::dot(in_plane, in_plane) < rise * rise) {
+        shadowed = true;
+        break;
+      }
+    }
+    if (!shadowed) kept.push_back(p);
+  }
+  pts.swap(kept);
+}
+
 }  // namespace
 
 int reduce_to_four(ManifoldPoint* pts, int count, const dvec3& n) {
@@ -131,9 +158,16 @@ int reduce_to_four(ManifoldPoint* pts, int count, const dvec3& n) {
   for (int i = 1; i < count; ++i) {
     if (pts[i].gap < pts[i0].gap) i0 = i;
   }
+  // Spread in the contact plane: distances without their component along n (a point above another is not
+  // farther for it).
+  auto in_plane2 = [&](const dvec3& a, const dvec3& b) {
+    const dvec3 d = a - b;
+    const double along = glm::dot(d, n);
+    return glm::dot(d, d) - along * along;
+  };
   int i1 = i0 == 0 ? 1 : 0;
   for (int i = 0; i < count; ++i) {
-    if (glm::length(pts[i].point - pts[i0].point) > glm::length(pts[i1].point - pts[i0].point)) i1 = i;
+    if (in_plane2(pts[i].point, pts[i0].point) > in_plane2(pts[i1].point, pts[i0].point)) i1 = i;
   }
   int i2 = -1;
   double a2 = 0.0;
@@ -232,6 +266,7 @@ Manifold plane_manifold(const Polyhedron& a, const Placement& x, const dvec3& po
     const double predicted = gap + motion.dt * std::min(0.0, glm::dot(plane_normal, velocity));
     if (predicted <= margin) pts.push_back({w - 0.5 * gap * plane_normal, predicted});
   }
+  if (pts.size() > 4) drop_shadowed(pts, plane_normal);
   Manifold m;
   m.normal = -plane_normal;
   m.count = reduce_to_four(pts.data(), static_cast<int>(pts.size()), m.normal);

@@ -50,14 +50,14 @@ struct PlaneMotion {
 
 /// Manifold of polyhedron A (placed by x) against the half-space behind the plane through `point` [m] with unit
 /// normal `plane_normal` pointing into the free side: A's vertices whose gap after the step at their present
-/// velocities (`motion`; the gap itself when they move away) is within `margin` [m], reduced to four by that
-/// predicted gap (so the vertex coming down first is kept), each with its present gap; the normal from A to the
-/// wall is -plane_normal.
+/// velocities (`motion`; the gap itself when they move away) is within `margin` [m], less those lying above a deeper
+/// one within 45 degrees of the normal (they cannot come down first), reduced to four by that predicted gap (so the
+/// vertex coming down first is kept), each with its present gap; the normal from A to the wall is -plane_normal.
 Manifold plane_manifold(const Polyhedron& a, const Placement& x, const glm::dvec3& point,
                         const glm::dvec3& plane_normal, double margin, const PlaneMotion& motion = {});
 
-/// Keeps at most four of the `count` points (in place): the deepest, the one farthest from it, the one making the
-/// largest triangle with those two, and the one adding the most area on the other side (normal `n` [-]).
+/// Keeps at most four of the `count` points (in place): the deepest, the one farthest from it in the plane normal to
+/// `n` [-], the one making the largest triangle with those two, and the one adding the most area on the other side.
 int reduce_to_four(ManifoldPoint* points, int count, const glm::dvec3& n);
 
 }  // namespace firn::dem
