@@ -173,6 +173,54 @@ std::optional<std::pair<std::string, std::string>> overlapping_body(const World&
   return std::nullopt;
 }
 
+/// A grain or body that reaches more than `touching` [m] into an active wall at the start: its label, the wall's
+/// and the depth [m] (a body wholly behind a plane counts by its farthest vertex). Bodies are tried first, as they
+/// are placed one by one; then the grains of each type.
+struct WallOverlap {
+  std::string owner;   ///< "bodies[i]" or "grains[t]".
+  std::string wall;    ///< "walls[k]", with its name if it has one.
+  double depth = 0.0;  ///< [m]
+};
+
+std::optional<WallOverlap> overlapping_wall(const World& w, const DemSettings& s, double touching) {
+  const int first_body_type = static_cast<int>(s.grains.size());
+  auto depth_into = [&](const Grain& g, int wi) {
+    const Wall& wall = w.walls[wi];
+    const Polyhedron& shape = w.types[g.type].shape;
+    const Placement x = placement_from_quaternion(g.body.orientation, g.body.position);
+    double depth = -INFINITY;
+    if (wall.settings.type == WallType::kPlane) {
+      const dvec3 normal = wall.pose.rotation * wall.settings.normal;
+      const dvec3 point = wall.pose.rotation * wall.settings.point + wall.pose.translation;
+      for (const dvec3& v : shape.vertices) depth = std::max(depth, glm::dot(normal, point - to_world(x, v)));
+      return depth;
+    }
+    for (int k = wall.first_piece; k < wall.first_piece + wall.piece_count; ++k) {
+      const Placement xp = piece_placement(w, k);
+      const double reach = shape.bounding_radius + w.pieces[k].shape.bounding_radius;
+      const dvec3 apart = xp.position - x.position;
+      if (glm::dot(apart, apart) > reach * reach) continue;  // bounding spheres apart (large mesh walls)
+      depth = std::max(depth, -separating_axis(shape, x, w.pieces[k].shape, xp).separation);
+    }
+    return depth;
+  };
+  for (bool bodies : {true, false}) {
+    for (const Grain& g : w.grains) {
+      if ((g.type >= first_body_type) != bodies) continue;
+      for (int wi = 0; wi < static_cast<int>(w.walls.size()); ++wi) {
+        if (!w.walls[wi].active) continue;
+        const double depth = depth_into(g, wi);
+        if (!(depth > touching)) continue;
+        const std::string& name = w.walls[wi].settings.name;
+        return WallOverlap{bodies ? "bodies[" + std::to_string(g.type - first_body_type) + "]"
+                                  : "grains[" + std::to_string(g.type) + "]",
+                           "walls[" + std::to_string(wi) + "]" + (name.empty() ? "" : " (\"" + name + "\")"), depth};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 World make_world(const DemSettings& s, const dvec3& gravity) {
   if (!(s.dt > 0.0) || !std::isfinite(s.dt)) fail("dt", "must be finite and > 0 [s]");
   if (!(s.box_margin >= 0.0)) fail("box_margin", "must be >= 0 [m]");
@@ -225,6 +273,15 @@ World make_world(const DemSettings& s, const dvec3& gravity) {
                    " pairs of grains overlap at t = 0; allowed: seeding regions that do not overlap");
   }
   if (world.last.wall_contacts > 0) {
+    if (const auto o = overlapping_wall(world, s, touching)) {
+      const bool body = o->owner.starts_with("bodies");
+      char depth[32];
+      std::snprintf(depth, sizeof depth, "%.4g", o->depth);
+      fail(o->owner, (body ? "reaches " : "a grain reaches ") + std::string(depth) + " m into " + o->wall +
+                         " at t = 0" + (body ? "" : " (" + std::to_string(world.last.wall_contacts) +
+                                                        " grain-wall contacts in all)") +
+                         "; allowed: " + (body ? "a position clear of the walls" : "a seeding region clear of the walls"));
+    }
     fail(what, std::to_string(world.last.wall_contacts) +
                        " grains overlap a wall at t = 0; allowed: seeding regions clear of the walls");
   }

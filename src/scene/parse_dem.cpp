@@ -417,6 +417,8 @@ void check_time_step(const Node& node, const dem::DemSettings& s) {
     } catch (const std::runtime_error& e) {
       node.at(i < ng ? "grains" : "bodies", "").element(i < ng ? i : i - ng).fail(e.what(), "a shape that can be generated");
     }
+    // A kinematic body does not answer its contacts (infinite mass): the limit is the other body's, as against a wall.
+    if (i >= ng && s.bodies[i - ng].kinematic) continue;
     const std::string label = i < ng ? "grains[" + std::to_string(i) + "]" : "bodies[" + std::to_string(i - ng) + "]";
     const ContactStepLimit l = contact_step_limit(t, s.contact);
     if (s.dt > l.dt) {

@@ -41,7 +41,8 @@ ContactStepLimit contact_step_limit(const dem::GrainType& type, const dem::Conta
 /// Parses the "dem" object at `node`; an "environment_file" is resolved against `scene_dir` and supplies the
 /// defaults that the other keys override. Throws firn::InputError "<file>: dem.<field>: <what>; allowed: <what>"
 /// on any violation of the schema, including a time step too coarse for the contact stiffness (dt must resolve a
-/// face-contact collision and the rocking of a grain on it: dt <= min(t_c, t_rock) / 15, see parse_dem.cpp).
+/// face-contact collision and the rocking of each grain type and dynamic body on it: dt <= min(t_c, t_rock) / 15,
+/// see parse_dem.cpp; kinematic bodies, which do not answer their contacts, set no limit).
 DemScene parse_dem(const Node& node, const std::filesystem::path& scene_dir);
 
 /// parse_dem on scene.dem (messages name scene.file and the path "dem..."). Requires scene.dem.

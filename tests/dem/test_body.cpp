@@ -157,6 +157,33 @@ TEST(Body, OverlappingBodiesAreRejectedByMakeWorldNamingThem) {
   }
 }
 
+// A body placed into a wall names the body, the wall and the depth (it gave "1 grains overlap a wall" with neither
+// before 2026-11-29, also for a body wholly behind a plane): 0.55 m below the floor (its farthest vertex), and 2 cm
+// into a box wall named "bin".
+TEST(Body, BodiesReachingIntoAWallAreRejectedNamingBodyAndWall) {
+  DemSettings d = bodies_settings(ContactModelType::kComplementarity);
+  WallSettings bin;
+  bin.name = "bin";
+  bin.type = WallType::kBox;
+  bin.box_min = {1.0, 0.0, -0.2};
+  bin.box_max = {1.3, 0.4, 0.2};
+  d.walls.push_back(bin);
+  const struct {
+    dvec3 position;
+    const char* expected;
+  } cases[] = {{{0.0, -0.5, 0.0}, "dem: bodies[1]: reaches 0.55 m into walls[0] at t = 0; allowed: "},
+               {{0.97, 0.2, 0.0}, "dem: bodies[1]: reaches 0.02 m into walls[1] (\"bin\") at t = 0; allowed: "}};
+  for (const auto& c : cases) {
+    d.bodies[1].position = c.position;
+    try {
+      make_world(d, {0, -9.81, 0});
+      ADD_FAILURE() << "no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
+    }
+  }
+}
+
 // Boxes stacked at decimal positions touch: 0.05 + 0.05 and 0.15 - 0.05 differ by the rounding of 0.15 (1.4e-17 m),
 // which make_world rejected as an overlap (robustness sweep, 2026-11-27). Touching within 1e-9 of the smallest body
 // is allowed in both models; a real overlap of 1e-6 m (1e-5 of the box) still names the pair.

@@ -176,6 +176,27 @@ PLANE 0 0 0  0 0 1
 TRIANGLE 0 0 0  100 0 0  0 100 0
 )";
 
+// A kinematic body does not answer its contacts, so its mass sets no contact period: a 1 kg/m^3 pusher among the
+// grains of valid_scene() must not ask for a 35 times finer step (robustness sweep 2026-11-29), while the same body
+// left dynamic still must, as every dynamic body does.
+TEST(ParseDem, KinematicBodiesDoNotBindTheSoftTimeStep) {
+  json scene = valid_scene();
+  scene["dem"]["bodies"] = json::array({json::parse(R"json(
+    { "shape": "box", "half_extents": [0.02, 0.04, 0.06], "position": [-0.17, 0.06, 0], "velocity": [0.5, 0, 0],
+      "density": 1, "kinematic": true })json")});
+  const DemScene d = parse(scene);
+  ASSERT_EQ(d.settings.bodies.size(), 1u);
+  EXPECT_TRUE(d.settings.bodies[0].kinematic);
+  scene["dem"]["bodies"][0]["kinematic"] = false;
+  try {
+    parse(scene);
+    ADD_FAILURE() << "a 1 kg/m^3 dynamic body at dt 5e-5 s: no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("dem.dt: 5e-05 s is too coarse for bodies[0]"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(EnvironmentFile, KeywordsDefaultsAndUnits) {
   const EnvironmentFile env = parse_environment_text(std::string(kEnvironment), "heap.env");
   EXPECT_EQ(env.bbox, 0);
