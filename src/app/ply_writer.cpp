@@ -9,6 +9,8 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "dem/body.h"
+
 namespace firn::app {
 namespace {
 
@@ -90,13 +92,15 @@ void write_ply(const std::filesystem::path& path, const sph::SurfaceMesh& mesh) 
 void write_ply(const std::filesystem::path& path, const dem::World& world) {
   write_binary_ply(
       path,
-      "comment firn grains and rigid bodies, SI units; q: orientation body -> world, w: angular velocity, world "
-      "frame\nelement vertex " +
+      "comment firn grains and rigid bodies, SI units; x, q: centre of mass and principal axes -> world; w: "
+      "angular velocity, world frame; shape_x, shape_q: the frame the shape was given in (a body's position and "
+      "orientation in the scene) -> world\nelement vertex " +
           std::to_string(world.grains.size()) +
           "\nproperty float x\nproperty float y\nproperty float z\nproperty float vx\nproperty float vy\n"
           "property float vz\nproperty float wx\nproperty float wy\nproperty float wz\nproperty float qw\n"
           "property float qx\nproperty float qy\nproperty float qz\nproperty float mass\nproperty int type\n"
-          "property uchar kinematic\n",
+          "property uchar kinematic\nproperty float shape_x\nproperty float shape_y\nproperty float shape_z\n"
+          "property float shape_qw\nproperty float shape_qx\nproperty float shape_qy\nproperty float shape_qz\n",
       [&](std::ostream& out) {
         for (const dem::Grain& g : world.grains) {
           const dem::RigidBody& b = g.body;
@@ -109,6 +113,11 @@ void write_ply(const std::filesystem::path& path, const dem::World& world) {
           put(out, row);
           put(out, int32_t(g.type));
           put(out, static_cast<unsigned char>(g.kinematic ? 1 : 0));
+          const dem::ShapeFramePose f = dem::shape_frame_pose(b, world.types[g.type]);
+          const float shape[7] = {float(f.position.x),    float(f.position.y),    float(f.position.z),
+                                  float(f.orientation.w), float(f.orientation.x), float(f.orientation.y),
+                                  float(f.orientation.z)};
+          put(out, shape);
         }
       });
 }

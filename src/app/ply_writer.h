@@ -27,8 +27,11 @@ void write_ply(const std::filesystem::path& path, const sph::SurfaceMesh& mesh);
 
 /// Writes the grains and rigid bodies of `world` (in their order) as a binary little-endian PLY, one vertex per
 /// body: x y z (centre of mass, m), vx vy vz (m/s), wx wy wz (angular velocity, world frame, rad/s), qw qx qy qz
-/// (orientation body -> world), mass (kg) as float32, type (int32: the index of its dem.grains entry; dem.bodies
-/// follow, one type each) and kinematic (uchar 0/1), via "<path>.tmp" as above.
+/// (orientation of the principal axes -> world), mass (kg) as float32, type (int32: the index of its dem.grains entry;
+/// dem.bodies follow, one type each), kinematic (uchar 0/1), then shape_x shape_y shape_z (m) and shape_qw shape_qx
+/// shape_qy shape_qz, float32: the pose of the frame the shape was given in (dem::shape_frame_pose(): for a body its
+/// scene position and orientation, moved with it; what a renderer needs to instance the mesh or box as given), via
+/// "<path>.tmp" as above.
 void write_ply(const std::filesystem::path& path, const dem::World& world);
 
 }  // namespace firn::app

@@ -60,4 +60,12 @@ RigidBody body_state(const BodySettings& s, const GrainType& t) {
   return b;
 }
 
+ShapeFramePose shape_frame_pose(const RigidBody& body, const GrainType& type) {
+  // body_state(): q_body = q_shape to_shape and x_body = x_shape + R_shape c, solved for the shape frame.
+  ShapeFramePose p;
+  p.orientation = normalized_quat(body.orientation * quat_from_rotation_matrix(type.to_body));
+  p.position = body.position - rotation_matrix(p.orientation) * type.input_centre_of_mass;
+  return p;
+}
+
 }  // namespace firn::dem

@@ -20,4 +20,15 @@ GrainType make_body_type(const BodySettings& body);
 /// world angular velocity turned into the body frame, and the type's mass and inertia.
 RigidBody body_state(const BodySettings& body, const GrainType& type);
 
+/// Pose of the frame a grain's shape was given in (a body's box centre, hull centre or mesh file origin, as the
+/// scene's position and orientation place it; a generated grain's ellipsoid frame).
+struct ShapeFramePose {
+  glm::dvec3 position{0.0};          ///< World position of the shape frame's origin [m].
+  glm::dquat orientation{1, 0, 0, 0};  ///< Shape frame -> world, unit quaternion (w, x, y, z).
+};
+
+/// The inverse of body_state()'s change of frame: the shape frame's pose of a grain of type `type` whose rigid
+/// body (centre of mass, principal axes) is `body`. What a renderer or exporter needs to place the shape as given.
+ShapeFramePose shape_frame_pose(const RigidBody& body, const GrainType& type);
+
 }  // namespace firn::dem

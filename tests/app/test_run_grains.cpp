@@ -165,7 +165,8 @@ TEST(FirnRunGrains, ExportPlyWritesEveryBodysPoseAndVelocity) {
     std::string line, header;
     while (std::getline(in, line) && line != "end_header") header += line + "\n";
     EXPECT_NE(header.find("element vertex 2\n"), std::string::npos) << header;
-    EXPECT_NE(header.find("property int type\nproperty uchar kinematic\n"), std::string::npos) << header;
+    EXPECT_NE(header.find("property int type\nproperty uchar kinematic\nproperty float shape_x\n"), std::string::npos)
+        << header;
     const double t = 0.1 * k;
     const float want[2][14] = {{float(t), 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 8},
                                {3, 1, float(3 * t), 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 8}};
@@ -176,10 +177,14 @@ TEST(FirnRunGrains, ExportPlyWritesEveryBodysPoseAndVelocity) {
       in.read(reinterpret_cast<char*>(row), sizeof row);
       in.read(reinterpret_cast<char*>(&type), sizeof type);
       in.read(reinterpret_cast<char*>(&kinematic), 1);
+      float shape[7];  // the cubes' shape frame is their principal frame: the same pose, unrotated
+      in.read(reinterpret_cast<char*>(shape), sizeof shape);
       ASSERT_TRUE(in) << "frame " << k << ", body " << b;
       for (int c = 0; c < 14; ++c) EXPECT_NEAR(row[c], want[b][c], 1e-5) << "frame " << k << ", body " << b << ", " << c;
       EXPECT_EQ(type, b);
       EXPECT_EQ(kinematic, b);
+      for (int c = 0; c < 3; ++c) EXPECT_NEAR(shape[c], want[b][c], 1e-5) << "frame " << k << ", body " << b;
+      EXPECT_NEAR(std::abs(shape[3]), 1.0f, 1e-6) << "frame " << k << ", body " << b;
     }
     EXPECT_EQ(in.peek(), std::char_traits<char>::eof());
   }

@@ -91,6 +91,36 @@ TEST(Body, MeshHullOfACubesCornersIsThatCube) {
   EXPECT_NEAR(t.input_centre_of_mass.y, 0.1, 1e-12);
 }
 
+// shape_frame_pose() undoes body_state()'s change of frame: for a mesh body whose origin is off its centre of mass
+// (a 0.2 x 0.13 x 0.07 m box whose file origin is a corner region), the pose at the start is the scene's, and after
+// any rigid motion of the body the shape-frame vertices placed by that pose land on the principal-frame vertices
+// placed by the body (what the grains PLY's shape_* columns are for).
+TEST(Body, ShapeFramePoseUndoesTheChangeToThePrincipalFrame) {
+  std::mt19937_64 rng(test::test_seed());
+  BodySettings s;
+  s.shape = BodyShape::kMesh;
+  for (int i = 0; i < 8; ++i) s.points.push_back({i & 1 ? 0.27 : 0.07, i & 2 ? 0.19 : 0.06, i & 4 ? 0.11 : 0.04});
+  s.density = 2310.0;
+  s.position = {-0.8, 0.35, 1.4};
+  s.orientation = random_rotation(rng);
+  const GrainType t = make_body_type(s);
+  RigidBody b = body_state(s, t);
+  ShapeFramePose f = shape_frame_pose(b, t);
+  EXPECT_LT(glm::length(f.position - s.position), 1e-12);
+  EXPECT_NEAR(std::abs(glm::dot(f.orientation, s.orientation)), 1.0, 1e-12);
+  const glm::dquat turn = random_rotation(rng);
+  b.orientation = normalized_quat(turn * b.orientation);
+  b.position = rotation_matrix(turn) * b.position + dvec3(0.3, -2.1, 0.05);
+  f = shape_frame_pose(b, t);
+  const Placement x = grain_placement(b.orientation, b.position);
+  for (const dvec3& u : body_shape(s).vertices) {
+    const dvec3 placed = f.position + rotation_matrix(f.orientation) * u;
+    double best = INFINITY;
+    for (const dvec3& v : t.shape.vertices) best = std::min(best, glm::length(to_world(x, v) - placed));
+    EXPECT_LT(best, 1e-12);
+  }
+}
+
 TEST(Body, BadInputNamesTheField) {
   BodySettings s;
   s.name = "lid";
