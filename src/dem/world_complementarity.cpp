@@ -242,22 +242,18 @@ void step_complementarity(World& w) {
   w.last.solver_iterations = solved.iterations;
   w.last.solver_residual = solved.residual;
 
-  // Positions from the new velocities (semi-implicit Euler), quaternion rate in the body frame, renormalised.
+  // Positions from the new velocities (semi-implicit Euler), the rotation exact for the new angular velocity.
   for (std::size_t i = 0; i < n; ++i) {
     RigidBody& r = w.grains[i].body;
-    if (w.grains[i].kinematic) {
-      advance_kinematic(r, w.dt);
-      continue;
+    if (!w.grains[i].kinematic) {
+      const SolverBody& s = problem.bodies[i];
+      r.velocity = s.velocity;
+      r.angular_velocity = glm::transpose(rotation_matrix(r.orientation)) * s.angular_velocity;
+      if (!finite(r.position) || !finite(r.velocity) || !finite(r.angular_velocity)) {
+        throw std::runtime_error("grain " + std::to_string(i) + ": non-finite state after the contact solve");
+      }
     }
-    const SolverBody& s = problem.bodies[i];
-    r.velocity = s.velocity;
-    r.angular_velocity = glm::transpose(rotation_matrix(r.orientation)) * s.angular_velocity;
-    r.position += w.dt * r.velocity;
-    const glm::dquat rate = 0.5 * (r.orientation * pure_quat(r.angular_velocity));
-    if (!finite(r.position) || !finite(r.velocity) || !finite(r.angular_velocity)) {
-      throw std::runtime_error("grain " + std::to_string(i) + ": non-finite state after the contact solve");
-    }
-    r.orientation = normalized_quat(r.orientation + w.dt * rate);
+    advance_pose(r, w.dt);
   }
   w.time += w.dt;
   ++w.steps;

@@ -256,7 +256,7 @@ void start_world(World& w) {
   w.last.kinetic_energy = kinetic_energy(w);
 }
 
-void advance_kinematic(RigidBody& body, double dt) {
+void advance_pose(RigidBody& body, double dt) {
   body.position += dt * body.velocity;
   // Exact for a constant body-frame angular velocity: q <- q exp(w_body dt / 2).
   const double angle = glm::length(body.angular_velocity) * dt;
@@ -276,7 +276,7 @@ void step(World& w) {
   }
   w.time += w.dt;  // loads at the predicted state, i.e. at the end of the step (walls there too)
   for (Grain& g : w.grains) {
-    if (g.kinematic) advance_kinematic(g.body, w.dt);
+    if (g.kinematic) advance_pose(g.body, w.dt);
   }
   evaluate_loads(w, true);
   for (Grain& g : w.grains) {
