@@ -43,7 +43,13 @@ bool writable_folder(const fs::path& dir) {
 /// True when `path` is `folder` or lies below it (both made canonical as far as they exist).
 bool inside(const fs::path& path, const fs::path& folder) {
   std::error_code error;
-  const auto rel = fs::weakly_canonical(path, error).lexically_relative(fs::weakly_canonical(folder, error));
+  // Absolute first: weakly_canonical leaves a relative path whose first part does not exist yet relative ("out"
+  // against "/cwd/out/v.mp4" was not inside; robustness sweep 2026-11-29), and a trailing separator is dropped.
+  const auto full = [&](const fs::path& p) {
+    fs::path c = fs::weakly_canonical(fs::absolute(p, error), error);
+    return c.has_filename() ? c : c.parent_path();
+  };
+  const auto rel = full(path).lexically_relative(full(folder));
   return !rel.empty() && *rel.begin() != "..";
 }
 

@@ -231,7 +231,14 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
                             s.max_speed);
   s.max_energy_growth = node.number(
       "max_energy_growth", {.text = "max_energy_growth > 0", .lo = 0, .lo_open = true}, s.max_energy_growth);
-  if (auto thesis = node.find("thesis_gradient")) s.thesis_gradient = thesis->boolean();
+  if (auto thesis = node.find("thesis_gradient")) {
+    s.thesis_gradient = thesis->boolean();
+    // The flag drops 1/h from the cubic stencil's grad w (FLIP, APIC); MLS-MPM's quadratic stencil has no gradient
+    // to scale, while the step's wave speed would still follow the flag (a step ~1/h too large; sweep 2026-11-29).
+    if (s.thesis_gradient && s.transfer == mpm::Transfer::kMls)
+      thesis->fail("true, not with transfer \"mls\" (MLS-MPM has no kernel gradient for it to scale)",
+                   "thesis_gradient with transfer \"flip\" or \"apic\"");
+  }
   s.materials = parse_materials(node.at("materials", "an object {\"<name>\": {material fields}}"), s.grid.spacing,
                                 s.thesis_gradient);
   s.bodies = parse_bodies(node.at("bodies", "an array of bodies [{\"shape\": ...}]"), s, scene_dir);

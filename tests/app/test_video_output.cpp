@@ -83,6 +83,14 @@ TEST(RunVideo, NeverOverwritesTheSceneAndMayGoIntoTheNewOutputFolder) {
     EXPECT_NE(r.output.find("--video"), std::string::npos) << r.output;
     EXPECT_FALSE(std::filesystem::exists(out)) << "bad input writes nothing";
   }
+  // Found by a fifth sweep: a new output folder given by a relative name (or with a trailing slash) was not seen as
+  // holding the video, and "--out h --video h/run.mp4" failed with "h is not a folder".
+  for (const auto& [out, video] : {std::pair{"h", "h/run.mp4"}, std::pair{"i/", "i/run.mp4"}}) {
+    const auto r = run_command("cd " + dir.string() + " && " + FIRN_BINARY + " run scene.json --frames 2 --width 64 " +
+                               "--height 48 --out " + out + " --video " + video);
+    EXPECT_EQ(r.exit_code, 0) << video << ": " << r.output;
+    EXPECT_TRUE(std::filesystem::exists(dir / video)) << video;
+  }
 }
 
 }  // namespace

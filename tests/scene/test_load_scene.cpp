@@ -190,6 +190,14 @@ std::vector<BrokenCase> broken_cases() {
          set(j, "/mpm/materials/snow/thesis_parameters", true);
        },
        "mpm.materials.snow.thesis_parameters", "cannot be combined with mpm.thesis_gradient"},
+      // Sweep 2026-11-29: MLS-MPM has no kernel gradient for the flag to scale, but the step still followed it (a
+      // step about 1 / h too large): two-snowballs-thesis with mls reached J_P = 2e17 in flight with exit 0.
+      {"thesis_gradient with mls",
+       [](json& j) {
+         set(j, "/mpm/thesis_gradient", true);
+         set(j, "/mpm/transfer", "mls");
+       },
+       "mpm.thesis_gradient", "not with transfer \"mls\""},
       {"thesis_parameters degenerate: theta_c' rounds to 1",
        [](json& j) {
          set(j, "/mpm/materials/snow/critical_compression", 0.9999999);  // (1e-7)^(1 / 0.02) underflows
