@@ -131,8 +131,12 @@ class Solver {
   /// end of the last advance that reached its end in a closed system (no moving collider); NaN before.
   double energy() const { return energy_; }
   /// The energy watchdog's reference [J]: the energy at seeding, or after the last set_material / set_colliders
-  /// (edits do work on the snow) at the next check; NaN until then or while a collider moves.
-  double energy_reference() const { return energy_reference_; }
+  /// (edits do work on the snow) at the next check; NaN until then and while the watchdog stands aside (a moving
+  /// collider, rigid bodies or a coupled solver: `--stats` then reported a growth that nothing checked, sweep
+  /// 2026-11-29).
+  double energy_reference() const {
+    return energy_watched() ? energy_reference_ : std::numeric_limits<double>::quiet_NaN();
+  }
   /// Particle updates so far, up to the last status read, whose step inverted the particle's deformation gradient
   /// (det(I + dt grad v) <= 0: the explicit step was too long for the local velocity gradient). Not an error: the
   /// state stays finite, but such a particle's F (and J_P) no longer describes a physical deformation.
