@@ -8,8 +8,6 @@
 
 namespace firn::scene {
 
-/// Largest grid the loader accepts: 2^26 nodes (about 4.3 GiB of node data at 64 bytes a node).
-inline constexpr double kMaxGridNodes = 67108864.0;
 /// Largest number of snow particles over all bodies (as the water's kMaxSphParticles): 512 MiB of 128-byte
 /// particles on the host and again on the GPU. A larger `count` ended in std::bad_alloc.
 inline constexpr int kMaxSnowParticles = 1 << 22;
@@ -23,7 +21,8 @@ inline constexpr int kWallCells = MPM_WALL_CELLS;
 /// Throws firn::InputError naming the file and field on any violation of the schema.
 mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_dir);
 
-/// Parses the "grid" object: min < max on every axis [m], spacing > 0 [m], at most kMaxGridNodes nodes.
+/// Parses the "grid" object: min < max on every axis [m], spacing > 0 [m], coordinates within float32 resolution of
+/// the spacing (no bound on the node count: grid memory follows the snow).
 mpm::Grid parse_grid(const Node& node);
 
 /// Position of the last grid node on each axis: min + (dims - 1) h [m]. Equals `max` when the extent is a

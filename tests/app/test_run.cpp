@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb_image.h>
@@ -118,6 +119,34 @@ TEST(FirnRun, ExportsPlyAndStats) {
     EXPECT_GT(vertices, 400u);
     EXPECT_EQ(static_cast<size_t>(ply.tellg() - body_start), vertices * 8 * sizeof(float)) << name;
   }
+}
+
+// Grid memory follows the snow, so a scene file may give any grid the float32 positions resolve: the tiny
+// snowball in a 1.2 m grid and in a 200 m one (5001^3 nodes at 4 cm, 1.25e11; the loader refused more than 2^26
+// until 2026-11-29, a bound left from the dense grid, snow sweep) gives the same particles to the bit (same origin
+// and spacing, so the same node lattice; the far walls' boundary layers never reach the snow in three frames; the
+// same mpm.max_speed, since the one derived from the scene grows with the height a body could fall).
+TEST(FirnRun, AGridOf5001CubedNodesRunsAsTheSmallOne) {
+  const fs::path dir = fresh_dir("run-huge-grid");
+  nlohmann::json scene;
+  std::ifstream(kTinyScene) >> scene;
+  scene["mpm"]["max_speed"] = 10;
+  scene["mpm"]["grid"]["max"] = {1.2, 1.2, 1.2};  // the far walls' boundary layers well away from the snow
+  std::ofstream(dir / "small.json") << scene.dump();
+  scene["mpm"]["grid"]["max"] = {200, 200, 200};
+  std::ofstream(dir / "huge.json") << scene.dump();
+  std::string ply[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string name = k == 0 ? "small" : "huge";
+    const auto r = run_firn("run " + (dir / (name + ".json")).string() + " --out " + (dir / name).string() +
+                            " --frames 3 --no-render --export ply");
+    const fs::path out = dir / name;
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::ifstream in(out / "particles_00002.ply", std::ios::binary);
+    ply[k].assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  EXPECT_GT(ply[0].size(), 10000u);
+  EXPECT_TRUE(ply[0] == ply[1]) << "frame 2 differs between the 1.2 m and the 200 m grid";
 }
 
 TEST(FirnRun, BadCommandLineGivesExit2AndNoOutput) {
