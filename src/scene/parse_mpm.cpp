@@ -155,9 +155,13 @@ mpm::Body parse_body(const Node& node, const std::vector<mpm::Material>& materia
                                 materials);
   body.velocity = node.velocity("velocity", "[vx, vy, vz] [m/s]", glm::dvec3(0.0));
   if (auto ppc = node.find("particles_per_cell")) body.particles_per_cell = ppc->integer(1, 64, "1 <= ppc <= 64");
-  if (auto count = node.find("count"))
+  if (auto count = node.find("count")) {
     body.count = static_cast<int>(count->integer(1, kMaxSnowParticles, "1 <= count <= 2^22 = 4194304 (sphere and "
                                                                        "box bodies)"));
+    // Two ways to say how many particles: count used to win silently (snow sweep 2026-11-29).
+    if (node.has("particles_per_cell"))
+      count->fail("given with particles_per_cell", "count or particles_per_cell, not both");
+  }
   if (auto seed = node.find("seed")) body.seed = seed->unsigned_integer();
   body.mass_jitter = node.number("mass_jitter", {.text = "0 <= j < 1", .lo = 0, .hi = 1, .hi_open = true}, 0.0);
   return body;

@@ -192,6 +192,8 @@ std::vector<BrokenCase> broken_cases() {
        "mpm.materials.snow.thesis_parameters", "cannot be combined with mpm.thesis_gradient"},
       // Sweep 2026-11-29: MLS-MPM has no kernel gradient for the flag to scale, but the step still followed it (a
       // step about 1 / h too large): two-snowballs-thesis with mls reached J_P = 2e17 in flight with exit 0.
+      {"count with particles_per_cell", setter("/mpm/bodies/0/count", 500), "mpm.bodies[0].count",
+       "given with particles_per_cell; allowed: count or particles_per_cell, not both"},
       {"thesis_gradient with mls",
        [](json& j) {
          set(j, "/mpm/thesis_gradient", true);
