@@ -48,7 +48,7 @@ layout(std140, binding = MPM_BIND_PARAMS) uniform MpmParams {
 #define MPM_STEP_ACCESS readonly
 #endif
 layout(std430, binding = MPM_BIND_STEP) MPM_STEP_ACCESS buffer MpmStep {
-  double time, end, dt, dt_cfl, max_speed, hardening, cfl, h, dt_max, wave_scale;
+  double time, end, dt, dt_cfl, max_speed, hardening, cfl, h, dt_max, wave_scale, solid_speed;
   float dt_f, speed_limit;
   uint substep, count, budget, taken, flags, material_count;
   ivec4 window_origin, window_lo, window_hi, window_need;  // the grid window (GpuStep; docs/snow-pipeline.md)

@@ -64,4 +64,10 @@ bool any_moving(const std::vector<Collider>& colliders) {
   return false;
 }
 
+double fastest_collider_speed(const std::vector<Collider>& colliders) {
+  double v = 0.0;
+  for (const Collider& c : colliders) v = std::max(v, glm::length(c.velocity));
+  return v;
+}
+
 }  // namespace firn

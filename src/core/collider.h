@@ -41,6 +41,10 @@ double signed_distance(const Collider& c, const glm::dvec3& x);
 /// the watchdogs' energy checks (core/energy_watch.h) are off.
 bool any_moving(const std::vector<Collider>& colliders);
 
+/// Largest |velocity| of `colliders` [m/s], 0 when none moves: a solver's time step must not let a collider move
+/// further than the step lets the material move.
+double fastest_collider_speed(const std::vector<Collider>& colliders);
+
 /// Outward unit normal of the collider surface nearest to `x`.
 glm::dvec3 surface_normal(const Collider& c, const glm::dvec3& x);
 

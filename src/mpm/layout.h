@@ -80,7 +80,7 @@ struct GpuEnergySum {
 };
 static_assert(sizeof(GpuEnergySum) == 16);
 
-/// Step control (std430, 176 bytes; shaders/mpm/layout.glsl MpmStep): the state of the time stepping that the step
+/// Step control (std430, 192 bytes; shaders/mpm/layout.glsl MpmStep): the state of the time stepping that the step
 /// pass (shaders/mpm/step.comp) advances on the GPU, so that substeps are issued without the CPU waiting.
 struct GpuStep {
   double time;        ///< simulated time after the running substep [s]
@@ -93,6 +93,7 @@ struct GpuStep {
   double h;           ///< grid spacing [m]
   double dt_max;      ///< upper bound on dt [s]
   double wave_scale;  ///< h in thesis_gradient mode, else 1 (see Solver::cfl_time_step)
+  double solid_speed; ///< fastest collider |v| [m/s]: the CFL step takes max(max_speed, solid_speed) (CPU-written)
   float dt_f;         ///< float(dt), what the passes use [s]
   float speed_limit;  ///< float(h / dt): CFL violation speed [m/s]
   uint32_t substep;   ///< index of the running substep (error records)
@@ -101,6 +102,7 @@ struct GpuStep {
   uint32_t taken;     ///< substeps started in this advance
   uint32_t flags;     ///< MPM_STEP_* bits
   uint32_t material_count;
+  uint32_t pad0, pad1;  ///< std430 aligns the ivec4s below to 16 bytes
   // The grid window (docs/snow-pipeline.md, "Grid window"), owned by the GPU after construction: placed by the step
   // pass (or window.comp) from the stencils' bounding box before every substep.
   glm::ivec4 window_origin;  ///< xyz: first node of the window (a multiple of MPM_BLOCK); w unused
@@ -109,9 +111,10 @@ struct GpuStep {
   glm::ivec4 window_need;    ///< xyz: window extent the next substep needs; w: 1 when it exceeds the capacity (the
                              ///< step pass then runs no substep until the CPU grows the window and clears w)
 };
-static_assert(sizeof(GpuStep) == 176);
-static_assert(offsetof(GpuStep, dt_f) == 80);
-static_assert(offsetof(GpuStep, flags) == 104);
+static_assert(sizeof(GpuStep) == 192);
+static_assert(offsetof(GpuStep, dt_f) == 88);
+static_assert(offsetof(GpuStep, flags) == 112);
+static_assert(offsetof(GpuStep, window_origin) == 128);
 
 // GpuRigidBody and GpuRigidState (shared with the SPH solver) live in core/gpu_rigid_body.h.
 using firn::GpuRigidBody;

@@ -101,6 +101,7 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
   upload_materials();
   upload_params();
   build_dispatch_args();
+  solid_speed_ = fastest_collider_speed(colliders_.colliders());
   cfl_time_step_of(particles);
   set_time_step(limits_.dt);
   estimate_volumes();
@@ -197,6 +198,7 @@ void Solver::upload_step(double dt, double end, uint32_t budget) {
   s.h = settings_.grid.spacing;
   s.dt_max = settings_.dt_max;
   s.wave_scale = settings_.thesis_gradient ? settings_.grid.spacing : 1.0;
+  s.solid_speed = solid_speed_;
   s.dt_f = static_cast<float>(dt);
   s.speed_limit = static_cast<float>(settings_.grid.spacing / dt);
   s.substep = static_cast<uint32_t>(substep_);

@@ -33,7 +33,7 @@ struct StepLimits {
   double wave_speed = 0;    ///< elastic wave speed sqrt((lambda + 2 mu) H / rho0), worst material, times h in
                             ///< thesis_gradient mode [m/s]
   double max_speed = 0;     ///< largest particle speed at the last check [m/s]
-  double cfl_number = 0;    ///< dt (wave_speed + max_speed) / h
+  double cfl_number = 0;    ///< dt (wave_speed + max(max_speed, fastest collider speed)) / h
   double hardening = 1;     ///< largest exp(xi (1 - J_P)) at the last check
 };
 
@@ -271,6 +271,7 @@ class Solver {
   uint64_t checked_substep_ = 0;  ///< substep_ at the last status read
   uint64_t inversions_ = 0;       ///< see inversions()
   StepLimits limits_;
+  double solid_speed_ = 0;  ///< fastest collider |v| [m/s], which the CFL step follows as well (cfl_time_step)
   bool coupled_ = false;  ///< see set_coupled()
   bool closed_ = false;  ///< no collider moves: nothing does work on the snow (the energy watchdog is on)
   double energy_ = std::numeric_limits<double>::quiet_NaN();

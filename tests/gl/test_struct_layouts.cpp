@@ -134,6 +134,7 @@ std::vector<Mirror> mpm_mirrors() {
            FIRN_ROW(GpuStep, dt_cfl, "dt_cfl"), FIRN_ROW(GpuStep, max_speed, "max_speed"),
            FIRN_ROW(GpuStep, hardening, "hardening"), FIRN_ROW(GpuStep, cfl, "cfl"), FIRN_ROW(GpuStep, h, "h"),
            FIRN_ROW(GpuStep, dt_max, "dt_max"), FIRN_ROW(GpuStep, wave_scale, "wave_scale"),
+           FIRN_ROW(GpuStep, solid_speed, "solid_speed"),
            FIRN_ROW(GpuStep, dt_f, "dt_f"), FIRN_ROW(GpuStep, speed_limit, "speed_limit"),
            FIRN_ROW(GpuStep, substep, "substep"), FIRN_ROW(GpuStep, count, "count"),
            FIRN_ROW(GpuStep, budget, "budget"), FIRN_ROW(GpuStep, taken, "taken"), FIRN_ROW(GpuStep, flags, "flags"),

@@ -168,6 +168,43 @@ Slide slide(double angle, double mu, double seconds) {
 // gravity comes on (elastic shear, rho g H sin t / mu0 ~ 2.5 % of its 0.1 m height, and the grid's boundary layer,
 // under half a cell: 5-10 mm, the same at 0.9 s): it moves less than a tenth of the frictionless slide and is at rest
 // (speed below 1 % of the frictionless g sin t t).
+// The step follows the fastest collider as well as the particles: dt = min(dt_max, cfl h / (c + max(|v|max,
+// |v_collider|))), on the CPU and in the GPU's step pass alike. A snowball at rest and a sphere collider far from it
+// moving at 250 m/s: 5 ms take the substeps of that step (1 ms steps before, when a box at
+// 1000 m/s passed through snow untouched: snow sweep 2026-11-29). Changing the colliders changes the step.
+TEST(MpmColliders, TheStepFollowsTheFastestCollider) {
+  firn::test::gl_context();
+  MpmSettings s;
+  s.grid = {{0, 0, 0}, {1.3, 0.7, 0.7}, 0.05};
+  s.materials.push_back(Material{});
+  Body b;
+  b.center = {0.35, 0.35, 0.35};
+  b.radius = 0.1;
+  b.seed = 5;
+  s.bodies = {b};
+  std::vector<Collider> colliders(1);
+  colliders[0].shape = ColliderShape::kSphere;
+  colliders[0].point = {1.1, 0.35, 0.35};
+  colliders[0].radius = 0.05;
+  colliders[0].velocity = {0.0, 0.0, 250.0};  // along z, 0.75 m beside the snow in x: it never touches it
+  Solver solver(s, colliders, dvec3(0.0), seed_bodies(s));
+  const StepLimits l = solver.step_limits();
+  const double want = std::min(s.dt_max, s.cfl * s.grid.spacing / (l.wave_speed + 250.0));
+  std::printf("wave speed %.3f m/s, dt %.4e s (without the collider %.4e s)\n", l.wave_speed, l.dt,
+              std::min(s.dt_max, s.cfl * s.grid.spacing / l.wave_speed));
+  EXPECT_EQ(l.dt, want);
+  solver.advance(0.005);
+  EXPECT_EQ(solver.substeps(), static_cast<uint64_t>(std::ceil(0.005 / want - 1e-9)));
+  colliders[0].velocity = {0.0, 0.0, 0.0};
+  solver.set_colliders(colliders);
+  const uint64_t before = solver.substeps();
+  solver.advance(0.005);
+  const double still = std::min(s.dt_max, s.cfl * s.grid.spacing / (solver.step_limits().wave_speed +
+                                                                     solver.step_limits().max_speed));
+  EXPECT_LT(solver.substeps() - before, static_cast<uint64_t>(std::ceil(0.005 / want - 1e-9)));
+  EXPECT_EQ(solver.step_limits().dt, still);
+}
+
 TEST(MpmColliders, BlockOnTiltedPlaneSticksOrSlides) {
   std::mt19937_64 rng(mpmtest::test_seed());
   const double angle = mpmtest::uniform(rng, 25.0, 35.0) * M_PI / 180.0, t = 0.3, g = 9.81;
