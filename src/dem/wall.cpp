@@ -56,6 +56,10 @@ WallPose wall_pose(const WallMotion& m, double t) {
   return pose;
 }
 
+PosedPlane posed_plane(const Wall& wall) {
+  return {wall.pose.rotation * wall.settings.point + wall.pose.translation, wall.pose.rotation * wall.settings.normal};
+}
+
 dvec3 wall_point_velocity(const WallPose& pose, const dvec3& x) {
   return pose.linear_velocity + glm::cross(pose.angular_velocity, x - pose.pivot);
 }

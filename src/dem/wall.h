@@ -58,6 +58,14 @@ struct WallPiece {
   Polyhedron shape;   ///< Box or triangle prism, rest-frame coordinates [m].
 };
 
+/// A plane wall's plane as its pose places it now: a point on it [m] and the unit normal into the free side (world).
+struct PosedPlane {
+  glm::dvec3 point{0.0};
+  glm::dvec3 normal{0.0, 1.0, 0.0};
+};
+/// The plane of a plane wall (settings.type == kPlane) at its current pose.
+PosedPlane posed_plane(const Wall& wall);
+
 /// Convex pieces of a box or mesh wall (empty for a plane): the box itself, or one prism per triangle of depth
 /// `thickness` [m] (> 0) behind the triangle's free side. Throws std::runtime_error naming the triangle for an index
 /// out of range or a triangle with (near) zero area.

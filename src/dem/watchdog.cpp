@@ -94,8 +94,7 @@ std::optional<WatchdogFailure> check_escape(const World& w, double sizes) {
     if (!wall.active) continue;
     if (wall.settings.type == WallType::kPlane) {
       planes = true;
-      const dvec3 n = wall.pose.rotation * wall.settings.normal;
-      const dvec3 p = wall.pose.rotation * wall.settings.point + wall.pose.translation;
+      const auto [p, n] = posed_plane(wall);
       floor_plane |= glm::dot(n, down) < 0.0;
       for (std::size_t i = 0; i < w.grains.size(); ++i) {
         if (w.grains[i].kinematic) continue;  // a kinematic body goes where the scene moves it

@@ -190,8 +190,7 @@ std::optional<WallOverlap> overlapping_wall(const World& w, const DemSettings& s
     const Placement x = placement_from_quaternion(g.body.orientation, g.body.position);
     double depth = -INFINITY;
     if (wall.settings.type == WallType::kPlane) {
-      const dvec3 normal = wall.pose.rotation * wall.settings.normal;
-      const dvec3 point = wall.pose.rotation * wall.settings.point + wall.pose.translation;
+      const auto [point, normal] = posed_plane(wall);
       for (const dvec3& v : shape.vertices) depth = std::max(depth, glm::dot(normal, point - to_world(x, v)));
       return depth;
     }

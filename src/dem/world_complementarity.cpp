@@ -101,8 +101,7 @@ std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
   for (int wi = 0; wi < static_cast<int>(w.walls.size()); ++wi) {
     const Wall& wall = w.walls[wi];
     if (!wall.active || wall.settings.type != WallType::kPlane) continue;
-    const dvec3 normal = wall.pose.rotation * wall.settings.normal;
-    const dvec3 point = wall.pose.rotation * wall.settings.point + wall.pose.translation;
+    const auto [point, normal] = posed_plane(wall);
     for (std::uint32_t gi = 0; gi < n; ++gi) {
       const Grain& g = w.grains[gi];
       if (g.kinematic) continue;

@@ -157,8 +157,7 @@ void plane_contacts(Evaluation& e) {
   for (int wi = 0; wi < static_cast<int>(w.walls.size()); ++wi) {
     const Wall& wall = w.walls[wi];
     if (!wall.active || wall.settings.type != WallType::kPlane) continue;
-    const dvec3 n = wall.pose.rotation * wall.settings.normal;
-    const dvec3 p = wall.pose.rotation * wall.settings.point + wall.pose.translation;
+    const auto [p, n] = posed_plane(wall);
     for (int gi = 0; gi < static_cast<int>(w.grains.size()); ++gi) {
       const Aabb& box = w.boxes[gi];
       const dvec3 c = 0.5 * (box.min + box.max), h = 0.5 * (box.max - box.min);

@@ -136,8 +136,7 @@ void check_water_setup(const Node& root, const Scene& scene) {
     }
   }
   if (s.pressure_solver != sph::PressureSolver::kWcsph) return;
-  double fastest = 0.0;
-  for (const Collider& c : scene.colliders) fastest = std::max(fastest, glm::length(c.velocity));
+  double fastest = fastest_collider_speed(scene.colliders);
   for (const sph::Region& r : s.regions)
     if (r.action == sph::RegionAction::kSetSpeed) fastest = std::max(fastest, glm::length(r.vector));
   if (root.at("sph", "").has("sound_speed") && !(s.sound_speed > fastest))
