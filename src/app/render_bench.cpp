@@ -11,13 +11,15 @@
 namespace firn::app {
 namespace {
 
-/// Renders `frames` frames of `sim` with `look` and prints the per-pass table.
+/// Renders `frames` frames of `sim` with `look` and prints the per-pass table under a heading naming the water's
+/// mode, or "All materials" for a scene without water (a snow scene's table was headed "Water as particles").
 void time_mode(const Simulation& sim, FrameRenderer& renderer, const FrameLook& look, int frames) {
   gl::PassTimer& timer = renderer.renderer().timer();
   renderer.render(sim, look);  // warm-up: first-use costs, target allocation
   // Each frame is read back (as firn run writes it), which waits for it.
   const double wall_ms = time_passes(timer, frames, [&] { renderer.render(sim, look); });
-  std::printf("\nWater as %s:\n", water_mode_name(look.water));
+  if (sim.water()) std::printf("\nWater as %s:\n", water_mode_name(look.water));
+  else std::printf("\nAll materials:\n");
   print_pass_table(timer.passes(), frames, "frame", wall_ms, "wall clock (with read-back)");
 }
 

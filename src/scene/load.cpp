@@ -1,6 +1,8 @@
 #include "scene/load.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "core/error.h"
 #include "scene/json_node.h"
@@ -46,12 +48,23 @@ Camera parse_camera(const std::optional<Node>& node, const Scene& scene) {
 void parse_timing(const Node& root, Scene& scene) {
   scene.duration = root.number("duration", {.text = "duration > 0 [s]", .lo = 0, .lo_open = true});
   scene.fps = root.number("fps", {.text = "fps > 0 [frames/s]", .lo = 0, .lo_open = true});
-  const double frames = std::round(scene.duration * scene.fps);
-  if (frames < 1 || frames > kMaxFrames) {
+  // A whole number of frames: frames lie at k / fps, so a fractional count would either stop short of the duration
+  // or simulate and write past it (0.1 s at 25 fps wrote a frame at 0.12 s; robustness sweep, 2026-11-29). The
+  // tolerance absorbs the product's rounding (0.6 * 30 = 17.999999999999996).
+  const double product = scene.duration * scene.fps, frames = std::round(product);
+  const bool whole = std::abs(product - frames) <= 1e-6;
+  if (!whole || frames < 1 || frames > kMaxFrames) {
     // Named at the top level: the product is wrong, and either field may be the one to change.
+    std::string hint;
+    if (!whole && frames >= 1) {
+      char text[96];
+      std::snprintf(text, sizeof text, " (for example duration %.6g or %.6g s)", std::floor(product) / scene.fps,
+                    std::ceil(product) / scene.fps);
+      hint = text;
+    }
     root.fail("duration " + format_number(scene.duration) + " s at fps " + format_number(scene.fps) + " gives " +
-                  format_number(frames) + " frames",
-              "1 <= round(duration * fps) <= 10^7");
+                  format_number(product) + " frames",
+              "a whole number of frames, 1 <= duration * fps <= 10^7" + hint);
   }
 }
 

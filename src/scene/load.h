@@ -8,7 +8,7 @@
 
 namespace firn::scene {
 
-/// Largest accepted frame count round(duration * fps).
+/// Largest accepted frame count duration * fps.
 inline constexpr double kMaxFrames = 1e7;
 
 /// Reads and validates the scene file at `file`. Relative mesh paths inside it are resolved against the file's

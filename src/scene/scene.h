@@ -47,7 +47,7 @@ struct Scene {
   std::optional<nlohmann::json> dem;
   Couplings couplings;  ///< the "coupling" section: every pair on by default
 
-  /// Number of output frames: round(duration * fps). `load_scene` guarantees 1 <= frame_count() <= 10^7.
+  /// Number of output frames: duration * fps, which `load_scene` guarantees to be whole (to 1e-6) and in 1..10^7.
   int frame_count() const { return static_cast<int>(std::lround(duration * fps)); }
 };
 

@@ -182,3 +182,13 @@ TEST(FirnInfo, PrintsRendererAndLimits) {
                           "GL_MAX_COMPUTE_WORK_GROUP_SIZE"})
     EXPECT_NE(r.output.find(key), std::string::npos) << key;
 }
+
+// `firn bench --solver render` of a scene without water times one table, headed for what it draws (a snow scene's
+// table was headed "Water as particles"; robustness sweep, 2026-11-29).
+TEST(FirnBenchRender, ASceneWithoutWaterGetsOneTableForAllMaterials) {
+  const auto r = run_firn("bench " + kTinyScene + " --solver render --frames 1 --width 64 --height 48");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("All materials:"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Water as"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("| particles |"), std::string::npos) << r.output;
+}

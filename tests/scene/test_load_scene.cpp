@@ -232,7 +232,11 @@ std::vector<BrokenCase> broken_cases() {
       {"max_speed -1", setter("/mpm/max_speed", -1), "mpm.max_speed", "max_speed >= 0"},
       {"duration 0", setter("/duration", 0), "duration", "duration > 0"},
       {"negative fps", setter("/fps", -30), "fps", "fps > 0"},
-      {"no frames", setter("/duration", 0.01), "", "(top level): duration 0.01 s at fps 30 gives 0 frames"},
+      {"no frames", setter("/duration", 0.01), "", "(top level): duration 0.01 s at fps 30 gives 0.3 frames"},
+      // A fractional count wrote frames past the duration (0.1 s at 25 fps: a frame at 0.12 s; a robustness sweep).
+      {"fractional frames", setter("/duration", 0.125), "",
+       "gives 3.75 frames; allowed: a whole number of frames, 1 <= duration * fps <= 10^7 (for example duration 0.1 "
+       "or 0.133333 s)"},
       {"too many frames", setter("/duration", 1e300), "", "(top level): duration 1e+300 s at fps 30 gives"},
       {"snow faster than light", setter("/mpm/bodies/0/velocity", {1e30, 0, 0}), "mpm.bodies[0].velocity",
        "speed 1e+30 m/s; allowed: an array of 3 numbers [vx, vy, vz] [m/s] of length <= 299792458 m/s"},
