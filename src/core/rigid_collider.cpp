@@ -80,6 +80,13 @@ std::vector<double> checked_radii(const std::vector<RigidCollider>& bodies, cons
   return radii;
 }
 
+double fastest_body_speed(const std::vector<RigidCollider>& bodies, const std::vector<double>& radii) {
+  double v = 0.0;
+  for (size_t k = 0; k < bodies.size(); ++k)
+    v = std::max(v, glm::length(bodies[k].velocity) + glm::length(bodies[k].angular_velocity) * radii[k]);
+  return v;
+}
+
 std::vector<glm::vec4> plane_floats(const std::vector<RigidCollider>& bodies) {
   std::vector<glm::vec4> planes;
   for (const RigidCollider& b : bodies)

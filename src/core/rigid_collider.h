@@ -52,6 +52,9 @@ double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index);
 /// check_rigid_collider and bounding_radius.
 std::vector<double> checked_radii(const std::vector<RigidCollider>& bodies, const std::vector<RigidCollider>& before,
                                   const std::vector<double>& radii_before);
+/// Largest speed of any point of `bodies` [m/s], |v| + |w| r with r their bounding radii `radii` [m] (checked_radii),
+/// 0 when there are none: a coupled solver's step must not let a body move further than it lets the material move.
+double fastest_body_speed(const std::vector<RigidCollider>& bodies, const std::vector<double>& radii);
 /// The face planes of every body in body order, as the plane buffers hold them (float).
 std::vector<glm::vec4> plane_floats(const std::vector<RigidCollider>& bodies);
 /// The float forms of `bodies` (to_gpu_body) with the poses of `states`, their planes consecutive in body order.

@@ -93,7 +93,7 @@ struct GpuStep {
   double h;           ///< grid spacing [m]
   double dt_max;      ///< upper bound on dt [s]
   double wave_scale;  ///< h in thesis_gradient mode, else 1 (see Solver::cfl_time_step)
-  double solid_speed; ///< fastest collider |v| [m/s]: the CFL step takes max(max_speed, solid_speed) (CPU-written)
+  double solid_speed; ///< fastest collider or rigid-body point [m/s]: the CFL step takes max(max_speed, solid_speed) (CPU-written)
   float dt_f;         ///< float(dt), what the passes use [s]
   float speed_limit;  ///< float(h / dt): CFL violation speed [m/s]
   uint32_t substep;   ///< index of the running substep (error records)

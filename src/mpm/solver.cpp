@@ -101,7 +101,7 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
   upload_materials();
   upload_params();
   build_dispatch_args();
-  solid_speed_ = fastest_collider_speed(colliders_.colliders());
+  update_solid_speed();
   cfl_time_step_of(particles);
   set_time_step(limits_.dt);
   estimate_volumes();

@@ -217,6 +217,8 @@ class Solver {
   void bind_rigid() const;
   /// Uploads the rigid bodies' double state and their float copies from rigid_states_.
   void upload_rigid_states();
+  /// solid_speed_ from the colliders and the rigid bodies as set; uploaded with the next advance's step state.
+  void update_solid_speed();
   /// Reads the GPU-moved rigid states back into rigid_states_ when the step pass has moved them (blocking).
   void sync_rigid_states() const;
   void build_dispatch_args();
@@ -271,7 +273,7 @@ class Solver {
   uint64_t checked_substep_ = 0;  ///< substep_ at the last status read
   uint64_t inversions_ = 0;       ///< see inversions()
   StepLimits limits_;
-  double solid_speed_ = 0;  ///< fastest collider |v| [m/s], which the CFL step follows as well (cfl_time_step)
+  double solid_speed_ = 0;  ///< fastest collider or rigid-body point [m/s]; the CFL step follows it (cfl_time_step)
   bool coupled_ = false;  ///< see set_coupled()
   bool closed_ = false;  ///< no collider moves: nothing does work on the snow (the energy watchdog is on)
   double energy_ = std::numeric_limits<double>::quiet_NaN();

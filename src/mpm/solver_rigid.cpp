@@ -40,6 +40,14 @@ void Solver::set_rigid_colliders(std::vector<RigidCollider> bodies) {
   rigid_on_gpu_ = false;
   upload_rigid_states();
   upload_params();  // the body count lives in the uniform block
+  update_solid_speed();
+}
+
+void Solver::update_solid_speed() {
+  // Bodies as colliders: a rock at 300 m/s crossed a snow slab between two substeps of the snow's own CFL step
+  // (the step followed the colliders' speed only; sweep, 2026-11-29). The speeds are those of the set; the snow's
+  // impulses change a body's velocity on the GPU within an interval, and the next set brings them in.
+  solid_speed_ = std::max(fastest_collider_speed(colliders_.colliders()), fastest_body_speed(rigid_, rigid_radii_));
 }
 
 void Solver::upload_rigid_states() {

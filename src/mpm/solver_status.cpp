@@ -110,7 +110,7 @@ void Solver::set_colliders(std::vector<Collider> at_zero) {
   colliders_.set(std::move(at_zero), time_);
   upload_params();  // the collider count lives in the uniform block
   closed_ = !any_moving(colliders_.colliders());  // the energy watchdog restarts from the next check
-  solid_speed_ = fastest_collider_speed(colliders_.colliders());  // uploaded with the next advance's step state
+  update_solid_speed();
   energy_reference_ = std::numeric_limits<double>::quiet_NaN();
 }
 

@@ -72,10 +72,7 @@ StepLimits Solver::time_step_limits(double max_speed, double max_accel) const {
 
 double Solver::solid_speed() const {
   if (settings_.pressure_solver != PressureSolver::kDfsph) return 0.0;
-  double v = fastest_collider_speed(colliders_.colliders());
-  for (size_t k = 0; k < bodies_.size(); ++k)
-    v = std::max(v, glm::length(bodies_[k].velocity) + glm::length(bodies_[k].angular_velocity) * body_radii_[k]);
-  return v;
+  return std::max(fastest_collider_speed(colliders_.colliders()), fastest_body_speed(bodies_, body_radii_));
 }
 
 void Solver::throw_failure(const Readback& r) const {
