@@ -21,13 +21,37 @@
 namespace firn::app {
 namespace {
 
+/// Throws InputError when snow body `index` (its seeded `particles`) starts inside a static collider, deeper than a
+/// quarter of the grid spacing: the particle update would move that snow out onto the collider's surface at the
+/// first substep, a position change no force paid for (a snowball seeded under a floor was flattened onto it with
+/// exit 0, or ended on the energy watchdog after a frame; docs/robustness.md). A moving collider may start in the
+/// snow and plough out of it (snow-slab-spheres, Meyer 2015 Fig. 7); the water refuses both.
+void check_snow_clear_of_colliders(const scene::Scene& scene, size_t index,
+                                   const std::vector<mpm::GpuParticle>& particles) {
+  const double margin = 0.25 * scene.mpm->grid.spacing;
+  for (size_t k = 0; k < scene.colliders.size(); ++k) {
+    const Collider& c = scene.colliders[k];
+    if (c.velocity != glm::dvec3(0.0)) continue;
+    size_t inside = 0;
+    for (const mpm::GpuParticle& p : particles) inside += -signed_distance(c, glm::dvec3(p.x_m)) > margin;
+    if (inside > 0)
+      throw InputError(scene.file.string() + ": mpm.bodies[" + std::to_string(index) + "]: the snow body starts " +
+                       "with " + std::to_string(inside) + " of its " + std::to_string(particles.size()) +
+                       " particles inside colliders[" + std::to_string(k) + "], a static collider (deeper than a quarter of " +
+                       "mpm.grid.spacing); allowed: snow clear of the static colliders at the start (move the body or " +
+                       "the collider)");
+  }
+}
+
 std::vector<mpm::GpuParticle> seed_snow(const scene::Scene& scene) {
   const mpm::MpmSettings& s = *scene.mpm;
   std::vector<mpm::GpuParticle> all;
-  for (const mpm::Body& b : s.bodies) {
+  for (size_t k = 0; k < s.bodies.size(); ++k) {
+    const mpm::Body& b = s.bodies[k];
     const mpm::Material& m = s.materials.at(static_cast<size_t>(b.material));
     const auto part = b.shape == mpm::BodyShape::kMesh ? scene::sample_mesh_body(b, m, s.grid.spacing)
                                                        : mpm::seed_body(b, m, s.grid.spacing);
+    check_snow_clear_of_colliders(scene, k, part);
     all.insert(all.end(), part.begin(), part.end());
   }
   if (all.empty()) throw InputError(scene.file.string() + ": mpm.bodies: the bodies contain no particles; "
