@@ -43,14 +43,49 @@ void check_snow_clear_of_colliders(const scene::Scene& scene, size_t index,
   }
 }
 
+/// Drops the particles of snow body `index` (`particles`) that lie inside an earlier body: where bodies overlap the
+/// earlier one keeps the overlap and the union is seeded once (both were seeded, twice the density there; sweep,
+/// 2026-11-29), as mpm::seed_bodies does for spheres and boxes. An earlier mesh body costs a ray test per triangle
+/// for each particle in its box, bounded like its seeding (scene::kMaxMeshSeedingTests); beyond it the overlap is
+/// bad input.
+void drop_overlap_with_earlier_bodies(const scene::Scene& scene, size_t index,
+                                      std::vector<mpm::GpuParticle>& particles) {
+  const std::vector<mpm::Body>& bodies = scene.mpm->bodies;
+  for (size_t j = 0; j < index; ++j) {
+    const mpm::Body& e = bodies[j];
+    if (e.shape != mpm::BodyShape::kMesh) {
+      std::erase_if(particles, [&](const mpm::GpuParticle& p) { return mpm::inside(e, glm::dvec3(p.x_m)); });
+      continue;
+    }
+    const auto in_box = [&](const mpm::GpuParticle& p) {
+      const glm::dvec3 x(p.x_m);
+      return glm::all(glm::greaterThanEqual(x, e.min)) && glm::all(glm::lessThanEqual(x, e.max));
+    };
+    const auto candidates = static_cast<double>(std::count_if(particles.begin(), particles.end(), in_box));
+    if (candidates == 0) continue;
+    const scene::TriangleMesh mesh = scene::fit_into_box(scene::load_triangles(e.mesh), e.min, e.max);
+    const double tests = candidates * static_cast<double>(mesh.vertices.size() / 3);
+    if (tests > scene::kMaxMeshSeedingTests)
+      throw InputError(scene.file.string() + ": mpm.bodies[" + std::to_string(index) + "]: overlaps the box of " +
+                       "mesh body mpm.bodies[" + std::to_string(j) + "] with " +
+                       std::to_string(static_cast<size_t>(candidates)) + " particles, " +
+                       std::to_string(static_cast<size_t>(tests)) + " ray tests to find those inside it; " +
+                       "allowed: at most 1e9 (keep the bodies apart, or list the mesh body later)");
+    std::erase_if(particles, [&](const mpm::GpuParticle& p) {
+      return in_box(p) && scene::inside_mesh(mesh, glm::dvec3(p.x_m));
+    });
+  }
+}
+
 std::vector<mpm::GpuParticle> seed_snow(const scene::Scene& scene) {
   const mpm::MpmSettings& s = *scene.mpm;
   std::vector<mpm::GpuParticle> all;
   for (size_t k = 0; k < s.bodies.size(); ++k) {
     const mpm::Body& b = s.bodies[k];
     const mpm::Material& m = s.materials.at(static_cast<size_t>(b.material));
-    const auto part = b.shape == mpm::BodyShape::kMesh ? scene::sample_mesh_body(b, m, s.grid.spacing)
-                                                       : mpm::seed_body(b, m, s.grid.spacing);
+    auto part = b.shape == mpm::BodyShape::kMesh ? scene::sample_mesh_body(b, m, s.grid.spacing)
+                                                 : mpm::seed_body(b, m, s.grid.spacing);
+    drop_overlap_with_earlier_bodies(scene, k, part);
     check_snow_clear_of_colliders(scene, k, part);
     all.insert(all.end(), part.begin(), part.end());
   }

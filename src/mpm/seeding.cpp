@@ -10,11 +10,6 @@ namespace {
 /// Uniform double in [0, 1) from the top 53 bits: the same sequence on every standard library.
 double unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
-bool inside(const Body& b, const glm::dvec3& x) {
-  if (b.shape == BodyShape::kSphere) return glm::length(x - b.center) <= b.radius;
-  return glm::all(glm::greaterThanEqual(x, b.min)) && glm::all(glm::lessThanEqual(x, b.max));
-}
-
 void bounds(const Body& b, glm::dvec3& lo, glm::dvec3& hi) {
   if (b.shape == BodyShape::kSphere) {
     lo = b.center - b.radius;
@@ -26,6 +21,12 @@ void bounds(const Body& b, glm::dvec3& lo, glm::dvec3& hi) {
 }
 
 }  // namespace
+
+bool inside(const Body& b, const glm::dvec3& x) {
+  if (b.shape == BodyShape::kMesh) throw std::invalid_argument("mpm::inside: mesh bodies are tested in scene/");
+  if (b.shape == BodyShape::kSphere) return glm::length(x - b.center) <= b.radius;
+  return glm::all(glm::greaterThanEqual(x, b.min)) && glm::all(glm::lessThanEqual(x, b.max));
+}
 
 void apply_mass_jitter(std::vector<GpuParticle>& particles, double jitter, uint64_t seed) {
   if (jitter <= 0.0 || particles.empty()) return;
@@ -99,8 +100,14 @@ std::vector<GpuParticle> seed_body(const Body& body, const Material& material, d
 
 std::vector<GpuParticle> seed_bodies(const MpmSettings& settings) {
   std::vector<GpuParticle> all;
-  for (const Body& b : settings.bodies) {
-    const auto part = seed_body(b, settings.materials.at(static_cast<size_t>(b.material)), settings.grid.spacing);
+  for (size_t k = 0; k < settings.bodies.size(); ++k) {
+    const Body& b = settings.bodies[k];
+    auto part = seed_body(b, settings.materials.at(static_cast<size_t>(b.material)), settings.grid.spacing);
+    std::erase_if(part, [&](const GpuParticle& p) {
+      for (size_t j = 0; j < k; ++j)
+        if (inside(settings.bodies[j], glm::dvec3(p.x_m))) return true;
+      return false;
+    });
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;

@@ -15,7 +15,13 @@ namespace firn::mpm {
 /// distribution). Mesh bodies are sampled by `sample_mesh_body` in scene/ and passed in as particles.
 std::vector<GpuParticle> seed_body(const Body& body, const Material& material, double spacing);
 
-/// Samples every sphere and box body of `settings` in order. Throws std::invalid_argument for a mesh body.
+/// True when `x` [m] lies in sphere or box body `b` (surface included). Throws std::invalid_argument for a mesh body
+/// (scene::inside_mesh tests those).
+bool inside(const Body& b, const glm::dvec3& x);
+
+/// Samples every sphere and box body of `settings` in order; where bodies overlap the earlier one keeps the overlap
+/// (a later body's particles inside an earlier body are dropped), so their union is seeded once. Throws
+/// std::invalid_argument for a mesh body.
 std::vector<GpuParticle> seed_bodies(const MpmSettings& settings);
 
 /// The sampler behind seed_body: `body.particles_per_cell` uniform random points (generator seeded with body.seed)

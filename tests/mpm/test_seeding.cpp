@@ -1,8 +1,9 @@
-// Sampling of snow bodies (mpm/seeding): exact particle counts inside the shape, the body's mass, determinism, and
-// the per-particle mass heterogeneity (Body::mass_jitter) that keeps positions and the total mass.
+// Sampling of snow bodies (mpm/seeding): exact particle counts inside the shape, the body's mass, determinism, the
+// per-particle mass heterogeneity (Body::mass_jitter) that keeps positions and the total mass, and overlapping bodies.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include "mpm/seeding.h"
@@ -71,4 +72,49 @@ TEST(MpmSeeding, MassJitterKeepsPositionsAndTotalMass) {
               jitter / std::sqrt(3.0));
   EXPECT_NEAR(sd, jitter / std::sqrt(3.0), 0.05 * jitter);  // 3,001 samples: the estimate's error is ~1.5 %
   EXPECT_NEAR(mean, 0.0, 1e-6);
+}
+
+// Overlapping bodies seed their union once: where they overlap the earlier body keeps the space (both were seeded
+// before, twice the density there; sweep, 2026-11-29). Two spheres at an awkward distance: the first body's particles
+// are those it has alone, none of the second lies inside the first, and the total mass is rho times the union's
+// volume (two spheres minus their lens, pi (4 r + d) (2 r - d)^2 / 12), to the stratified sampling's noise (the
+// boundary cells: about 1 / sqrt(8 * 700) of a shell of cells, well under 1 %). A box inside the first sphere adds
+// nothing.
+TEST(MpmSeeding, OverlappingBodiesSeedTheirUnionOnce) {
+  std::mt19937_64 rng(mpmtest::test_seed());
+  MpmSettings s;
+  s.grid = {{0, 0, 0}, {1, 1, 1}, 0.0137};
+  Material snow;
+  snow.density = 400;
+  s.materials = {snow};
+  const double r = mpmtest::uniform(rng, 0.12, 0.16), d = mpmtest::uniform(rng, 0.6, 1.4) * r;
+  Body a;
+  a.center = {0.5, 0.5, 0.5};
+  a.radius = r;
+  a.particles_per_cell = 8;
+  a.seed = rng();
+  Body b = a;
+  b.center = a.center + d * mpmtest::random_direction(rng);
+  b.seed = rng();
+  Body inner;
+  inner.shape = BodyShape::kBox;
+  inner.min = a.center - 0.4 * r;
+  inner.max = a.center + 0.4 * r;
+  inner.particles_per_cell = 8;
+  inner.seed = rng();
+  s.bodies = {a, b, inner};
+  const auto all = seed_bodies(s);
+  const auto alone = seed_body(a, snow, s.grid.spacing);
+  ASSERT_GT(all.size(), alone.size());
+  for (size_t i = 0; i < alone.size(); ++i) ASSERT_EQ(all[i].x_m, alone[i].x_m);
+  size_t second_inside_first = 0;
+  for (size_t i = alone.size(); i < all.size(); ++i)
+    second_inside_first += glm::length(glm::dvec3(glm::vec3(all[i].x_m)) - a.center) <= r;
+  EXPECT_EQ(second_inside_first, 0u);
+  const double sphere = 4.0 / 3.0 * std::numbers::pi * r * r * r;
+  const double lens = std::numbers::pi * (4 * r + d) * (2 * r - d) * (2 * r - d) / 12;
+  const double want = snow.density * (2 * sphere - lens);
+  std::printf("r %.4f m, d %.4f m: mass %.5f kg, rho V_union %.5f kg (both whole: %.5f kg)\n", r, d, total_mass(all),
+              want, 2 * snow.density * sphere);
+  EXPECT_NEAR(total_mass(all), want, 0.01 * want);
 }
