@@ -60,11 +60,23 @@ std::vector<dvec3> clip(const std::vector<dvec3>& poly, const dvec3& n, const dv
   return out;
 }
 
+/// Velocity of B's material point at x relative to A's [m/s] under `motion` (placements pa, pb give the origins).
+dvec3 relative_velocity(const PairMotion& motion, const Placement& pa, const Placement& pb, const dvec3& x) {
+  return motion.velocity_b + glm::cross(motion.angular_velocity_b, x - pb.position) - motion.velocity_a -
+         glm::cross(motion.angular_velocity_a, x - pa.position);
+}
+
+/// A point's gap after the step at its relative velocity `approach` along the normal [m/s] (> 0 separating): the
+/// present gap when it separates (speculative contacts, as plane_manifold()).
+double predicted_gap(double gap, double approach, double dt) { return gap + dt * std::min(0.0, approach); }
+
 /// Reference face `f` of `ref` (placed by xr) against the incident body `inc` (placed by xi). The reference normal
 /// points out of `ref`; gaps are heights of incident points above the reference plane. `sign` turns the reference
-/// normal into the manifold normal (A to B): +1 when ref is A, -1 when ref is B.
+/// normal into the manifold normal (A to B): +1 when ref is A, -1 when ref is B. `velocity(x)`: the incident body's
+/// material velocity at x relative to the reference body's [m/s]; points are kept and reduced by their predicted gap.
+template <class Velocity>
 Manifold clip_faces(const Polyhedron& ref, const Placement& xr, int f, const Polyhedron& inc, const Placement& xi,
-                    double margin, double sign) {
+                    double margin, double sign, double dt, const Velocity& velocity) {
   const dvec3 n_ref = xr.rotation * ref.face_planes[f].normal;
   const std::vector<dvec3> ref_poly = face_polygon(ref, xr, f);
   std::vector<dvec3> poly = face_polygon(inc, xi, incident_face(inc, xi, n_ref));
@@ -76,17 +88,19 @@ Manifold clip_faces(const Polyhedron& ref, const Placement& xr, int f, const Pol
   Manifold m;
   m.normal = sign * n_ref;
   std::vector<ManifoldPoint> pts;
-  for (const dvec3& p : poly) {
+  const auto take = [&](const dvec3& p) {
     const double gap = glm::dot(n_ref, p - ref_poly[0]);
-    if (gap <= margin) pts.push_back({p - 0.5 * gap * n_ref, gap});
-  }
+    const double predicted = predicted_gap(gap, glm::dot(n_ref, velocity(p)), dt);
+    if (predicted <= margin) pts.push_back({p - 0.5 * gap * n_ref, predicted});
+  };
+  for (const dvec3& p : poly) take(p);
   if (pts.empty()) {  // the incident face misses the reference face (vertex or edge near its rim): one point
-    const dvec3 s = to_world(xi, inc.vertices[support_vertex(inc, xi, -n_ref)]);
-    const double gap = glm::dot(n_ref, s - ref_poly[0]);
-    if (gap <= margin) pts.push_back({s - 0.5 * gap * n_ref, gap});
+    take(to_world(xi, inc.vertices[support_vertex(inc, xi, -n_ref)]));
   }
   m.count = reduce_to_four(pts.data(), static_cast<int>(pts.size()), m.normal);
   std::copy_n(pts.begin(), m.count, m.points.begin());
+  // Back to the present gaps (the points lie midway: gap = 2 n . (p - face)); the constraint moves them.
+  for (int i = 0; i < m.count; ++i) m.points[i].gap = 2.0 * glm::dot(n_ref, m.points[i].point - ref_poly[0]);
   return m;
 }
 
@@ -196,11 +210,16 @@ int reduce_to_four(ManifoldPoint* pts, int count, const dvec3& n) {
 }
 
 Manifold polyhedra_manifold(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
-                            FeaturePair& cache, double margin) {
+                            FeaturePair& cache, double margin, const PairMotion& motion) {
   const ClosestFeatureResult cf = closest_features(a, pa, b, pb, cache);
   Manifold m;
   m.walk_iterations = cf.iterations;
-  if (cf.status == PairStatus::Separated && cf.distance > margin) return m;
+  // No point of a pair farther apart than this can come within the margin in the step (the whole relative speed of
+  // the origins plus each rim's turn bounds every point's approach).
+  const double reach = margin + motion.dt * (glm::length(motion.velocity_b - motion.velocity_a) +
+                                             glm::length(motion.angular_velocity_a) * a.bounding_radius +
+                                             glm::length(motion.angular_velocity_b) * b.bounding_radius);
+  if (cf.status == PairStatus::Separated && cf.distance > reach) return m;
   SeparatingAxis sat;
   if (cf.status == PairStatus::Separated) {
     // A speculative contact: the walk's certified closest points give the exact closest direction (GJK's, used
@@ -208,7 +227,7 @@ Manifold polyhedra_manifold(const Polyhedron& a, const Placement& pa, const Poly
     sat.normal = (cf.point_b - cf.point_a) / cf.distance;
   } else {
     sat = separating_axis(a, pa, b, pb, true, &cache.axis);
-    if (sat.separation > margin) return m;
+    if (sat.separation > reach) return m;
   }
   const dvec3 n = sat.normal;
   AxisKind kind = sat.kind;
@@ -229,10 +248,12 @@ Manifold polyhedra_manifold(const Polyhedron& a, const Placement& pa, const Poly
     }
   }
   Manifold out;
+  const auto b_from_a = [&](const dvec3& x) { return relative_velocity(motion, pa, pb, x); };
+  const auto a_from_b = [&](const dvec3& x) { return -relative_velocity(motion, pa, pb, x); };
   if (kind == AxisKind::FaceA) {
-    out = clip_faces(a, pa, face_a, b, pb, margin, 1.0);
+    out = clip_faces(a, pa, face_a, b, pb, margin, 1.0, motion.dt, b_from_a);
   } else if (kind == AxisKind::FaceB) {
-    out = clip_faces(b, pb, face_b, a, pa, margin, -1.0);
+    out = clip_faces(b, pb, face_b, a, pa, margin, -1.0, motion.dt, a_from_b);
   } else {
     const Edge& ea = a.edges[sat.index_a];
     const Edge& eb = b.edges[sat.index_b];
@@ -240,8 +261,12 @@ Manifold polyhedra_manifold(const Polyhedron& a, const Placement& pa, const Poly
     closest_on_segments(to_world(pa, a.vertices[ea.tail]), to_world(pa, a.vertices[ea.head]),
                         to_world(pb, b.vertices[eb.tail]), to_world(pb, b.vertices[eb.head]), ca, cb);
     out.normal = n;
-    out.count = 1;
-    out.points[0] = {0.5 * (ca + cb), glm::dot(n, cb - ca)};
+    const dvec3 mid = 0.5 * (ca + cb);
+    const double gap = glm::dot(n, cb - ca);
+    if (predicted_gap(gap, glm::dot(n, b_from_a(mid)), motion.dt) <= margin) {
+      out.count = 1;
+      out.points[0] = {mid, gap};
+    }
   }
   out.walk_iterations = m.walk_iterations;
   if (cf.status == PairStatus::Separated) {
@@ -263,7 +288,7 @@ Manifold plane_manifold(const Polyhedron& a, const Placement& x, const dvec3& po
     const dvec3 w = to_world(x, v);
     const double gap = glm::dot(plane_normal, w - point);
     const dvec3 velocity = motion.velocity + glm::cross(motion.angular_velocity, w - x.position);
-    const double predicted = gap + motion.dt * std::min(0.0, glm::dot(plane_normal, velocity));
+    const double predicted = predicted_gap(gap, glm::dot(plane_normal, velocity), motion.dt);
     if (predicted <= margin) pts.push_back({w - 0.5 * gap * plane_normal, predicted});
   }
   if (pts.size() > 4) drop_shadowed(pts, plane_normal);

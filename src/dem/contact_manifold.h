@@ -34,10 +34,22 @@ struct Manifold {
   int walk_iterations = 0;            ///< Closest-feature walk iterations spent (counters).
 };
 
-/// Manifold of convex polyhedra A and B (placed by pa, pb) with gaps <= margin [m] (>= 0); count 0 when they are
-/// farther apart. Updates `cache` (closest features and separating-axis warm start) for the next step.
+/// How two bodies move over the next step, for speculative contacts: the velocity of each body's origin (its
+/// placement's position) [m/s] and its angular velocity [rad/s], world, and the step [s]. The default (at rest)
+/// takes the points by their present gaps.
+struct PairMotion {
+  glm::dvec3 velocity_a{0.0}, angular_velocity_a{0.0};
+  glm::dvec3 velocity_b{0.0}, angular_velocity_b{0.0};
+  double dt = 0.0;
+};
+
+/// Manifold of convex polyhedra A and B (placed by pa, pb): the points whose gap after the step at their present
+/// relative velocity along the normal (`motion`; the gap itself when they separate) is <= margin [m] (>= 0), each
+/// with its present gap, reduced to four by that predicted gap; count 0 when none. Pairs farther apart than margin +
+/// dt (|v_b - v_a| + |w_a| R_a + |w_b| R_b) (R: bounding radii) cannot have one and are rejected by the walk alone.
+/// Updates `cache` (closest features and separating-axis warm start) for the next step.
 Manifold polyhedra_manifold(const Polyhedron& a, const Placement& pa, const Polyhedron& b, const Placement& pb,
-                            FeaturePair& cache, double margin);
+                            FeaturePair& cache, double margin, const PairMotion& motion = {});
 
 /// How body A moves relative to a plane wall over the next step, for speculative contacts: the velocity of A's
 /// centre [m/s] and A's angular velocity [rad/s], both world and relative to the wall, and the step [s]. The

@@ -13,9 +13,9 @@
 ///   that only hold at small overlaps, so a grain only must not pass through another between two steps (two grains
 ///   close by at most 2a, the thinnest thickness). The soft model's 1/2 stopped the bundled hard-contact hopper at
 ///   0.9 s, a grain falling from the outlet at 1.7 m/s with 229 rad/s of spin moving 4.03 mm per step (bound 4 mm).
-///   Since speculative contacts (world_internal.h step_reach: pairs within dt times their relative speed get
-///   constraints that stop them at contact) the linear part no longer needs the bound there: only the rim's turn
-///   |w| R dt is held to a, which the speculative distance between bodies does not cover. A 1 mm plate falling at
+///   Since speculative contacts (world_internal.h step_reach: points that can reach contact within the step get
+///   constraints that stop them there) the linear part no longer needs the bound there: only the rim's turn
+///   |w| R dt is held to a, as a body set spinning by an impulse within the step turns about the points it has. A 1 mm plate falling at
 ///   4 m/s or a 30 m/s projectile at dt 1e-3 s now runs (HardContact.FastThinBodiesDoNotTunnel). A run-away linear
 ///   speed is then left to the energy check; where external work turns that off (moving walls or kinematic bodies,
 ///   external loads), the whole travel is bounded as before.

@@ -80,17 +80,24 @@ std::vector<PairManifold> find_contacts(World& w, std::uint64_t stamp) {
     PairState& state = w.pairs[world_pair_key(p.a, p.b)];
     state.stamp = stamp;
     const Placement xa = grain_placement(ga.body.orientation, ga.body.position);
+    // Each point by its gap after the step at the free motions' relative velocity, spin included (speculative
+    // contacts, step_reach()).
+    PairMotion motion;
+    motion.dt = w.dt;
+    motion.velocity_a = free_velocity(w, ga);
+    motion.angular_velocity_a = angular_velocity_world(ga.body);
     Manifold m;
     if (with_wall) {
-      m = polyhedra_manifold(w.types[ga.type].shape, xa, w.pieces[piece].shape, piece_placement(w, piece),
-                             state.features,
-                             margin + w.dt * glm::length(free_velocity(w, ga) -
-                                                         wall_point_velocity(w.walls[wall].pose, ga.body.position)));
+      const Placement xp = piece_placement(w, piece);
+      motion.velocity_b = wall_point_velocity(w.walls[wall].pose, xp.position);
+      motion.angular_velocity_b = w.walls[wall].pose.angular_velocity;
+      m = polyhedra_manifold(w.types[ga.type].shape, xa, w.pieces[piece].shape, xp, state.features, margin, motion);
     } else {
       const Grain& gb = w.grains[p.b];
+      motion.velocity_b = free_velocity(w, gb);
+      motion.angular_velocity_b = angular_velocity_world(gb.body);
       m = polyhedra_manifold(w.types[ga.type].shape, xa, w.types[gb.type].shape,
-                             grain_placement(gb.body.orientation, gb.body.position), state.features,
-                             margin + w.dt * glm::length(free_velocity(w, ga) - free_velocity(w, gb)));
+                             grain_placement(gb.body.orientation, gb.body.position), state.features, margin, motion);
     }
     ++w.last.narrow_tests;
     w.last.walk_iterations += static_cast<std::uint64_t>(m.walk_iterations);
