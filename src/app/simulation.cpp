@@ -117,6 +117,24 @@ size_t water_inside(const std::vector<sph::GpuParticle>& water, double margin, c
   return inside;
 }
 
+/// Depth [m] of the world point x inside rigid body b (bounding radius `radius` about its position, `to_body` the
+/// inverse of its orientation): the least distance to a face plane, <= 0 outside.
+double depth_in_body(const RigidCollider& b, const glm::dmat3& to_body, double radius, const glm::dvec3& world) {
+  const glm::dvec3 r = world - b.position;
+  if (glm::dot(r, r) > radius * radius) return 0.0;
+  const glm::dvec3 x = to_body * r;
+  double height = -std::numeric_limits<double>::infinity();  // above the hull's faces: < 0 inside
+  for (const glm::dvec4& n : b.planes) height = std::max(height, glm::dot(glm::dvec3(n), x) - n.w);
+  return -height;
+}
+
+/// The name of grain k in messages: the world lists dem.bodies first, then the generated grains.
+std::string grain_name(const dem::World& world, size_t k) {
+  return "grain " + std::to_string(k) + " (world order: dem.bodies, then the generated grains) at (" +
+         std::to_string(world.grains[k].body.position.x) + ", " + std::to_string(world.grains[k].body.position.y) +
+         ", " + std::to_string(world.grains[k].body.position.z) + ") m";
+}
+
 /// Throws InputError when a grain of a water-bodies coupling starts with seeded water inside it: the water there
 /// would be pushed out at once and compressed far beyond the watchdog's bound (a numerical failure at step 0
 /// otherwise). "Inside" is deeper than a quarter of the particle spacing, so water seeded on a lattice against a
@@ -127,20 +145,12 @@ void check_grains_clear_of_water(const scene::Scene& scene, const dem::World& wo
   const double margin = 0.25 * scene.sph->spacing;
   for (size_t k = 0; k < bodies.size(); ++k) {
     const RigidCollider& b = bodies[k];
-    const double radius = bounding_radius(b.planes, k);
+    const double radius = world.types[static_cast<size_t>(world.grains[k].type)].shape.bounding_radius;
     const glm::dmat3 to_body = glm::transpose(glm::mat3_cast(b.orientation));
-    const size_t inside = water_inside(water, margin, [&](const glm::dvec3& world) {
-      const glm::dvec3 r = world - b.position;
-      if (glm::dot(r, r) > radius * radius) return 0.0;
-      const glm::dvec3 x = to_body * r;
-      double height = -std::numeric_limits<double>::infinity();  // above the hull's faces: < 0 inside
-      for (const glm::dvec4& n : b.planes) height = std::max(height, glm::dot(glm::dvec3(n), x) - n.w);
-      return -height;
-    });
+    const size_t inside =
+        water_inside(water, margin, [&](const glm::dvec3& x) { return depth_in_body(b, to_body, radius, x); });
     if (inside > 0)
-      throw InputError(scene.file.string() + ": dem: grain " + std::to_string(k) + " (world order: dem.bodies, then " +
-                       "the generated grains) at (" + std::to_string(b.position.x) + ", " +
-                       std::to_string(b.position.y) + ", " + std::to_string(b.position.z) + ") m starts with " +
+      throw InputError(scene.file.string() + ": dem: " + grain_name(world, k) + " starts with " +
                        std::to_string(inside) + " seeded water particles (sph.bodies) inside it; allowed: bodies " +
                        "clear of the water at the start (move the body or the water, or \"coupling\": { " +
                        "\"water_bodies\": false })");
@@ -175,6 +185,40 @@ void check_solids_clear_of_water(const scene::Scene& scene, const std::vector<sp
       return in_box && d > -thickness ? -d : 0.0;
     });
     if (inside > 0) fail("sph.regions[" + std::to_string(k) + "]", "the boundary slab", inside);
+  }
+}
+
+/// Throws InputError when a body of a snow-bodies coupling is too thin for the snow's grid or starts with snow inside
+/// it. The snow feels a body only at grid nodes inside it (shaders/mpm/rigid.glsl): a body that holds no ball of
+/// half a cell's diagonal, sqrt(3) h / 2, can lie between the nodes, and the snow never feels it (a steel plate 2 cm
+/// thick on a 4 cm grid fell through 20 cm of snow at g, and a 12-vertex grain of 8 x 7 x 6 cm at 0.7 g; sweep,
+/// 2026-11-29). A ball of that radius holds a node wherever it lies. Snow seeded inside a body (deeper than a quarter
+/// of h) stays there, holding the body up (60 particles in a box at rest after 0.6 s).
+void check_grains_against_snow(const scene::Scene& scene, const dem::World& world,
+                               const std::vector<mpm::GpuParticle>& snow) {
+  const std::vector<RigidCollider> bodies = grain_colliders(world, Boundary::kSeparate);
+  const double h = scene.mpm->grid.spacing, thinnest = 0.5 * std::sqrt(3.0) * h, margin = 0.25 * h;
+  std::vector<double> type_inscribed(world.types.size(), -1.0);  // once per shape (inscribed_radius is O(1500 n))
+  for (size_t k = 0; k < bodies.size(); ++k) {
+    const RigidCollider& b = bodies[k];
+    const double radius = world.types[static_cast<size_t>(world.grains[k].type)].shape.bounding_radius;
+    double& inscribed = type_inscribed.at(static_cast<size_t>(world.grains[k].type));
+    if (inscribed < 0) inscribed = inscribed_radius(b.planes, radius);
+    if (inscribed < thinnest)
+      throw InputError(scene.file.string() + ": dem: " + grain_name(world, k) + " holds no ball of half the " +
+                       "diagonal of a snow grid cell (" + std::to_string(thinnest) + " m for mpm.grid.spacing " +
+                       std::to_string(h) + " m; the largest found has radius " + std::to_string(inscribed) +
+                       " m): it can lie between the grid nodes, where the snow does not feel it; allowed: bodies " +
+                       "that hold a ball of radius sqrt(3) h / 2 (a finer mpm.grid.spacing, a larger body, or " +
+                       "\"coupling\": { \"snow_bodies\": false })");
+    const glm::dmat3 to_body = glm::transpose(glm::mat3_cast(b.orientation));
+    size_t inside = 0;
+    for (const mpm::GpuParticle& p : snow) inside += depth_in_body(b, to_body, radius, glm::dvec3(p.x_m)) > margin;
+    if (inside > 0)
+      throw InputError(scene.file.string() + ": dem: " + grain_name(world, k) + " starts with " +
+                       std::to_string(inside) + " snow particles (mpm.bodies) inside it, deeper than a quarter of " +
+                       "mpm.grid.spacing; allowed: bodies clear of the snow at the start (move the body or the " +
+                       "snow, or \"coupling\": { \"snow_bodies\": false })");
   }
 }
 
@@ -233,11 +277,14 @@ void check_snow_clear_of_water(const scene::Scene& scene, const std::vector<sph:
 }  // namespace
 
 Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
+  std::vector<mpm::GpuParticle> seeded_snow;  // kept for the start checks of a coupling with bodies
   if (scene_.mpm) {
+    seeded_snow = seed_snow(scene_);
     auto snow = std::make_unique<SnowSolver>(
-        std::make_unique<mpm::Solver>(*scene_.mpm, scene_.colliders, scene_.gravity, seed_snow(scene_)));
+        std::make_unique<mpm::Solver>(*scene_.mpm, scene_.colliders, scene_.gravity, seeded_snow));
     snow_ = &snow->mpm();
     solvers_.push_back(std::move(snow));
+    if (!scene_.dem || !scene_.couplings.snow_bodies) seeded_snow = {};
   }
   std::vector<sph::GpuParticle> seeded_water;
   if (scene_.sph) {
@@ -260,7 +307,10 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
   const scene::Couplings& on = scene_.couplings;
   const bool snow_bodies = snow_ && grains_ && on.snow_bodies, water_bodies = water_ && grains_ && on.water_bodies;
   const bool snow_water = snow_ && water_ && on.snow_water && snow_meets_water(*scene_.mpm, *scene_.sph);
-  if (snow_bodies) exchanges.push_back(std::make_unique<SnowBodyExchange>(*snow_, *grains_));
+  if (snow_bodies) {
+    check_grains_against_snow(scene_, grains_->world(), seeded_snow);
+    exchanges.push_back(std::make_unique<SnowBodyExchange>(*snow_, *grains_));
+  }
   if (water_bodies) {
     check_grains_clear_of_water(scene_, grains_->world(), seeded_water);
     exchanges.push_back(std::make_unique<WaterBodyExchange>(*water_, *grains_));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -68,6 +69,29 @@ double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index) {
       }
   if (radius < 0) throw std::invalid_argument(who + "the planes enclose no point");
   return radius;
+}
+
+double inscribed_radius(const std::vector<glm::dvec4>& planes, double bounding_radius) {
+  // f(c) = min_i (d_i - n_i . c) is concave; -n of the nearest plane is a supergradient.
+  const auto nearest = [&](const glm::dvec3& c, glm::dvec3& away) {
+    double f = std::numeric_limits<double>::infinity();
+    for (const glm::dvec4& p : planes) {
+      const double g = p.w - glm::dot(glm::dvec3(p), c);
+      if (g < f) {
+        f = g;
+        away = -glm::dvec3(p);
+      }
+    }
+    return f;
+  };
+  glm::dvec3 c(0.0), away(0.0);
+  double best = nearest(c, away);
+  double step = 0.25 * bounding_radius;
+  for (int k = 0; k < 1500; ++k, step *= 0.99) {
+    c += step * away;
+    best = std::max(best, nearest(c, away));
+  }
+  return best;
 }
 
 std::vector<double> checked_radii(const std::vector<RigidCollider>& bodies, const std::vector<RigidCollider>& before,

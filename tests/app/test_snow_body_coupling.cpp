@@ -12,6 +12,7 @@
 #include "app/resume_util.h"
 #include "app/simulation.h"
 #include "app/simulation_state.h"
+#include "core/error.h"
 #include "dem/rigid_body.h"
 #include "gl/sync.h"
 #include "mpm/diagnostics.h"
@@ -180,6 +181,45 @@ TEST(SnowBodyCoupling, TheSceneCanTurnTheCouplingOff) {
   EXPECT_EQ(sim.snow()->rigid_count(), 0u);
   const double bottom = sim.grains()->world().grains[0].body.position.y - kHalf;
   EXPECT_LT(bottom, kFloor + 0.5 * kSpacing) << "uncoupled, the rock falls through the snow to the floor";
+}
+
+// Starts the coupling cannot run are bad input, with no output (sweep, 2026-11-29): a body too thin for the snow's
+// grid (the snow feels a body only at nodes inside it; a 2 cm plate on a 4 cm grid fell through 20 cm of snow at g)
+// and a body seeded into the snow (the particles stayed inside it, holding it up). A body of exactly the bound's
+// size passes, and with the coupling off neither check applies.
+TEST(SnowBodyCoupling, BodiesTooThinForTheGridOrSeededIntoTheSnowAreBadInput) {
+  test::gl_context();
+  const auto refused = [](const json& scene, const std::string& name) -> std::string {
+    try {
+      Simulation sim(load(scene, name));
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  json plate = slab_with_box(7800.0, 0.0);
+  plate["dem"]["bodies"][0]["half_extents"] = {0.05, 0.0137, 0.05};  // the ball the body holds: r = 0.0137 m
+  const std::string thin = refused(plate, "coupling-thin");
+  EXPECT_NE(thin.find("dem: grain 0 (world order: dem.bodies, then the generated grains) at (0.300000, 0.260000, "
+                      "0.300000) m holds no ball of half the diagonal of a snow grid cell (0.034641 m for "
+                      "mpm.grid.spacing 0.040000 m; the largest found has radius 0.0137"),
+            std::string::npos)
+      << thin;
+  EXPECT_NE(thin.find("allowed: bodies that hold a ball of radius sqrt(3) h / 2"), std::string::npos) << thin;
+  plate["dem"]["bodies"][0]["half_extents"] = {0.05, 0.0347, 0.05};  // just above sqrt(3) 0.04 / 2 = 0.03464 m
+  EXPECT_EQ(refused(plate, "coupling-thick-enough"), "");
+  json sunk = slab_with_box(2600.0, 0.0);
+  sunk["dem"]["bodies"][0]["position"] = {0.3, 0.21, 0.3};  // its bottom 4 cm below the slab's top
+  const std::string inside = refused(sunk, "coupling-sunk");
+  EXPECT_NE(inside.find("snow particles (mpm.bodies) inside it, deeper than a quarter of mpm.grid.spacing; allowed: "
+                        "bodies clear of the snow at the start"),
+            std::string::npos)
+      << inside;
+  sunk["coupling"] = {{"snow_bodies", false}};
+  plate["dem"]["bodies"][0]["half_extents"] = {0.05, 0.0137, 0.05};
+  plate["coupling"] = {{"snow_bodies", false}};
+  EXPECT_EQ(refused(sunk, "coupling-sunk-off"), "");
+  EXPECT_EQ(refused(plate, "coupling-thin-off"), "");
 }
 
 // A coupled run saved mid-way and restored into a fresh simulation continues bit for bit: the snow (with its bodies
