@@ -86,13 +86,20 @@ void Solver::throw_failure(const Readback& r) const {
   }
   // DFSPH has no sound speed to raise (its compression is the density solve's); WCSPH's c sets its compression.
   const bool dfsph = settings_.pressure_solver == PressureSolver::kDfsph;
-  throw NumericalError(failure_message(
-      s.error, {.at = "in the water (SPH) at step",
-                .time = time_,
-                .quantity = quantity_name(s.error.quantity, dfsph),
-                .nonfinite = s.nonfinite,
-                .hint = dfsph ? "try a smaller sph.cfl or dt_max, or a larger viscosity"
-                              : "try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity"}));
+  std::string hint = dfsph ? "try a smaller sph.cfl or dt_max, or a larger viscosity"
+                           : "try a smaller sph.cfl or dt_max, or a larger sound_speed or viscosity";
+  // Compressed at the very first step: the seeding leaves half a spacing between the water and its walls, so a
+  // solid or snow set closer than that (the start checks allow a quarter spacing of overlap) squeezes the top layer
+  // at once, which no step size or sound speed helps (a box 6 mm above a lattice at s = 2 cm; sweep, 2026-11-29).
+  if (s.error.step == 0 && s.error.quantity == SPH_ERROR_DENSITY)
+    hint = "the water starts compressed: is a collider, boundary slab, rigid body or the snow closer than half of "
+           "sph.particle_spacing to the seeded water? (the seeding leaves that much room to a wall); otherwise " +
+           hint;
+  throw NumericalError(failure_message(s.error, {.at = "in the water (SPH) at step",
+                                                 .time = time_,
+                                                 .quantity = quantity_name(s.error.quantity, dfsph),
+                                                 .nonfinite = s.nonfinite,
+                                                 .hint = hint}));
 }
 
 }  // namespace firn::sph

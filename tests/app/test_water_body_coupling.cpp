@@ -169,4 +169,26 @@ TEST(WaterBodyCoupling, RestoredCoupledRunContinuesBitForBit) {
 }
 
 }  // namespace
+// A body set into the water's top layer by less than the start check's quarter spacing (here 0.3 spacings from the
+// top particles' centres, where the seeding leaves half a spacing to a wall) compresses that layer at once: step 0
+// ends on the density bound. The message says so, instead of only asking for a smaller step or a larger sound speed,
+// which cannot help (sweep, 2026-11-29). The same box on the water's surface runs.
+TEST(WaterBodyCoupling, ABodyStartingInTheTopLayerIsNamedAsTheCauseOfTheFirstStepsCompression) {
+  const fs::path dir = test::fresh_dir("water-body-top-layer");
+  const double top_centres = kDepth - 0.5 * kSpacing;
+  std::ofstream(dir / "pressed.json") << tank_with_box(2000.0, top_centres + 0.3 * kSpacing, dvec3(0, -9.81, 0)).dump();
+  const auto r = test::run_firn("run " + (dir / "pressed.json").string() + " --out " + (dir / "a").string() +
+                                " --no-render --frames 2");
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("numerical failure in the water (SPH) at step 0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the water starts compressed: is a collider, boundary slab, rigid body or the snow closer "
+                          "than half of sph.particle_spacing to the seeded water?"),
+            std::string::npos)
+      << r.output;
+  std::ofstream(dir / "resting.json") << tank_with_box(2000.0, kDepth, dvec3(0, -9.81, 0)).dump();
+  const auto ok = test::run_firn("run " + (dir / "resting.json").string() + " --out " + (dir / "b").string() +
+                                 " --no-render --frames 2");
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+}
+
 }  // namespace firn::app
