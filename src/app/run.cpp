@@ -27,7 +27,9 @@ namespace {
 /// One `--stats` line: frame, time, substeps, the totals over every solver's particles and grains (mass, momentum,
 /// kinetic energy, largest speed, non-finite count), dt (the smallest step of any solver), then each solver's own
 /// fields: at the top level when the scene has one solver or the key is still free (the snow's fragments, the
-/// water's max_density_error), and all of them under the solver's name when the scene mixes solvers.
+/// water's max_density_error), and all of them under the solver's name when the scene mixes solvers, with that
+/// solver's own totals (so that the momentum one material hands another can be followed: a sweep found only the
+/// grains' block carrying it, 2026-11-29).
 nlohmann::json stats_line(const Simulation& sim, int substeps) {
   ParticleTotals d;
   double dt = 0.0;
@@ -36,7 +38,16 @@ nlohmann::json stats_line(const Simulation& sim, int substeps) {
     const SolverReport r = s->report();  // one read-back per solver and frame
     merge(d, r.totals);
     dt = dt > 0.0 ? std::min(dt, s->time_step()) : s->time_step();
-    own.emplace_back(s->name(), r.fields);
+    nlohmann::json fields = r.fields;
+    const ParticleTotals& t = r.totals;
+    const nlohmann::json totals = {{"particles", t.particles},
+                                   {"total_mass", t.total_mass},
+                                   {"momentum", {t.momentum.x, t.momentum.y, t.momentum.z}},
+                                   {"kinetic_energy", t.kinetic_energy},
+                                   {"max_speed", t.max_speed}};
+    for (const auto& [key, value] : totals.items())
+      if (!fields.contains(key)) fields[key] = value;
+    own.emplace_back(s->name(), fields);
   }
   nlohmann::json line = {{"frame", sim.frame()},
                          {"time", sim.time()},

@@ -212,17 +212,18 @@ TEST(ViewerScripted, InvalidSceneIsBadInputWithoutAWindow) {
 }
 
 // A scripted run that blows up ends with exit 3 and the failure's message once (it was printed twice: by the
-// viewer's playback and again by main; robustness sweep, 2026-11-27). The tiny snowball seeded inside its floor
-// (y = 0.35 m) is lifted onto it: energy from nothing, caught at the end of the first frame.
+// viewer's playback and again by main; robustness sweep, 2026-11-27). The tiny snowball falling at 1 m/s under a
+// speed bound of 2 mm/s: its grid momentum leaves the fixed-point range in the first substep. (Until 2026-11-29 the
+// snowball was seeded inside its floor, which the loader refuses now.)
 TEST(ViewerScripted, ABlowUpIsExit3WithItsMessageOnce) {
   const fs::path dir = fresh_dir("viewer-blowup");
   std::ifstream in(std::string(FIRN_TEST_DIR) + "/data/tiny-snowball.json");
   nlohmann::json scene = nlohmann::json::parse(in);
-  scene["colliders"][0]["point"] = {0, 0.35, 0};
-  std::ofstream(dir / "inside.json") << scene.dump();
-  const auto r = run_firn("view " + (dir / "inside.json").string() + " --frames 3 --width 64 --height 64");
+  scene["mpm"]["max_speed"] = 0.002;
+  std::ofstream(dir / "overflow.json") << scene.dump();
+  const auto r = run_firn("view " + (dir / "overflow.json").string() + " --frames 3 --width 64 --height 64");
   EXPECT_EQ(r.exit_code, 3) << r.output;
-  const std::string message = "kinetic + potential energy";
+  const std::string message = "grid momentum (fixed-point overflow)";
   const size_t first = r.output.find(message);
   ASSERT_NE(first, std::string::npos) << r.output;
   EXPECT_EQ(r.output.find(message, first + 1), std::string::npos) << "printed twice:\n" << r.output;
