@@ -30,6 +30,13 @@ double default_coupling_interval(const GrainSimulation* grains) {
   return dt * std::max(1.0, std::ceil(1e-3 / dt - 1e-9));
 }
 
+int split_grain_step_for_coupling(GrainSimulation& grains) {
+  double& dt = grains.world().dt;
+  const int parts = static_cast<int>(std::max(1.0, std::ceil(dt / kMaxCoupledGrainStep - 1e-9)));
+  dt /= parts;
+  return parts;
+}
+
 Coupling::Coupling(std::vector<Solver*> continua, GrainSimulation* grains, double interval,
                    std::vector<std::unique_ptr<Exchange>> exchanges)
     : continua_(std::move(continua)), grains_(grains), interval_(interval), exchanges_(std::move(exchanges)) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "app/water_solver.h"
 #include "core/advance.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "mpm/seeding.h"
 #include "scene/mesh_body.h"
 #include "sph/seeding.h"
@@ -333,6 +335,17 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
   if (snow_bodies || snow_water) continua.push_back(solver("snow"));
   if (water_bodies || snow_water) continua.push_back(solver("water"));
   GrainSimulation* bodies = snow_bodies || water_bodies ? grains_ : nullptr;
+  if (bodies) {
+    const double scene_dt = bodies->world().dt;
+    if (const int parts = split_grain_step_for_coupling(*bodies); parts > 1) {
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "dem.dt %.6g s is split into %d steps of %.6g s while the grains are coupled to snow or water "
+                    "(at most 1 ms; docs/coupling.md)",
+                    scene_dt, parts, bodies->world().dt);
+      log::warn(text);
+    }
+  }
   coupling_ = std::make_unique<Coupling>(std::move(continua), bodies, default_coupling_interval(bodies),
                                          std::move(exchanges));
   if (bodies) bodies->set_coupled();
