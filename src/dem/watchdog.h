@@ -14,8 +14,9 @@
 ///   close by at most 2a, the thinnest thickness). The soft model's 1/2 stopped the bundled hard-contact hopper at
 ///   0.9 s, a grain falling from the outlet at 1.7 m/s with 229 rad/s of spin moving 4.03 mm per step (bound 4 mm).
 ///   Since speculative contacts (world_internal.h step_reach: points that can reach contact within the step get
-///   constraints that stop them there) the linear part no longer needs the bound there: only the rim's turn
-///   |w| R dt is held to a, as a body set spinning by an impulse within the step turns about the points it has. A 1 mm plate falling at
+///   constraints that stop them there, spin included) the linear part no longer needs the bound there: only the
+///   curvature of the rim's path over the step, R (1 - cos(|w| dt)), which that linear prediction misses, is held
+///   to a. A 1 mm plate falling at
 ///   4 m/s or a 30 m/s projectile at dt 1e-3 s now runs (HardContact.FastThinBodiesDoNotTunnel). A run-away linear
 ///   speed is then left to the energy check; where external work turns that off (moving walls or kinematic bodies,
 ///   external loads), the whole travel is bounded as before.
