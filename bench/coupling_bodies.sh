@@ -8,7 +8,8 @@ firn=${1:-build/firn}
 steps=${2:-400}
 shift $(( $# > 2 ? 2 : $# )) || true
 counts=("$@")
-[ ${#counts[@]} -gt 0 ] || counts=(0 25 100 400)
+# 200 at most for grains-onto-snow since its grains grew (2026-11-29: 216 fit its region).
+[ ${#counts[@]} -gt 0 ] || counts=(0 25 100 200)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 here=$(cd "$(dirname "$0")" && pwd)
