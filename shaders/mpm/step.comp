@@ -34,7 +34,7 @@ void main() {
     for (uint m = 0u; m < stepper.material_count; ++m)
       c = max(c, sqrt(stiffness_density[m].x * stepper.hardening / stiffness_density[m].y));
     c = c * stepper.wave_scale;
-    // A moving collider must not cross more than cfl h in a step either (Solver::cfl_time_step).
+    // A moving collider or rigid body must not cross more than cfl h in a step either (Solver::cfl_time_step).
     precise double dt_cfl =
         min(stepper.dt_max, stepper.cfl * stepper.h / (c + max(stepper.max_speed, stepper.solid_speed)));
     stepper.dt_cfl = dt_cfl;

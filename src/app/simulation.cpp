@@ -119,15 +119,34 @@ size_t water_inside(const std::vector<sph::GpuParticle>& water, double margin, c
   return inside;
 }
 
-/// Depth [m] of the world point x inside rigid body b (bounding radius `radius` about its position, `to_body` the
-/// inverse of its orientation): the least distance to a face plane, <= 0 outside.
-double depth_in_body(const RigidCollider& b, const glm::dmat3& to_body, double radius, const glm::dvec3& world) {
-  const glm::dvec3 r = world - b.position;
-  if (glm::dot(r, r) > radius * radius) return 0.0;
-  const glm::dvec3 x = to_body * r;
-  double height = -std::numeric_limits<double>::infinity();  // above the hull's faces: < 0 inside
-  for (const glm::dvec4& n : b.planes) height = std::max(height, glm::dot(glm::dvec3(n), x) - n.w);
-  return -height;
+/// The particles' positions [m] sorted along x, so that each body's start check scans only the particles within
+/// its x extent (points_in_body) instead of all of them: O(bodies x particles) at load otherwise, 1e9 point tests
+/// for a thousand grains on a million snow particles.
+template <class Particle>
+std::vector<glm::dvec3> sorted_by_x(const std::vector<Particle>& particles) {
+  std::vector<glm::dvec3> x;
+  x.reserve(particles.size());
+  for (const Particle& p : particles) x.emplace_back(p.x_m);
+  std::sort(x.begin(), x.end(), [](const glm::dvec3& a, const glm::dvec3& b) { return a.x < b.x; });
+  return x;
+}
+
+/// How many of `points` (sorted_by_x) lie deeper than `margin` [m] inside rigid body b (bounding radius `radius`
+/// [m] about its position): deeper than `margin` below every face plane.
+size_t points_in_body(const std::vector<glm::dvec3>& points, const RigidCollider& b, double radius, double margin) {
+  const glm::dmat3 to_body = glm::transpose(glm::mat3_cast(b.orientation));
+  auto it = std::lower_bound(points.begin(), points.end(), b.position.x - radius,
+                             [](const glm::dvec3& p, double x) { return p.x < x; });
+  size_t inside = 0;
+  for (; it != points.end() && it->x <= b.position.x + radius; ++it) {
+    const glm::dvec3 r = *it - b.position;
+    if (glm::dot(r, r) > radius * radius) continue;
+    const glm::dvec3 x = to_body * r;
+    double height = -std::numeric_limits<double>::infinity();  // above the hull's faces: < 0 inside
+    for (const glm::dvec4& n : b.planes) height = std::max(height, glm::dot(glm::dvec3(n), x) - n.w);
+    inside += -height > margin;
+  }
+  return inside;
 }
 
 /// The name of grain k in messages: the world lists dem.bodies first, then the generated grains.
@@ -145,12 +164,10 @@ void check_grains_clear_of_water(const scene::Scene& scene, const dem::World& wo
                                  const std::vector<sph::GpuParticle>& water) {
   const std::vector<RigidCollider> bodies = grain_colliders(world, Boundary::kSeparate);
   const double margin = 0.25 * scene.sph->spacing;
+  const std::vector<glm::dvec3> points = sorted_by_x(water);
   for (size_t k = 0; k < bodies.size(); ++k) {
-    const RigidCollider& b = bodies[k];
     const double radius = world.types[static_cast<size_t>(world.grains[k].type)].shape.bounding_radius;
-    const glm::dmat3 to_body = glm::transpose(glm::mat3_cast(b.orientation));
-    const size_t inside =
-        water_inside(water, margin, [&](const glm::dvec3& x) { return depth_in_body(b, to_body, radius, x); });
+    const size_t inside = points_in_body(points, bodies[k], radius, margin);
     if (inside > 0)
       throw InputError(scene.file.string() + ": dem: " + grain_name(world, k) + " starts with " +
                        std::to_string(inside) + " seeded water particles (sph.bodies) inside it; allowed: bodies " +
@@ -201,6 +218,7 @@ void check_grains_against_snow(const scene::Scene& scene, const dem::World& worl
   const std::vector<RigidCollider> bodies = grain_colliders(world, Boundary::kSeparate);
   const double h = scene.mpm->grid.spacing, thinnest = 0.5 * std::sqrt(3.0) * h, margin = 0.25 * h;
   std::vector<double> type_inscribed(world.types.size(), -1.0);  // once per shape (inscribed_radius is O(1500 n))
+  const std::vector<glm::dvec3> points = sorted_by_x(snow);
   for (size_t k = 0; k < bodies.size(); ++k) {
     const RigidCollider& b = bodies[k];
     const double radius = world.types[static_cast<size_t>(world.grains[k].type)].shape.bounding_radius;
@@ -213,9 +231,7 @@ void check_grains_against_snow(const scene::Scene& scene, const dem::World& worl
                        " m): it can lie between the grid nodes, where the snow does not feel it; allowed: bodies " +
                        "that hold a ball of radius sqrt(3) h / 2 (a finer mpm.grid.spacing, a larger body, or " +
                        "\"coupling\": { \"snow_bodies\": false })");
-    const glm::dmat3 to_body = glm::transpose(glm::mat3_cast(b.orientation));
-    size_t inside = 0;
-    for (const mpm::GpuParticle& p : snow) inside += depth_in_body(b, to_body, radius, glm::dvec3(p.x_m)) > margin;
+    const size_t inside = points_in_body(points, b, radius, margin);
     if (inside > 0)
       throw InputError(scene.file.string() + ": dem: " + grain_name(world, k) + " starts with " +
                        std::to_string(inside) + " snow particles (mpm.bodies) inside it, deeper than a quarter of " +

@@ -50,7 +50,7 @@ double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index);
 /// A lower bound [m] of the radius of the largest ball inside the polyhedron of `planes` (body frame, n . x <= d):
 /// min over the planes of d - n . c at the best centre c found by 1500 steps of supergradient ascent from the origin
 /// (away from the nearest plane, steps bounding_radius / 4 shrinking by 1 % each: 25 radii of travel in all, the
-/// last step 1e-7 of the first). Any centre gives a lower bound, so a check that the body holds a ball of some
+/// last step 3e-7 of the first). Any centre gives a lower bound, so a check that the body holds a ball of some
 /// radius can refuse a body that does, never accept one that does not. O(1500 planes): call once per shape.
 double inscribed_radius(const std::vector<glm::dvec4>& planes, double bounding_radius);
 

@@ -19,18 +19,14 @@ void update_boxes(World& world, bool all_pieces);
 /// starts from and its speculative contacts are found with.
 glm::dvec3 free_velocity(const World& world, const Grain& g);
 
-/// Complementarity model: how far any point of grain g can move in the next step, dt |free_velocity| plus the rim's
-/// turn spin_reach() [m] (0 with the soft model). Broad-phase boxes are grown by it; a pair's manifold then takes
+/// Complementarity model: how far any point of grain g can move in the next step, dt (|free_velocity| + |w| R), R its
+/// bounding radius [m] (0 with the soft model). Broad-phase boxes are grown by it; a pair's manifold then takes
 /// each point by its gap after the step at the free motions' relative velocity (contact_manifold.h PairMotion):
 /// their constraint v_n >= -gap / dt lets the bodies close the gap within the step but not pass it, so a body falling
 /// faster than margin / dt lands on a floor instead of sinking into it for a step (speculative contacts, Catto,
 /// "Continuous collision", GDC 2013). Without the spin a spinning bar's tip went 2.7 mm into a cube before a contact
 /// existed (2026-11-29).
 double step_reach(const World& world, const Grain& g);
-
-/// dt |omega| R [m] with the complementarity model (0 with the soft one): how far the farthest vertex of grain g
-/// (bounding radius R about its centre) turns in a step at its present spin.
-double spin_reach(const World& world, const Grain& g);
 
 /// Moves a body by its velocity [m/s] and body-frame angular velocity [rad/s] over dt [s], exact for constant
 /// velocities (q <- q exp(w_body dt / 2)): kinematic bodies in both models, and with the complementarity model every

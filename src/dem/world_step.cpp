@@ -47,14 +47,10 @@ dvec3 free_velocity(const World& w, const Grain& g) {
   return g.body.velocity + w.dt * (w.gravity + g.external_force / g.body.mass);
 }
 
-double spin_reach(const World& w, const Grain& g) {
-  if (w.model != ContactModelType::kComplementarity) return 0.0;
-  return w.dt * glm::length(g.body.angular_velocity) * w.types[g.type].shape.bounding_radius;
-}
-
 double step_reach(const World& w, const Grain& g) {
-  return w.model == ContactModelType::kComplementarity ? w.dt * glm::length(free_velocity(w, g)) + spin_reach(w, g)
-                                                       : 0.0;
+  if (w.model != ContactModelType::kComplementarity) return 0.0;
+  const double rim = glm::length(g.body.angular_velocity) * w.types[g.type].shape.bounding_radius;
+  return w.dt * (glm::length(free_velocity(w, g)) + rim);
 }
 
 void update_boxes(World& w, bool all_pieces) {

@@ -87,7 +87,7 @@ inline bool has_affine(Transfer t) { return t == Transfer::kApic || t == Transfe
 /// Everything the MPM solver needs besides colliders and gravity.
 struct MpmSettings {
   Grid grid;
-  double cfl = 0.4;        ///< CFL number: dt <= cfl h / (c + max(|v|max, fastest collider |v|)), in (0, 1]
+  double cfl = 0.4;        ///< CFL number: dt <= cfl h / (c + max(|v|max, fastest collider or body point)), in (0, 1]
   double dt_max = 1e-3;    ///< upper bound on the time step [s]
   double flip = 0.95;      ///< PIC/FLIP blend alpha (0 = PIC, 1 = FLIP); only read with Transfer::kFlip
   Transfer transfer = Transfer::kFlip;

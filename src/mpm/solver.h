@@ -33,7 +33,7 @@ struct StepLimits {
   double wave_speed = 0;    ///< elastic wave speed sqrt((lambda + 2 mu) H / rho0), worst material, times h in
                             ///< thesis_gradient mode [m/s]
   double max_speed = 0;     ///< largest particle speed at the last check [m/s]
-  double cfl_number = 0;    ///< dt (wave_speed + max(max_speed, fastest collider speed)) / h
+  double cfl_number = 0;    ///< dt (wave_speed + max(max_speed, fastest collider or rigid-body point)) / h
   double hardening = 1;     ///< largest exp(xi (1 - J_P)) at the last check
 };
 

@@ -44,8 +44,8 @@ double Solver::cfl_time_step(double max_speed, double max_hardening) {
   limits_.wave_speed = c;
   limits_.max_speed = max_speed;
   limits_.hardening = max_hardening;
-  // A moving collider must not cross more than cfl h in a step either: a box at 1000 m/s passed through snow
-  // untouched within one 1 ms step (snow sweep 2026-11-29). The water's step follows its solids the same way.
+  // A moving collider or rigid body must not cross more than cfl h in a step either: a box at 1000 m/s passed
+  // through snow untouched within one 1 ms step (snow sweep 2026-11-29). The water's step follows its solids alike.
   const double speed = std::max(max_speed, solid_speed_);
   limits_.dt = std::min(settings_.dt_max, settings_.cfl * h / (c + speed));
   limits_.cfl_number = limits_.dt * (c + speed) / h;
