@@ -1,6 +1,8 @@
-// Cubic B-spline interpolation on the 4x4x4 stencil (Stomakhin et al. 2013 Eqs. 17-20; Meyer 2015 Eqs. 17-20).
-// The gradient carries the 1/h of the chain rule that Meyer's Eq. 19 and code leave out
-// (see shared/reference/mpm-snow.md Sec. 3.1); MPM_FLAG_THESIS_GRADIENT reproduces the omission for comparisons.
+// B-spline interpolation on the particle's stencil. By default the cubic B-spline on 4x4x4 nodes (Stomakhin et al.
+// 2013 Eqs. 17-20; Meyer 2015 Eqs. 17-20); with MPM_QUADRATIC (src/mpm/settings.h Kernel::kQuadratic, and always with
+// MLS-MPM) the quadratic B-spline on 3x3x3 nodes (common/quadratic_bspline.glsl). The cubic gradient carries the 1/h
+// of the chain rule that Meyer's Eq. 19 and code leave out (docs/scene-format.md, "Materials"); MPM_FLAG_THESIS_GRADIENT
+// reproduces the omission for comparisons (cubic only: the scene loader refuses it with the quadratic kernel).
 
 // N(x): 1-D cubic B-spline, support |x| < 2 (Eq. 18).
 float bspline(float x) {
@@ -18,8 +20,12 @@ float bspline_slope(float x) {
   return 0.0;
 }
 
-#ifdef MPM_MLS
-// MLS-MPM (Hu et al. 2018) uses the quadratic B-spline: 3 nodes per axis (common/quadratic_bspline.glsl).
+#if defined(MPM_MLS) && !defined(MPM_QUADRATIC)
+#define MPM_QUADRATIC  // MLS-MPM's D_p = h^2/4 I is the quadratic B-spline's (src/mpm/settings.h stencil_kernel)
+#endif
+
+#ifdef MPM_QUADRATIC
+// The quadratic B-spline: 3 nodes per axis (common/quadratic_bspline.glsl).
 #include "common/quadratic_bspline.glsl"
 #define MPM_STENCIL 3
 // D_p^-1 h^2 of the quadratic B-spline: D_p = sum_i w_ip (x_i - x_p)(x_i - x_p)^T = h^2/4 I.
@@ -31,7 +37,7 @@ float bspline_slope(float x) {
 #endif
 
 // Per-axis weights and slopes of a particle at grid coordinate g = (x - grid_min) / h for the 4 nodes
-// base + 0..3, base = floor(g) - 1 (MLS: the 3 nodes base + 0..2 of the quadratic B-spline, base = round(g) - 1).
+// base + 0..3, base = floor(g) - 1 (MPM_QUADRATIC: the 3 nodes base + 0..2, base = round(g) - 1).
 struct Stencil {
   ivec3 base;
   vec3 w[4];   // N(g - node) per axis
@@ -40,7 +46,7 @@ struct Stencil {
 
 Stencil make_stencil(vec3 x) {
   Stencil s;
-#ifdef MPM_MLS
+#ifdef MPM_QUADRATIC
   QuadraticStencil q = quadratic_stencil(x, grid_min_h.xyz, spacing());
   s.base = q.base;
   for (int k = 0; k < 3; ++k) {

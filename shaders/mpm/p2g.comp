@@ -269,16 +269,16 @@ void cut_runs(uint l, uint count) {
 }
 
 #ifndef MPM_P2G_SEGMENTS
-// Invocation l adds stencil node l % STENCIL_NODES of run r0 + l / STENCIL_NODES (MLS: two runs at a time): all
-// invocations of a run read the same particle at the same time (a broadcast from shared memory), sum its values for
-// their node in registers, and add once per channel.
+// The group's (run, stencil node) pairs, run-major, dealt to the invocations in turn: invocation l adds node
+// k % STENCIL_NODES of run k / STENCIL_NODES for k = l, l + MPM_LOCAL_SIZE, ... Invocations of a run read the same
+// particle at the same time (a broadcast from shared memory), sum its values for their node in registers, and add
+// once per channel. With the cubic stencil (64 nodes, as many as invocations) each pass is one run; with the
+// quadratic one (27) a pass spans parts of three runs, so that no invocation idles while runs remain.
 void add_runs(uint l) {
-  const uint per_pass = uint(MPM_LOCAL_SIZE / STENCIL_NODES);
-  uint q = l % uint(STENCIL_NODES);
-  ivec3 o = ivec3(q % MPM_STENCIL, (q / MPM_STENCIL) % MPM_STENCIL, q / (MPM_STENCIL * MPM_STENCIL));
-  for (uint r0 = 0u; r0 < s_runs; r0 += per_pass) {
-    uint r = r0 + l / uint(STENCIL_NODES);
-    if (l >= per_pass * uint(STENCIL_NODES) || r >= s_runs) continue;
+  uint pairs = s_runs * uint(STENCIL_NODES);
+  for (uint k = l; k < pairs; k += uint(MPM_LOCAL_SIZE)) {
+    uint r = k / uint(STENCIL_NODES), q = k % uint(STENCIL_NODES);
+    ivec3 o = ivec3(q % MPM_STENCIL, (q / MPM_STENCIL) % MPM_STENCIL, q / (MPM_STENCIL * MPM_STENCIL));
     uint a = s_run_first[r], e = s_run_end[r];
     ivec3 n = s_base[a] + o;
     if (!node_in_grid(n) || !node_in_window(n)) continue;  // outside the window: reported above

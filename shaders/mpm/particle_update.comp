@@ -72,8 +72,8 @@ bool update(uint i, out ivec3 base) {
     atomicMax(s_max_hardening, floatBitsToUint(harden));
   }
   particles[i] = p;
-  // The cubic B-spline's base node (kernel.glsl; this pass is built without the transfer's defines): MLS's
-  // quadratic stencil from the same point lies within it, so the box bounds either.
+  // The cubic B-spline's base node (kernel.glsl; this pass is built without the transfer's defines): the quadratic
+  // stencil from the same point (MPM_QUADRATIC) lies within it, so the box bounds either.
   base = ivec3(floor((p.x_m.xyz - grid_min_h.xyz) / spacing())) - 1;
   return ok;
 }

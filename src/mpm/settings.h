@@ -61,10 +61,20 @@ struct Grid {
 enum class Transfer {
   kFlip,  ///< PIC/FLIP blend (Stomakhin 2013 Sec. 4 step 8), MpmSettings::flip
   kApic,  ///< affine particle-in-cell (Jiang et al. 2015, "The Affine Particle-In-Cell Method", Eqs. 8-12):
-          ///< each particle carries C_p = B_p D_p^-1, D_p = h^2/3 I for the cubic B-spline; conserves angular momentum
+          ///< each particle carries C_p = B_p D_p^-1, D_p = h^2/4 I for the quadratic B-spline, h^2/3 I for the
+          ///< cubic one (Sec. 5.3); conserves angular momentum
   kMls,   ///< MLS-MPM (Hu et al. 2018, "A Moving Least Squares Material Point Method", Sec. 5): APIC transfers with
           ///< the quadratic B-spline (27 nodes, D_p = h^2/4 I), the stress folded into the affine momentum and
           ///< C_p as the velocity gradient of the F update
+};
+
+/// The B-spline that weighs the grid nodes around a particle in both transfers (weights w_ip and gradients
+/// grad w_ip). MLS-MPM always uses the quadratic one (its D_p = h^2/4 I is that kernel's).
+enum class Kernel {
+  kCubic,      ///< cubic B-spline, support 2h, 4 nodes per axis (64 per particle): Stomakhin et al. 2013 Eqs. 17-20
+  kQuadratic,  ///< quadratic B-spline, support 1.5h, 3 nodes per axis (27 per particle): Jiang et al. 2016 (SIGGRAPH
+               ///< course notes "The Material Point Method for Simulating Continuum Materials") Eq. 123, the kernel
+               ///< of MLS-MPM (Hu et al. 2018) and of the GPU codes of Gao et al. 2018 and Wang et al. 2020
 };
 
 /// How particle-to-grid adds the particles' values to the grid (docs/snow-pipeline.md, "Sorted particle-to-grid").
@@ -76,7 +86,7 @@ enum class ParticleToGrid {
   kDirect,  ///< one thread per particle, every node value a global atomicAdd (Meyer 2015 Sec. 4.3)
   kSegments,  ///< sorted as kSorted, but the runs of a row of L cells whose stencils overlap are summed per node
               ///< before the atomics: 16 (L + 3) node additions instead of 64 L (cubic; 9 (L + 2) against 27 L for
-              ///< MLS). For GPUs, whose particle-to-grid the global atomics seem to bound (bench/RESULTS.md, H200;
+              ///< the quadratic kernel). For GPUs, whose particle-to-grid the global atomics seem to bound (bench/RESULTS.md, H200;
               ///< not measured there yet); on llvmpipe 4-10 % faster than kSorted on dense FLIP snow, 3 % slower
               ///< with MLS or sparse snow. Bit-identical to both.
 };
@@ -91,9 +101,13 @@ struct MpmSettings {
   double dt_max = 1e-3;    ///< upper bound on the time step [s]
   double flip = 0.95;      ///< PIC/FLIP blend alpha (0 = PIC, 1 = FLIP); only read with Transfer::kFlip
   Transfer transfer = Transfer::kFlip;
+  /// Read with kFlip and kApic (kMls always runs kQuadratic, stencil_kernel). The quadratic B-spline by default:
+  /// 27 nodes instead of 64 make a substep about 1.8x cheaper, and the bundled scenes look the same on either
+  /// (docs/snow-pipeline.md, "Kernel"); thesis_gradient needs kCubic.
+  Kernel kernel = Kernel::kQuadratic;
   ParticleToGrid particle_to_grid = ParticleToGrid::kSorted;
   double max_speed = 0.0;  ///< speed bound for the fixed-point scale [m/s]; 0 derives it from the scene
-  bool thesis_gradient = false;  ///< reproduce Meyer 2015's missing 1/h in grad w (comparison only)
+  bool thesis_gradient = false;  ///< reproduce Meyer 2015's missing 1/h in grad w (comparison only; kCubic only)
   /// Watchdog: with no moving collider nothing does work on the snow, so its kinetic plus potential energy
   /// (potential from the grid's lowest corner along gravity) can only fall (plasticity, PIC damping, collider
   /// friction); above (1 + max_energy_growth) times its value at the start, checked at the end of every advance,
@@ -102,5 +116,10 @@ struct MpmSettings {
   std::vector<Material> materials;
   std::vector<Body> bodies;
 };
+
+/// The kernel the transfers of `s` run: `s.kernel`, or the quadratic B-spline for MLS-MPM.
+inline Kernel stencil_kernel(const MpmSettings& s) {
+  return s.transfer == Transfer::kMls ? Kernel::kQuadratic : s.kernel;
+}
 
 }  // namespace firn::mpm

@@ -20,11 +20,13 @@ gl::Program build(const char* file, std::vector<std::string> defines = {}) {
   return gl::Program::compute(file, defines);
 }
 
-/// The defines that select the transfer in particle-to-grid and grid-to-particle.
+/// The defines that select the transfer and its kernel in particle-to-grid, grid-to-particle and the sort.
 std::vector<std::string> transfer_defines(const MpmSettings& s) {
-  if (s.transfer == Transfer::kApic) return {"#define MPM_APIC"};
-  if (s.transfer == Transfer::kMls) return {"#define MPM_APIC", "#define MPM_MLS"};
-  return {};
+  std::vector<std::string> d;
+  if (has_affine(s.transfer)) d.push_back("#define MPM_APIC");
+  if (s.transfer == Transfer::kMls) d.push_back("#define MPM_MLS");
+  if (stencil_kernel(s) == Kernel::kQuadratic) d.push_back("#define MPM_QUADRATIC");
+  return d;
 }
 
 /// Nodes per axis of a grid window with room to grow around `need` nodes (a quarter more and 8 nodes, rounded up to
@@ -83,6 +85,8 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
       sort_scan_(sort_table_ + 1) {
   block_args_ = gl::Buffer(sizeof(glm::uvec3));
   if (particles.empty()) throw std::invalid_argument("mpm::Solver: no particles");
+  if (settings_.thesis_gradient && stencil_kernel(settings_) == Kernel::kQuadratic)
+    throw std::invalid_argument("mpm::Solver: thesis_gradient needs the cubic kernel");
   place_window(particles);  // allocates the grid buffers for the window the snow needs
   if (settings_.particle_to_grid != ParticleToGrid::kDirect) {
     const size_t sorted = std::min(count_, chunk_);  // set_chunk_particles only lowers chunk_
@@ -211,7 +215,7 @@ void Solver::upload_step(double dt, double end, uint32_t budget) {
 }
 
 void Solver::place_window(const std::vector<GpuParticle>& particles) {
-  // Stencil base nodes in double: floor(g) - 1 (cubic) or floor(g + 1/2) - 1 (MLS), widened by one node each way
+  // Stencil base nodes in double: floor(g) - 1 (cubic) or floor(g + 1/2) - 1 (quadratic), widened by one node each way
   // so that the float rounding of the shaders stays inside. The window then follows window.glsl's rule.
   const double h = settings_.grid.spacing;
   glm::ivec3 lo(std::numeric_limits<int>::max()), hi(std::numeric_limits<int>::min());

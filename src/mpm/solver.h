@@ -46,7 +46,8 @@ struct StepLimits {
 class Solver {
  public:
   /// `particles` seeded by seed_bodies (or a mesh sampler); `gravity` [m/s^2]. The first-step volume estimate runs
-  /// here. Throws std::runtime_error when shaders fail to build, std::invalid_argument for an empty particle set.
+  /// here. Throws std::runtime_error when shaders fail to build, std::invalid_argument for an empty particle set or
+  /// for thesis_gradient with the quadratic kernel.
   Solver(const MpmSettings& settings, std::vector<Collider> colliders, const glm::dvec3& gravity,
          const std::vector<GpuParticle>& particles);
 
@@ -80,7 +81,8 @@ class Solver {
   void grid_update();
   void grid_to_particle();
   void particle_update();
-  /// First-step volume estimate: mass to grid, then V_p^0 = m_p / rho_p^0.
+  /// First-step volume estimate: mass to grid, then V_p^0 = m_p / rho_p^0, weighed with the cubic B-spline whatever
+  /// the transfers' kernel (the same initial volumes, hence the same material, under every kernel).
   void estimate_volumes();
   /// Sets dt [s] and the substep counter used by the next passes (uploads the uniform block).
   void set_time_step(double dt);

@@ -211,7 +211,7 @@ mpm::Grid parse_grid(const Node& node) {
 
 mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_dir) {
   node.expect_object(
-      {"grid", "cfl", "dt_max", "flip", "transfer", "particle_to_grid", "max_speed", "thesis_gradient", "max_energy_growth", "materials",
+      {"grid", "cfl", "dt_max", "flip", "transfer", "kernel", "particle_to_grid", "max_speed", "thesis_gradient", "max_energy_growth", "materials",
        "bodies"});
   mpm::MpmSettings s;
   s.grid = parse_grid(node.at("grid", "an object {\"min\", \"max\", \"spacing\"}"));
@@ -222,6 +222,15 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
   if (auto transfer = node.find("transfer"))
     s.transfer = transfer->choice<mpm::Transfer>(
         "transfer", {{"flip", mpm::Transfer::kFlip}, {"apic", mpm::Transfer::kApic}, {"mls", mpm::Transfer::kMls}});
+  const auto kernel = node.find("kernel");
+  if (kernel) {
+    s.kernel = kernel->choice<mpm::Kernel>("kernel",
+                                           {{"cubic", mpm::Kernel::kCubic}, {"quadratic", mpm::Kernel::kQuadratic}});
+    // MLS-MPM's affine force term is derived for the quadratic B-spline's D_p = h^2/4 I (Hu et al. 2018 Sec. 5).
+    if (s.transfer == mpm::Transfer::kMls && s.kernel != mpm::Kernel::kQuadratic)
+      kernel->fail("\"cubic\", not with transfer \"mls\" (MLS-MPM runs the quadratic B-spline)",
+                   "\"quadratic\" (or no kernel) with transfer \"mls\"");
+  }
   if (auto p2g = node.find("particle_to_grid"))
     s.particle_to_grid = p2g->choice<mpm::ParticleToGrid>(
         "particle_to_grid", {{"sorted", mpm::ParticleToGrid::kSorted},
@@ -238,6 +247,12 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
     if (s.thesis_gradient && s.transfer == mpm::Transfer::kMls)
       thesis->fail("true, not with transfer \"mls\" (MLS-MPM has no kernel gradient for it to scale)",
                    "thesis_gradient with transfer \"flip\" or \"apic\"");
+    // The flag reproduces Meyer 2015, whose code runs the cubic B-spline: it selects that kernel unless the scene
+    // names the quadratic one, which has no 1/h-free gradient to reproduce.
+    if (s.thesis_gradient && !kernel) s.kernel = mpm::Kernel::kCubic;
+    if (s.thesis_gradient && mpm::stencil_kernel(s) == mpm::Kernel::kQuadratic)
+      thesis->fail("true, not with kernel \"quadratic\" (the flag scales the cubic B-spline's gradient)",
+                   "thesis_gradient with kernel \"cubic\" (the kernel it selects when none is given)");
   }
   s.materials = parse_materials(node.at("materials", "an object {\"<name>\": {material fields}}"), s.grid.spacing,
                                 s.thesis_gradient);

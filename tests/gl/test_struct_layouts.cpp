@@ -412,6 +412,12 @@ TEST(StructLayouts, SnowProgramsMatchTheirCppMirrors) {
                                                               "#define MPM_P2G_SORTED", "#define MPM_P2G_SEGMENTS"}},
                                           {{"mpm/cell_sort.comp"}, {"#define MPM_SORT_SCATTER"}},
                                           {{"mpm/cell_sort.comp"}, {"#define MPM_APIC", "#define MPM_MLS"}},
+                                          {{"mpm/p2g.comp"}, {"#define MPM_QUADRATIC"}},
+                                          {{"mpm/g2p.comp"}, {"#define MPM_QUADRATIC"}},
+                                          {{"mpm/p2g.comp"}, {"#define MPM_QUADRATIC", "#define MPM_P2G_SORTED"}},
+                                          {{"mpm/p2g.comp"}, {"#define MPM_APIC", "#define MPM_QUADRATIC",
+                                                              "#define MPM_P2G_SORTED", "#define MPM_P2G_SEGMENTS"}},
+                                          {{"mpm/cell_sort.comp"}, {"#define MPM_QUADRATIC"}},
                                           {{"mpm/grid_update.comp"}, {"#define MPM_RIGID"}}}),
                  mpm_mirrors());
 }

@@ -13,11 +13,12 @@ std::vector<glm::dmat3> to_double(const std::vector<GpuVelocityGradient>& g) {
   return out;
 }
 
-AffineRun start_affine_run(Transfer transfer, int particles, const glm::ivec3& dims) {
+AffineRun start_affine_run(Transfer transfer, int particles, const glm::ivec3& dims, Kernel kernel) {
   std::mt19937_64 rng(test_seed());
   AffineRun r;
   r.scene = random_scene(rng, particles, dims);
   r.scene.settings.transfer = transfer;
+  r.scene.settings.kernel = kernel;
   r.solver = std::make_unique<Solver>(r.scene.settings, r.scene.colliders, r.scene.gravity, r.scene.particles);
   r.solver->upload_particles(r.scene.particles);
   for (int i = 0; i < particles; ++i) {
@@ -33,12 +34,13 @@ AffineRun start_affine_run(Transfer transfer, int particles, const glm::ivec3& d
   return r;
 }
 
-double angular_momentum_drift(Transfer transfer, double d_over_h2) {
+double angular_momentum_drift(Transfer transfer, Kernel kernel) {
   MpmSettings s;
   s.grid.min = glm::dvec3(0.0);
   s.grid.max = glm::dvec3(2.0, 1.5, 1.5);
   s.grid.spacing = 0.05;
   s.transfer = transfer;
+  s.kernel = kernel;
   s.materials.push_back(Material{});
   Body a;
   a.center = {0.75, 0.75, 0.68};
@@ -56,14 +58,15 @@ double angular_momentum_drift(Transfer transfer, double d_over_h2) {
   auto measure = [&] {
     return ref::angular_momentum(ref::from_gpu(solver.download_particles()),
                                  affine ? to_double(solver.download_affine()) : std::vector<glm::dmat3>{},
-                                 s.grid.spacing, d_over_h2);
+                                 s.grid.spacing, ref::d_over_h2(stencil_kernel(s)));
   };
   const glm::dvec3 l0 = measure();
   const int substeps = solver.advance(0.06);
   const glm::dvec3 l1 = measure();
   const double drift = glm::length(l1 - l0) / glm::length(l0);
   const char* name = transfer == Transfer::kApic ? "APIC" : transfer == Transfer::kMls ? "MLS" : "PIC/FLIP 0.95";
-  std::printf("  %s: |L0| = %.6g kg m^2/s, %d substeps, relative change %.3g\n", name, glm::length(l0), substeps,
+  std::printf("  %s, %s kernel: |L0| = %.6g kg m^2/s, %d substeps, relative change %.3g\n", name,
+              stencil_kernel(s) == Kernel::kCubic ? "cubic" : "quadratic", glm::length(l0), substeps,
               drift);
   return drift;
 }

@@ -37,15 +37,30 @@ struct KernelError {
   double hgrad_gather;  ///< sum_i (h grad w_i)_k q_i, per max|q|
 };
 
-KernelError kernel_error(const Setup& s) {
+KernelError kernel_error(const Setup& s, Kernel kernel) {
   KernelError e;
   e.dd = kEps * (s.coord_bound() + 1.0);
-  e.w = 0.9 * e.dd + 12.0 * kEps;
-  e.hgrad = 1.5 * e.dd + 12.0 * kEps;
-  e.gather = 4.5 * e.dd + (97.0 + 32.0 + 1.0) * kEps;
-  e.hgrad_gather = 8.5 * e.dd + (128.0 + 48.0 + 4.0) * kEps;
+  if (kernel == Kernel::kCubic) {
+    e.w = 0.9 * e.dd + 12.0 * kEps;
+    e.hgrad = 1.5 * e.dd + 12.0 * kEps;
+    e.gather = 4.5 * e.dd + (97.0 + 32.0 + 1.0) * kEps;
+    e.hgrad_gather = 8.5 * e.dd + (128.0 + 48.0 + 4.0) * kEps;
+    return e;
+  }
+  // Quadratic B-spline: |N| <= 3/4, |N'| <= 1, N' Lipschitz with constant 2, and per axis sum_i |N'(r - i)| <= 2
+  // over the 3 nodes (at r = 1/2: 1 + 1 + 0). An offset error of dd cells moves a factor N by at most dd and N' by
+  // 2 dd; so one weight (three factors) errs by 3 dd (times 3/4^2 < 1) and one gradient component times h by
+  // 2 dd (3/4)^2 + 2 (1 dd 3/4) < 3 dd, each plus the cubic's 12 eps of roundings. Sums over the 27 nodes: the weight
+  // errors add up to 3 x (sum_i |N'_i| dd) = 6 dd (sum_j N_j = 1 on the other axes); the gradient's to sum_i |dN'_i|
+  // + sum_i |N'_i| (2 x 2 dd) = 6 dd + 8 dd. The float roundings of the sums are bounded by the cubic's (64 terms).
+  e.w = 3.0 * e.dd + 12.0 * kEps;
+  e.hgrad = 3.0 * e.dd + 12.0 * kEps;
+  e.gather = 6.5 * e.dd + (97.0 + 32.0 + 1.0) * kEps;
+  e.hgrad_gather = 14.5 * e.dd + (128.0 + 48.0 + 4.0) * kEps;
   return e;
 }
+
+KernelError kernel_error(const Setup& s) { return kernel_error(s, s.kernel); }
 
 double inverse_spacing(const Setup& s) { return s.thesis_gradient ? 1.0 : 1.0 / s.h; }
 
@@ -62,6 +77,22 @@ double spline_slope(double r) {
   const double a = std::abs(r), sgn = r < 0 ? -1.0 : 1.0;
   if (a < 1.0) return sgn * a * (1.5 * a - 2.0);
   if (a < 2.0) return -sgn * 0.5 * (2.0 - a) * (2.0 - a);
+  return 0.0;
+}
+
+/// Quadratic B-spline N(r) (Jiang et al. 2016 Eq. 123): 3/4 - r^2 inside, (3/2 - |r|)^2 / 2 outside.
+double quadratic_spline(double r) {
+  const double a = std::abs(r);
+  if (a < 0.5) return 0.75 - a * a;
+  if (a < 1.5) return 0.5 * (1.5 - a) * (1.5 - a);
+  return 0.0;
+}
+
+/// dN/dr of the quadratic B-spline.
+double quadratic_spline_slope(double r) {
+  const double a = std::abs(r), sgn = r < 0 ? -1.0 : 1.0;
+  if (a < 0.5) return -2.0 * r;
+  if (a < 1.5) return -sgn * (1.5 - a);
   return 0.0;
 }
 
@@ -126,6 +157,7 @@ Setup make_setup(const MpmSettings& settings, const std::vector<Collider>& colli
   s.mass_scale = f32(scales.mass_scale);
   s.momentum_scale = f32(scales.momentum_scale);
   s.thesis_gradient = settings.thesis_gradient;
+  s.kernel = stencil_kernel(settings);
   for (const mpm::Material& m : settings.materials)
     s.materials.push_back({f32(m.mu0()), f32(m.lambda0()), f32(m.hardening), f32(m.density),
                            f32(m.critical_compression), f32(m.critical_stretch)});
@@ -260,12 +292,16 @@ double row_norm(const dmat3& a) {
 
 // ---- interpolation ----------------------------------------------------------------------------------------------
 
-std::vector<NodeWeight> support(const Setup& s, const dvec3& x) {
+std::vector<NodeWeight> support(const Setup& s, const dvec3& x, Kernel kernel) {
+  const bool cubic = kernel == Kernel::kCubic;
+  const double radius = cubic ? 2.0 : 1.5;  // [cells]
+  const auto value = cubic ? spline : quadratic_spline;
+  const auto slope = cubic ? spline_slope : quadratic_spline_slope;
   const dvec3 g = (x - s.grid_min) / s.h;
   glm::ivec3 lo, hi;
   for (int a = 0; a < 3; ++a) {
-    lo[a] = std::max(0, static_cast<int>(std::ceil(g[a] - 2.0)));
-    hi[a] = std::min(s.dims[a] - 1, static_cast<int>(std::floor(g[a] + 2.0)));
+    lo[a] = std::max(0, static_cast<int>(std::ceil(g[a] - radius)));
+    hi[a] = std::min(s.dims[a] - 1, static_cast<int>(std::floor(g[a] + radius)));
   }
   const double inv_h = inverse_spacing(s);
   std::vector<NodeWeight> out;
@@ -273,8 +309,8 @@ std::vector<NodeWeight> support(const Setup& s, const dvec3& x) {
     for (int j = lo.y; j <= hi.y; ++j)
       for (int i = lo.x; i <= hi.x; ++i) {
         const dvec3 r = g - dvec3(i, j, k);
-        const dvec3 n(spline(r.x), spline(r.y), spline(r.z));
-        const dvec3 dn(spline_slope(r.x), spline_slope(r.y), spline_slope(r.z));
+        const dvec3 n(value(r.x), value(r.y), value(r.z));
+        const dvec3 dn(slope(r.x), slope(r.y), slope(r.z));
         const double w = n.x * n.y * n.z;
         if (w == 0.0) continue;
         out.push_back({s.node_index({i, j, k}), w,
@@ -383,8 +419,11 @@ GridSums particle_to_grid(const Setup& s, const std::vector<Particle>& particles
   return g;
 }
 
-std::vector<double> estimate_volumes(const Setup& s, const std::vector<Particle>& particles,
+std::vector<double> estimate_volumes(const Setup& setup, const std::vector<Particle>& particles,
                                      std::vector<double>& tol) {
+  // The volume estimate weighs with the cubic B-spline whatever the transfers' kernel (Solver::estimate_volumes).
+  Setup s = setup;
+  s.kernel = Kernel::kCubic;
   const GridSums g = particle_to_grid(s, particles);
   const KernelError ke = kernel_error(s);
   std::vector<double> vol;

@@ -70,6 +70,7 @@ struct Setup {
   double flip = 0.95;    ///< PIC/FLIP blend alpha
   double mass_scale = 0, momentum_scale = 0;  ///< fixed-point integers per kg and per kg m/s
   bool thesis_gradient = false;  ///< drop the 1/h of grad w (Meyer 2015's omission)
+  Kernel kernel = Kernel::kCubic;  ///< the transfers' B-spline (mpm::stencil_kernel)
   std::vector<Material> materials;
   std::vector<Collider> colliders;
   std::vector<RigidBody> rigid;  ///< applied after the colliders, before the walls
@@ -134,8 +135,13 @@ struct NodeWeight {
   double w = 0;
   dvec3 grad{0.0};
 };
-/// The nodes of the grid with |x - x_i| < 2h on every axis (the cubic B-spline's support).
-std::vector<NodeWeight> support(const Setup& s, const dvec3& x);
+/// The nodes of the grid within the support of `kernel` around x, with their weights and gradients: |x - x_i| < 2h
+/// on every axis for the cubic B-spline N(r) = |r|^3/2 - r^2 + 2/3 (|r| < 1), (2 - |r|)^3 / 6 (|r| < 2) (Eqs. 17-20),
+/// |x - x_i| < 3h/2 for the quadratic one N(r) = 3/4 - r^2 (|r| < 1/2), (3/2 - |r|)^2 / 2 (|r| < 3/2) (Jiang et al.
+/// 2016 Eq. 123); nodes of zero weight are left out.
+std::vector<NodeWeight> support(const Setup& s, const dvec3& x, Kernel kernel);
+/// The same with the transfers' kernel, s.kernel.
+inline std::vector<NodeWeight> support(const Setup& s, const dvec3& x) { return support(s, x, s.kernel); }
 
 // ---- constitutive model -----------------------------------------------------------------------------------------
 
@@ -178,7 +184,8 @@ struct GridSums {
 /// Particle-to-grid (Stomakhin 2013 Sec. 4 steps 1 and 3).
 GridSums particle_to_grid(const Setup& s, const std::vector<Particle>& particles);
 
-/// First-step volume V_p^0 = m_p / rho_p^0, rho_p^0 = sum_i m_i w_ip / h^3 (step 2) [m^3]; `tol` per particle.
+/// First-step volume V_p^0 = m_p / rho_p^0, rho_p^0 = sum_i m_i w_ip / h^3 (step 2) [m^3], with the cubic B-spline
+/// whatever s.kernel (as the solver); `tol` per particle.
 std::vector<double> estimate_volumes(const Setup& s, const std::vector<Particle>& particles, std::vector<double>& tol);
 
 /// Node velocities of the grid update.

@@ -10,14 +10,15 @@ double max3(const dvec3& v) { return std::max({std::abs(v.x), std::abs(v.y), std
 
 /// Float error bounds of one stencil node, derived like cpu_reference.cpp's: a grid coordinate (x - min) / h and a
 /// node position min + n h are each within eps (largest coordinate + 1) cells; a cubic B-spline weight, whose
-/// slope is below 1 per cell, is then within about that plus its own dozen roundings.
+/// slope is below 1 per cell, is then within about that plus its own dozen roundings; a quadratic one (three
+/// factors of slope up to 1 and value up to 3/4) within 3 dd plus the roundings.
 struct NodeError {
   double offset_cells;  ///< error of x_i - x_p, in cells
   double weight;        ///< error of w_ip
 };
 NodeError node_error(const Setup& s) {
   const double dd = kEps * (s.coord_bound() + 1.0);
-  return {2.0 * dd, dd + 12.0 * kEps};
+  return {2.0 * dd, (s.kernel == Kernel::kCubic ? 1.0 : 3.0) * dd + 12.0 * kEps};
 }
 
 }  // namespace
@@ -47,7 +48,7 @@ AffineMomentum apic_affine_momentum(const Setup& s, const std::vector<Particle>&
 AffineVelocity apic_affine_velocity(const Setup& s, const std::vector<Particle>& particles,
                                     const std::vector<GpuGridVelocity>& grid) {
   const NodeError e = node_error(s);
-  const double scale = 3.0 / (s.h * s.h);
+  const double scale = 1.0 / (d_over_h2(s.kernel) * s.h * s.h);
   AffineVelocity out;
   for (const Particle& q : particles) {
     dmat3 b(0.0);

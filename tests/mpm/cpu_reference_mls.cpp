@@ -8,13 +8,6 @@ namespace {
 
 double max3(const dvec3& v) { return std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)}); }
 
-double quadratic(double x) {
-  const double a = std::abs(x);
-  if (a < 0.5) return 0.75 - a * a;
-  if (a < 1.5) return 0.5 * (1.5 - a) * (1.5 - a);
-  return 0.0;
-}
-
 /// Float error bounds of one node: a grid coordinate and a node position are each within dd = eps (largest
 /// coordinate + 1) cells, so x_i - x_p within 2 dd cells; the quadratic B-spline's slope is at most 1 per cell, so
 /// each factor errs by dd plus its 3 roundings and the product of three (values <= 3/4) by 3 dd + 12 eps.
@@ -27,19 +20,6 @@ NodeError node_error(const Setup& s) {
 }
 
 }  // namespace
-
-std::vector<NodeWeight> quadratic_support(const Setup& s, const dvec3& x) {
-  const dvec3 g = (x - s.grid_min) / s.h;
-  std::vector<NodeWeight> out;
-  for (int k = int(std::ceil(g.z - 1.5)); k <= int(std::floor(g.z + 1.5)); ++k)
-    for (int j = int(std::ceil(g.y - 1.5)); j <= int(std::floor(g.y + 1.5)); ++j)
-      for (int i = int(std::ceil(g.x - 1.5)); i <= int(std::floor(g.x + 1.5)); ++i) {
-        if (i < 0 || j < 0 || k < 0 || i >= s.dims.x || j >= s.dims.y || k >= s.dims.z) continue;
-        const double w = quadratic(g.x - i) * quadratic(g.y - j) * quadratic(g.z - k);
-        if (w > 0.0) out.push_back({s.node_index({i, j, k}), w, dvec3(0.0)});
-      }
-  return out;
-}
 
 MlsGrid mls_particle_to_grid(const Setup& s, const std::vector<Particle>& particles, const std::vector<dmat3>& affine) {
   const NodeError e = node_error(s);
@@ -59,7 +39,7 @@ MlsGrid mls_particle_to_grid(const Setup& s, const std::vector<Particle>& partic
     // m C (eps/2 per element) and the stress (volume_stress_error) times dt 4/h^2 (3 roundings), the difference.
     const double a_err = k * volume_stress_bound(mat, q) + 4.0 * kEps * (q.m * row_norm(affine[p]) + row_norm(a));
     const double a_rows = row_norm(a), mv = q.m * max3(q.v);
-    for (const NodeWeight& nw : quadratic_support(s, q.x)) {
+    for (const NodeWeight& nw : support(s, q.x, Kernel::kQuadratic)) {
       const dvec3 d = s.node_position(s.node_coords(nw.node)) - q.x;
       g.mass[nw.node] += q.m * nw.w;
       g.momentum[nw.node] += nw.w * (q.m * q.v + a * d);
@@ -83,7 +63,7 @@ MlsTransfer mls_grid_to_particle(const Setup& s, const std::vector<Particle>& pa
     dvec3 v(0.0);
     dmat3 b(0.0);
     double v_terms = 0, v_err = 0, b_terms = 0, b_err = 0;
-    for (const NodeWeight& nw : quadratic_support(s, q.x)) {
+    for (const NodeWeight& nw : support(s, q.x, Kernel::kQuadratic)) {
       const dvec3 vi(glm::vec3(grid[nw.node].v_new));
       const dvec3 d = s.node_position(s.node_coords(nw.node)) - q.x;
       v += nw.w * vi;

@@ -10,9 +10,6 @@
 
 namespace firn::mpm::ref {
 
-/// The grid nodes within the quadratic B-spline's support of x (|x - x_i| < 3h/2 on every axis) with w_ip.
-std::vector<NodeWeight> quadratic_support(const Setup& s, const dvec3& x);
-
 /// MLS particle-to-grid: m_i = sum_p w_ip m_p and p_i = sum_p w_ip (m_p v_p + (m_p C_p - dt (4/h^2) V_p sigma_p)
 /// (x_i - x_p)) [kg, kg m/s], with per-node bounds (per component) of |GPU - ref|.
 struct MlsGrid {

@@ -26,15 +26,13 @@ const glm::ivec3 kDims{13, 11, 17};
 
 using mpmtest::to_double;
 
-mpmtest::AffineRun start() {
+mpmtest::AffineRun start(Kernel kernel) {
   firn::test::gl_context();
-  return mpmtest::start_affine_run(Transfer::kApic, kParticles, kDims);
+  return mpmtest::start_affine_run(Transfer::kApic, kParticles, kDims, kernel);
 }
 
-}  // namespace
-
-TEST(MpmApic, ParticleToGridAddsTheAffineMomentum) {
-  mpmtest::AffineRun r = start();
+void check_particle_to_grid(Kernel kernel) {
+  mpmtest::AffineRun r = start(kernel);
   const auto input = ref::from_gpu(r.solver->download_particles());
   r.solver->clear_grid();
   r.solver->particle_to_grid();
@@ -59,8 +57,8 @@ TEST(MpmApic, ParticleToGridAddsTheAffineMomentum) {
   expect_within(momentum);
 }
 
-TEST(MpmApic, GridToParticleGivesThePicVelocityAndTheAffineVelocity) {
-  mpmtest::AffineRun r = start();
+void check_grid_to_particle(Kernel kernel) {
+  mpmtest::AffineRun r = start(kernel);
   r.solver->clear_grid();
   r.solver->particle_to_grid();
   r.solver->grid_update();
@@ -84,9 +82,23 @@ TEST(MpmApic, GridToParticleGivesThePicVelocityAndTheAffineVelocity) {
   expect_within(c);
 }
 
+}  // namespace
+
+TEST(MpmApic, ParticleToGridAddsTheAffineMomentum) { check_particle_to_grid(Kernel::kCubic); }
+
+TEST(MpmApic, GridToParticleGivesThePicVelocityAndTheAffineVelocity) { check_grid_to_particle(Kernel::kCubic); }
+
+// APIC with the quadratic B-spline (D_p = h^2/4 I): the same passes against the reference on that kernel.
+TEST(MpmApic, QuadraticKernelParticleToGridAndGridToParticle) {
+  check_particle_to_grid(Kernel::kQuadratic);
+  check_grid_to_particle(Kernel::kQuadratic);
+}
+
 TEST(MpmApic, OffCentreCollisionConservesAngularMomentum) {
   firn::test::gl_context();
-  EXPECT_LT(mpmtest::angular_momentum_drift(Transfer::kApic, 1.0 / 3.0), 1e-4);
-  // PIC/FLIP's loss, for comparison (not a requirement: FLIP 0.95 keeps most of it).
-  mpmtest::angular_momentum_drift(Transfer::kFlip, 1.0 / 3.0);
+  EXPECT_LT(mpmtest::angular_momentum_drift(Transfer::kApic, Kernel::kCubic), 1e-4);
+  EXPECT_LT(mpmtest::angular_momentum_drift(Transfer::kApic, Kernel::kQuadratic), 1e-4);
+  // PIC/FLIP's loss, for comparison (not a requirement: FLIP 0.95 keeps most of it), on both kernels.
+  mpmtest::angular_momentum_drift(Transfer::kFlip, Kernel::kCubic);
+  mpmtest::angular_momentum_drift(Transfer::kFlip, Kernel::kQuadratic);
 }

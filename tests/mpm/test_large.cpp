@@ -38,7 +38,9 @@ TEST(MpmLarge, GridBeyondOneDispatchAxisMatchesTheReference) {
   ASSERT_GT(uint64_t(dims.x) * dims.y * dims.z, kOneAxis);
   mpmtest::Scene sc = mpmtest::random_scene(rng, 1237, dims);
   // Particles in the far corner too, up to half a spacing beyond the walls where the particle update may leave them:
-  // the last 64 nodes (z = 255, y = 127, x >= 64) lie beyond the first 4,194,240.
+  // the last 64 nodes (z = 255, y = 127, x >= 64) lie beyond the first 4,194,240. The cubic stencil reaches them
+  // from there (floor(g) + 2); the quadratic one stops a node short (round(g) + 1), so this test runs the cubic.
+  sc.settings.kernel = Kernel::kCubic;
   const glm::dvec3 lo = mpmtest::wall_lo(sc.settings.grid), hi = mpmtest::wall_hi(sc.settings.grid);
   const double h = sc.settings.grid.spacing;
   for (size_t i = 0; i < 100; ++i)

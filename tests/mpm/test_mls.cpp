@@ -58,7 +58,7 @@ TEST(MpmMls, ParticleToGridFoldsTheStressIntoTheAffineMomentum) {
   // the m v part comes from the quadratic weights directly).
   std::vector<glm::dvec3> mv(grid.size(), glm::dvec3(0.0));
   for (const ref::Particle& q : input)
-    for (const ref::NodeWeight& nw : ref::quadratic_support(r.setup, q.x)) mv[nw.node] += nw.w * q.m * q.v;
+    for (const ref::NodeWeight& nw : ref::support(r.setup, q.x, Kernel::kQuadratic)) mv[nw.node] += nw.w * q.m * q.v;
   for (size_t k = 0; k < grid.size(); ++k)
     for (int d = 0; d < 3; ++d) stress_part = std::max(stress_part, std::abs(stress_only.momentum[k][d] - mv[k][d]));
   std::printf("  largest momentum %.3g kg m/s, of which the stress term up to %.3g\n", largest, stress_part);
@@ -100,5 +100,5 @@ TEST(MpmMls, GridToParticleGivesThePicVelocityAndTheAffineVelocityAsGradient) {
 TEST(MpmMls, OffCentreCollisionConservesAngularMomentum) {
   firn::test::gl_context();
   // As MpmApic.OffCentreCollisionConservesAngularMomentum, the affine spin with D_p = h^2/4.
-  EXPECT_LT(mpmtest::angular_momentum_drift(Transfer::kMls, 0.25), 1e-4);
+  EXPECT_LT(mpmtest::angular_momentum_drift(Transfer::kMls, Kernel::kQuadratic), 1e-4);
 }

@@ -34,25 +34,27 @@ struct PassRun {
   double dt = 0;
 };
 
-PassRun start(bool thesis_gradient = false) {
+PassRun start(bool thesis_gradient = false, Kernel kernel = Kernel::kCubic) {
   firn::test::gl_context();
   std::mt19937_64 rng(mpmtest::test_seed());
   PassRun r;
   r.scene = mpmtest::random_scene(rng, kParticles, kDims);
   r.scene.settings.thesis_gradient = thesis_gradient;
+  r.scene.settings.kernel = kernel;
   r.solver = std::make_unique<Solver>(r.scene.settings, r.scene.colliders, r.scene.gravity, r.scene.particles);
   EXPECT_EQ(r.solver->grid_dims(), kDims);
   r.solver->upload_particles(r.scene.particles);
   r.dt = r.solver->step_limits().dt;
   r.solver->set_time_step(r.dt);
   r.setup = ref::make_setup(r.scene.settings, r.scene.colliders, r.scene.gravity, r.solver->scales(), r.dt);
-  std::printf("  %d particles, grid %dx%dx%d, h %.5f m, dt %.3e s, flip %.3f, thesis gradient %d\n", kParticles,
-              kDims.x, kDims.y, kDims.z, r.setup.h, r.dt, r.setup.flip, thesis_gradient);
+  std::printf("  %d particles, grid %dx%dx%d, h %.5f m, dt %.3e s, flip %.3f, thesis gradient %d, %s kernel\n",
+              kParticles, kDims.x, kDims.y, kDims.z, r.setup.h, r.dt, r.setup.flip, thesis_gradient,
+              kernel == Kernel::kCubic ? "cubic" : "quadratic");
   return r;
 }
 
-void check_particle_to_grid(bool thesis_gradient) {
-  PassRun r = start(thesis_gradient);
+void check_particle_to_grid(bool thesis_gradient, Kernel kernel = Kernel::kCubic) {
+  PassRun r = start(thesis_gradient, kernel);
   const auto input = ref::from_gpu(r.solver->download_particles());
   r.solver->clear_grid();
   r.solver->particle_to_grid();
@@ -84,8 +86,12 @@ TEST(MpmPasses, ParticleToGrid) { check_particle_to_grid(false); }
 
 TEST(MpmPasses, ParticleToGridThesisGradient) { check_particle_to_grid(true); }
 
-TEST(MpmPasses, EstimateVolumes) {
-  PassRun r = start();
+TEST(MpmPasses, ParticleToGridQuadraticKernel) { check_particle_to_grid(false, Kernel::kQuadratic); }
+
+namespace {
+
+void check_estimate_volumes(Kernel kernel) {
+  PassRun r = start(false, kernel);
   r.solver->estimate_volumes();
   const auto out = r.solver->download_particles();
   std::vector<double> tol;
@@ -100,6 +106,14 @@ TEST(MpmPasses, EstimateVolumes) {
     ASSERT_EQ(std::memcmp(&a, &b, sizeof a), 0) << "particle " << i;
   }
 }
+
+}  // namespace
+
+TEST(MpmPasses, EstimateVolumes) { check_estimate_volumes(Kernel::kCubic); }
+
+// The volumes are weighed with the cubic B-spline under the quadratic kernel too (Solver::estimate_volumes): the
+// reference weighs cubic whatever the setup's kernel, so a quadratic weighing on the GPU would fail the bounds.
+TEST(MpmPasses, EstimateVolumesWeighCubicUnderTheQuadraticKernel) { check_estimate_volumes(Kernel::kQuadratic); }
 
 TEST(MpmPasses, GridUpdate) {
   PassRun r = start();
@@ -144,8 +158,8 @@ TEST(MpmPasses, GridUpdate) {
 
 namespace {
 
-void check_grid_to_particle(bool thesis_gradient) {
-  PassRun r = start(thesis_gradient);
+void check_grid_to_particle(bool thesis_gradient, Kernel kernel = Kernel::kCubic) {
+  PassRun r = start(thesis_gradient, kernel);
   r.solver->clear_grid();
   r.solver->particle_to_grid();
   r.solver->grid_update();
@@ -177,6 +191,8 @@ void check_grid_to_particle(bool thesis_gradient) {
 TEST(MpmPasses, GridToParticle) { check_grid_to_particle(false); }
 
 TEST(MpmPasses, GridToParticleThesisGradient) { check_grid_to_particle(true); }
+
+TEST(MpmPasses, GridToParticleQuadraticKernel) { check_grid_to_particle(false, Kernel::kQuadratic); }
 
 TEST(MpmPasses, ParticleUpdate) {
   PassRun r = start();

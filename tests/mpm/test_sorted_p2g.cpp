@@ -69,11 +69,12 @@ bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
 /// or with rows) with `transfer` (the sorted one in chunks of `chunk` particles when non-zero): the grid after one
 /// particle-to-grid, then the particles and the affine velocities after 25 substeps, must be the same bytes.
 void expect_bit_identical(Transfer transfer, uint32_t chunk, ParticleToGrid mode = ParticleToGrid::kSorted,
-                          bool rows = false) {
+                          bool rows = false, Kernel kernel = Kernel::kCubic) {
   firn::test::gl_context();
   std::mt19937_64 rng(mpmtest::test_seed());
   mpmtest::Scene sc = rows ? rows_scene(rng) : clumped_scene(rng);
   sc.settings.transfer = transfer;
+  sc.settings.kernel = kernel;
   MpmSettings direct_settings = sc.settings;
   sc.settings.particle_to_grid = mode;
   direct_settings.particle_to_grid = ParticleToGrid::kDirect;
@@ -122,6 +123,16 @@ TEST(MpmSortedP2G, ApicGridAndParticlesAreBitIdenticalToTheDirectScatter) { expe
 
 TEST(MpmSortedP2G, MlsGridAndParticlesAreBitIdenticalToTheDirectScatter) { expect_bit_identical(Transfer::kMls, 0); }
 
+// PIC/FLIP and APIC with the quadratic B-spline (Kernel::kQuadratic: 27 nodes, the sort keyed by its base node),
+// sorted and in segments.
+TEST(MpmSortedP2G, QuadraticKernelIsBitIdenticalToTheDirectScatter) {
+  for (Transfer t : {Transfer::kFlip, Transfer::kApic}) {
+    SCOPED_TRACE(t == Transfer::kFlip ? "flip" : "apic");
+    expect_bit_identical(t, 0, ParticleToGrid::kSorted, false, Kernel::kQuadratic);
+    expect_bit_identical(t, 0, ParticleToGrid::kSegments, true, Kernel::kQuadratic);
+  }
+}
+
 // Chunks of 256 particles (the layout 4 M particles use on llvmpipe, in small): each chunk sorted on its own.
 TEST(MpmSortedP2G, ChunkedSortedScatterIsBitIdenticalToTheDirectScatter) { expect_bit_identical(Transfer::kFlip, 256); }
 
@@ -136,15 +147,20 @@ TEST(MpmSortedP2G, SegmentsAreBitIdenticalToTheDirectScatter) {
   expect_bit_identical(Transfer::kFlip, 256, ParticleToGrid::kSegments, true);
 }
 
+namespace {
+
 // After particle-to-grid the sort holds every particle once, slots in non-decreasing key order, keys inside the
 // table (a power of two >= 2 particles, independent of the grid), and particles of one cell (computed here in
 // double; those within 1e-5 h of a cell face are skipped, where float and double may round differently) share
-// their key, so the sorted particle-to-grid finds them next to each other.
-TEST(MpmSortedP2G, SortPutsParticlesOfOneCellUnderOneKey) {
+// their key, so the sorted particle-to-grid finds them next to each other. The cells are those of the kernel's
+// stencil base: the grid's cells for the cubic B-spline (base floor(g) - 1), the cells centred on the nodes for the
+// quadratic one (base round(g) - 1).
+void expect_one_key_per_cell(Kernel kernel) {
   firn::test::gl_context();
   std::mt19937_64 rng(mpmtest::test_seed());
   mpmtest::Scene sc = clumped_scene(rng);
   sc.settings.particle_to_grid = ParticleToGrid::kSorted;
+  sc.settings.kernel = kernel;
   Solver solver(sc.settings, sc.colliders, sc.gravity, sc.particles);
   EXPECT_EQ(solver.sort_table(), 8192u);  // 2 x 3001 rounded up to a power of two
   solver.upload_particles(sc.particles);
@@ -167,7 +183,8 @@ TEST(MpmSortedP2G, SortPutsParticlesOfOneCellUnderOneKey) {
   std::map<std::array<int, 3>, uint32_t> key_of_cell;
   size_t shared = 0, checked = 0;
   for (int i = 0; i < kParticles; ++i) {
-    const glm::dvec3 u = (glm::dvec3(glm::vec3(sc.particles[i].x_m)) - g.min) / g.spacing;
+    const glm::dvec3 u = (glm::dvec3(glm::vec3(sc.particles[i].x_m)) - g.min) / g.spacing +
+                         (kernel == Kernel::kQuadratic ? 0.5 : 0.0);
     const glm::dvec3 frac = u - glm::floor(u);
     if (glm::any(glm::lessThan(glm::min(frac, 1.0 - frac), glm::dvec3(1e-5)))) continue;
     ++checked;
@@ -180,6 +197,15 @@ TEST(MpmSortedP2G, SortPutsParticlesOfOneCellUnderOneKey) {
   }
   EXPECT_GT(checked, size_t(kParticles) * 9 / 10);
   EXPECT_GT(shared, size_t(kParticles) / 2) << "the clump should put many particles in shared cells";
+}
+
+}  // namespace
+
+TEST(MpmSortedP2G, SortPutsParticlesOfOneCellUnderOneKey) {
+  for (Kernel k : {Kernel::kCubic, Kernel::kQuadratic}) {
+    SCOPED_TRACE(k == Kernel::kCubic ? "cubic" : "quadratic");
+    expect_one_key_per_cell(k);
+  }
 }
 
 // A particle whose momentum cannot be written in int32 fixed point at its nearest nodes (3 x 2^31 integer units at

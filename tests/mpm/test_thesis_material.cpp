@@ -36,6 +36,7 @@ Landing land(const Material& m, bool thesis_gradient, const dvec3& velocity, uin
   MpmSettings s;
   s.grid = {{0, 0, 0}, {0.9, 0.8, 0.85}, 0.05};
   s.thesis_gradient = thesis_gradient;
+  s.kernel = Kernel::kCubic;  // the thesis's kernel, which thesis_gradient needs, on both sides of the comparison
   s.materials.push_back(m);
   Body b;
   b.center = {0.45, 0.33, 0.42};

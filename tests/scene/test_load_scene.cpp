@@ -58,6 +58,7 @@ TEST(LoadScene, ReferenceSceneMpm) {
   EXPECT_DOUBLE_EQ(m.flip, 0.95);
   EXPECT_DOUBLE_EQ(m.max_speed, 0.0);  // default: derive from the scene
   EXPECT_FALSE(m.thesis_gradient);
+  EXPECT_EQ(m.kernel, mpm::Kernel::kQuadratic);
   ASSERT_EQ(m.materials.size(), 1u);
   const mpm::Material& snow = m.materials[0];
   EXPECT_EQ(snow.name, "snow");
@@ -227,6 +228,19 @@ std::vector<BrokenCase> broken_cases() {
       // Below the smallest step firn takes: it ended as exit 3 at the run's time-step floor (a robustness sweep).
       {"dt_max 5e-324", setter("/mpm/dt_max", 5e-324), "mpm.dt_max", "dt_max >= 1e-12 [s]"},
       {"unknown transfer", setter("/mpm/transfer", "pic"), "mpm.transfer", "allowed: flip, apic, mls"},
+      {"unknown kernel", setter("/mpm/kernel", "linear"), "mpm.kernel", "allowed: cubic, quadratic"},
+      {"cubic kernel with mls",
+       [](json& j) {
+         set(j, "/mpm/transfer", "mls");
+         set(j, "/mpm/kernel", "cubic");
+       },
+       "mpm.kernel", "not with transfer \"mls\""},
+      {"thesis_gradient with the quadratic kernel named",
+       [](json& j) {
+         set(j, "/mpm/thesis_gradient", true);
+         set(j, "/mpm/kernel", "quadratic");
+       },
+       "mpm.thesis_gradient", "not with kernel \"quadratic\""},
       {"unknown particle_to_grid", setter("/mpm/particle_to_grid", "tiled"), "mpm.particle_to_grid",
        "unknown particle_to_grid \"tiled\"; allowed: sorted, direct"},
       {"max_speed -1", setter("/mpm/max_speed", -1), "mpm.max_speed", "max_speed >= 0"},

@@ -82,10 +82,25 @@ TEST(SceneDefaults, MinimalSceneGetsDocumentedDefaults) {
   EXPECT_DOUBLE_EQ(m.flip, 0.95);
   EXPECT_DOUBLE_EQ(m.max_speed, 0.0);
   EXPECT_FALSE(m.thesis_gradient);
+  EXPECT_EQ(m.kernel, mpm::Kernel::kQuadratic);
+  EXPECT_EQ(m.transfer, mpm::Transfer::kFlip);
   EXPECT_EQ(m.bodies[0].velocity, glm::dvec3(0.0));
   EXPECT_EQ(m.bodies[0].particles_per_cell, 8);
   EXPECT_EQ(m.bodies[0].seed, 1u);
   EXPECT_DOUBLE_EQ(m.materials[0].poisson_ratio, 0.3);
+}
+
+// thesis_gradient reproduces Meyer 2015's code, which runs the cubic B-spline: without a kernel named it selects
+// that one (the quadratic default has no 1/h-free gradient to reproduce); a kernel named is kept.
+TEST(SceneDefaults, ThesisGradientSelectsTheCubicKernel) {
+  json j = minimal_scene();
+  j["mpm"]["thesis_gradient"] = true;
+  EXPECT_EQ(parse_scene(j, "virtual/thesis.json").mpm->kernel, mpm::Kernel::kCubic);
+  j["mpm"]["kernel"] = "cubic";
+  EXPECT_EQ(parse_scene(j, "virtual/thesis.json").mpm->kernel, mpm::Kernel::kCubic);
+  j["mpm"]["thesis_gradient"] = false;
+  j["mpm"]["kernel"] = "quadratic";
+  EXPECT_EQ(parse_scene(j, "virtual/thesis.json").mpm->kernel, mpm::Kernel::kQuadratic);
 }
 
 TEST(SceneDefaults, DefaultCameraFramesTheGrid) {
