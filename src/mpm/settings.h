@@ -102,8 +102,9 @@ struct MpmSettings {
   double flip = 0.95;      ///< PIC/FLIP blend alpha (0 = PIC, 1 = FLIP); only read with Transfer::kFlip
   Transfer transfer = Transfer::kFlip;
   /// Read with kFlip and kApic (kMls always runs kQuadratic, stencil_kernel). The quadratic B-spline by default:
-  /// 27 nodes instead of 64 make a substep about 1.8x cheaper, and the bundled scenes look the same on either
-  /// (docs/snow-pipeline.md, "Kernel"); thesis_gradient needs kCubic.
+  /// 27 nodes instead of 64 make a substep about 1.8x cheaper, and the bundled snow-only scenes look the same on
+  /// either; scene files keep the cubic for snow coupled to bodies (docs/snow-pipeline.md, "Kernel");
+  /// thesis_gradient needs kCubic.
   Kernel kernel = Kernel::kQuadratic;
   ParticleToGrid particle_to_grid = ParticleToGrid::kSorted;
   double max_speed = 0.0;  ///< speed bound for the fixed-point scale [m/s]; 0 derives it from the scene

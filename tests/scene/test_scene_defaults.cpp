@@ -103,6 +103,19 @@ TEST(SceneDefaults, ThesisGradientSelectsTheCubicKernel) {
   EXPECT_EQ(parse_scene(j, "virtual/thesis.json").mpm->kernel, mpm::Kernel::kQuadratic);
 }
 
+// Snow coupled to grains or rigid bodies keeps the cubic kernel unless the scene names one (the quadratic kernel let
+// rock-into-snow's light box tip into the bank); uncoupled, it gets the quadratic default.
+TEST(SceneDefaults, SnowCoupledToBodiesKeepsTheCubicKernel) {
+  json j = minimal_scene();
+  j["dem"] = {{"grains", {{"count", 10}}}};
+  EXPECT_EQ(parse_scene(j, "virtual/coupled.json").mpm->kernel, mpm::Kernel::kCubic);
+  j["mpm"]["kernel"] = "quadratic";
+  EXPECT_EQ(parse_scene(j, "virtual/coupled.json").mpm->kernel, mpm::Kernel::kQuadratic);
+  j["mpm"].erase("kernel");
+  j["coupling"] = {{"snow_bodies", false}};
+  EXPECT_EQ(parse_scene(j, "virtual/coupled.json").mpm->kernel, mpm::Kernel::kQuadratic);
+}
+
 TEST(SceneDefaults, DefaultCameraFramesTheGrid) {
   const Scene s = parse_scene(minimal_scene(), "virtual/minimal.json");
   EXPECT_DOUBLE_EQ(s.camera.fov_deg, 45.0);
