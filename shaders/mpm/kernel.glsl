@@ -1,8 +1,9 @@
 // B-spline interpolation on the particle's stencil. By default the cubic B-spline on 4x4x4 nodes (Stomakhin et al.
 // 2013 Eqs. 17-20; Meyer 2015 Eqs. 17-20); with MPM_QUADRATIC (src/mpm/settings.h Kernel::kQuadratic, and always with
 // MLS-MPM) the quadratic B-spline on 3x3x3 nodes (common/quadratic_bspline.glsl). The cubic gradient carries the 1/h
-// of the chain rule that Meyer's Eq. 19 and code leave out (docs/scene-format.md, "Materials"); MPM_FLAG_THESIS_GRADIENT
-// reproduces the omission for comparisons (cubic only: the scene loader refuses it with the quadratic kernel).
+// of the chain rule that Meyer's Eq. 19 and code leave out (docs/scene-format.md, "Materials");
+// MPM_FLAG_THESIS_GRADIENT reproduces the omission for comparisons (cubic only: the scene loader refuses it with the
+// quadratic kernel).
 
 // N(x): 1-D cubic B-spline, support |x| < 2 (Eq. 18).
 float bspline(float x) {

@@ -86,9 +86,9 @@ enum class ParticleToGrid {
   kDirect,  ///< one thread per particle, every node value a global atomicAdd (Meyer 2015 Sec. 4.3)
   kSegments,  ///< sorted as kSorted, but the runs of a row of L cells whose stencils overlap are summed per node
               ///< before the atomics: 16 (L + 3) node additions instead of 64 L (cubic; 9 (L + 2) against 27 L for
-              ///< the quadratic kernel). For GPUs, whose particle-to-grid the global atomics seem to bound (bench/RESULTS.md, H200;
-              ///< not measured there yet); on llvmpipe 4-10 % faster than kSorted on dense FLIP snow, 3 % slower
-              ///< with MLS or sparse snow. Bit-identical to both.
+              ///< the quadratic kernel). For GPUs, whose particle-to-grid the global atomics seem to bound
+              ///< (bench/RESULTS.md, H200; not measured there yet); on llvmpipe 4-10 % faster than kSorted on
+              ///< dense FLIP snow, 3 % slower with MLS or sparse snow. Bit-identical to both.
 };
 
 /// True for the transfers whose particles carry an affine velocity C_p (APIC, MLS).
@@ -102,7 +102,7 @@ struct MpmSettings {
   double flip = 0.95;      ///< PIC/FLIP blend alpha (0 = PIC, 1 = FLIP); only read with Transfer::kFlip
   Transfer transfer = Transfer::kFlip;
   /// Read with kFlip and kApic (kMls always runs kQuadratic, stencil_kernel). The quadratic B-spline by default:
-  /// 27 nodes instead of 64 make a substep about 1.8x cheaper, and the bundled snow-only scenes look the same on
+  /// 27 nodes instead of 64 make a substep about 1.75x cheaper, and the bundled snow-only scenes look alike on
   /// either; scene files keep the cubic for snow coupled to bodies (docs/snow-pipeline.md, "Kernel");
   /// thesis_gradient needs kCubic.
   Kernel kernel = Kernel::kQuadratic;

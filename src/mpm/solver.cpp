@@ -215,8 +215,8 @@ void Solver::upload_step(double dt, double end, uint32_t budget) {
 }
 
 void Solver::place_window(const std::vector<GpuParticle>& particles) {
-  // Stencil base nodes in double: floor(g) - 1 (cubic) or floor(g + 1/2) - 1 (quadratic), widened by one node each way
-  // so that the float rounding of the shaders stays inside. The window then follows window.glsl's rule.
+  // Stencil base nodes in double: floor(g) - 1 (cubic) or floor(g + 1/2) - 1 (quadratic), widened by one node each
+  // way so that the float rounding of the shaders stays inside. The window then follows window.glsl's rule.
   const double h = settings_.grid.spacing;
   glm::ivec3 lo(std::numeric_limits<int>::max()), hi(std::numeric_limits<int>::min());
   for (const GpuParticle& p : particles) {

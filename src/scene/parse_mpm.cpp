@@ -211,8 +211,8 @@ mpm::Grid parse_grid(const Node& node) {
 
 mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_dir) {
   node.expect_object(
-      {"grid", "cfl", "dt_max", "flip", "transfer", "kernel", "particle_to_grid", "max_speed", "thesis_gradient", "max_energy_growth", "materials",
-       "bodies"});
+      {"grid", "cfl", "dt_max", "flip", "transfer", "kernel", "particle_to_grid", "max_speed", "thesis_gradient",
+       "max_energy_growth", "materials", "bodies"});
   mpm::MpmSettings s;
   s.grid = parse_grid(node.at("grid", "an object {\"min\", \"max\", \"spacing\"}"));
   s.cfl = node.number("cfl", {.text = "0 < cfl <= 1", .lo = 0, .lo_open = true, .hi = 1}, s.cfl);

@@ -14,8 +14,9 @@ namespace firn::mpmtest {
 /// Downloaded affine velocities or velocity gradients in double.
 std::vector<glm::dmat3> to_double(const std::vector<GpuVelocityGradient>& g);
 
-/// A solver on a random scene of `particles` particles on a grid of `dims` nodes with `transfer` and `kernel`, random affine
-/// velocities (|C| < 20 1/s per element) uploaded and the CFL time step set; `setup` is the CPU reference's view.
+/// A solver on a random scene of `particles` particles on a grid of `dims` nodes with `transfer` and `kernel`,
+/// random affine velocities (|C| < 20 1/s per element) uploaded and the CFL time step set; `setup` is the CPU
+/// reference's view.
 struct AffineRun {
   Scene scene;
   std::unique_ptr<Solver> solver;

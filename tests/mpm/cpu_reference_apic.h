@@ -21,8 +21,9 @@ struct AffineMomentum {
 AffineMomentum apic_affine_momentum(const Setup& s, const std::vector<Particle>& particles,
                                     const std::vector<dmat3>& affine);
 
-/// APIC grid-to-particle's affine velocity C_p = D_p^-1 sum_i w_ip v_i^{n+1} (x_i - x_p)^T [1/s] (Eq. 10), from the GPU's node velocities, with a per-element bound. (v_p is the PIC velocity: the
-/// reference grid_to_particle with flip 0.)
+/// APIC grid-to-particle's affine velocity C_p = D_p^-1 sum_i w_ip v_i^{n+1} (x_i - x_p)^T [1/s] (Eq. 10), from the
+/// GPU's node velocities, with a per-element bound. (v_p is the PIC velocity: the reference grid_to_particle with
+/// flip 0.)
 struct AffineVelocity {
   std::vector<dmat3> c;
   std::vector<double> tol;
