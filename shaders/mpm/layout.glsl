@@ -5,8 +5,8 @@
 struct Particle {
   vec4 x_m;    // position [m], mass [kg]
   vec4 v_vol;  // velocity [m/s], initial volume V0 [m^3]
-  vec4 fe[3];  // columns of F_E; fe[0].w = J_P, fe[1].w = material index
-  vec4 fp[3];  // columns of F_P
+  vec4 fe[3];  // columns of F_E; fe[0].w = J_P, fe[1].w = material index, fe[2].w = w of R_E's quaternion
+  vec4 fp[3];  // columns of F_P; fp[k].w = x, y, z of R_E's quaternion (particles.glsl, elastic_rotation)
 };
 
 struct GridNode {

@@ -1,7 +1,8 @@
 #version 430
 // Particle-to-grid: mass, momentum and elastic impulse dt f_i scattered to the 4x4x4 stencil as int32 fixed point
 // (order-independent sums, hence deterministic). Stomakhin et al. 2013 Sec. 4 steps 1 and 3; Meyer 2015 Sec. 4.3.
-// The polar decomposition of F_E is computed once per particle, not per node. With P2G_MASS_ONLY defined only the
+// The polar rotation R_E of F_E comes with the particle (the particle update keeps it from its SVD), so this pass
+// decomposes nothing (2.5-3 of 34 ms on two-snowballs on llvmpipe). With P2G_MASS_ONLY defined only the
 // mass is scattered (first step, for the volume estimate). With APIC the momentum carries the particle's affine
 // velocity: m_i v_i = sum_p w_ip m_p (v_p + C_p (x_i - x_p)) (Jiang et al. 2015 Eq. 11). With MPM_MLS (Hu et al.
 // 2018, MLS-MPM, Sec. 5 and its Eq. 29): the quadratic B-spline and the elastic force folded into the affine
@@ -20,7 +21,6 @@
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
 #include "mpm/kernel.glsl"
-#include "mpm/svd.glsl"
 #include "mpm/particles.glsl"
 #ifndef P2G_MASS_ONLY
 #include "mpm/blocks.glsl"
@@ -37,7 +37,7 @@ mat3 volume_stress(Particle p) {
   float harden = exp(mat.lame.z * (1.0 - p.fe[0].w));
   float mu = mat.lame.x * harden, lambda = mat.lame.y * harden;
   float JE = determinant(FE);
-  mat3 RE = polar_rotation(FE);
+  mat3 RE = elastic_rotation(p);  // kept by the particle update (particles.glsl)
   // tau is symmetric (F_E = R_E S_E gives R_E F_E^T = R_E S_E R_E^T), but not quite in float with R_E from the
   // iterative polar decomposition: its antisymmetric part would be a torque of the grid forces on the snow, so it is
   // dropped. Off-centre collision, llvmpipe (MpmApic / MpmMls ...AngularMomentum): relative drift 1.23e-5 -> 1.15e-5
@@ -201,8 +201,17 @@ shared mat3 s_impulse[MPM_LOCAL_SIZE];
 shared uint s_pid[MPM_LOCAL_SIZE];
 shared float s_bound[MPM_LOCAL_SIZE];  // value_bound
 shared uint s_runs;  // runs: consecutive particles with the same stencil base (one cell)
-#ifndef MPM_P2G_SEGMENTS
+// The tile: per run (at most P2G_TILE_NODES / STENCIL_NODES of them: 15 with the quadratic stencil, 6 with the
+// cubic) its stencil's nodes, one int32 sum per node and channel. Channel c of run r's node q (stencil order) is
+// s_tile[c * P2G_TILE_NODES + r * STENCIL_NODES + q]. Its size keeps the segments build within the 32 KiB of
+// shared memory that GL 4.3 guarantees (llvmpipe's limit).
+#define P2G_TILE_NODES 405
+#define P2G_CHANNELS 7
+shared int s_tile[P2G_CHANNELS * P2G_TILE_NODES];
+shared uint s_run_of[MPM_LOCAL_SIZE];  // the run of each sorted particle
+shared uint s_runs_out_of_range;  // nonzero when a run's sums may overflow (its bound sum, below)
 shared uint s_run_first[MPM_LOCAL_SIZE];
+#ifndef MPM_P2G_SEGMENTS
 shared uint s_run_end[MPM_LOCAL_SIZE];
 shared bool s_run_in_range[MPM_LOCAL_SIZE];  // no value and no partial sum of the run can overflow
 #endif
@@ -258,13 +267,19 @@ void cut_runs(uint l, uint count) {
   if (l > 0u && s_base[l - 1u] == base) return;
   uint r = atomicAdd(s_runs, 1u);
   list_blocks(base, base + (MPM_STENCIL - 1));
-#ifndef MPM_P2G_SEGMENTS
   uint end = l + 1u;
   float bound = s_bound[l];  // a bound on the run's sums: the sum of its particles' bounds
-  for (; end < count && s_base[end] == base; ++end) bound += s_bound[end];
+  s_run_of[l] = r;
+  for (; end < count && s_base[end] == base; ++end) {
+    bound += s_bound[end];
+    s_run_of[end] = r;
+  }
   s_run_first[r] = l;
+  bool in_range = bound <= 0.5 * FIXED_LIMIT && !isnan(bound);
+  if (!in_range) atomicOr(s_runs_out_of_range, 1u);
+#ifndef MPM_P2G_SEGMENTS
   s_run_end[r] = end;
-  s_run_in_range[r] = bound <= 0.5 * FIXED_LIMIT;
+  s_run_in_range[r] = in_range;
 #endif
 }
 
@@ -364,6 +379,50 @@ void add_segments(uint l) {
 }
 #endif
 
+// Tile channel c of slot t (0: mass, 1-3: momentum, 4-6: impulse) gains `value` (a shared atomic).
+void add_to_tile(int c, int t, int value) {
+  if (value != 0) atomicAdd(s_tile[c * P2G_TILE_NODES + t], value);
+}
+
+// The invocation's own particle added to its run's slots of the tile: the same integers as `scatter` adds to the
+// grid, unchecked (the caller proved that no sum over the group can overflow).
+void scatter_to_tile(Stencil s, vec3 x, float m, vec3 mv, mat3 mC, mat3 impulse, uint run, uint pid) {
+  for (int c = 0; c < MPM_STENCIL; ++c)
+    for (int b = 0; b < MPM_STENCIL; ++b)
+      for (int a = 0; a < MPM_STENCIL; ++a) {
+        ivec3 o = ivec3(a, b, c);
+#ifdef MPM_MLS
+        vec3 grad = vec3(0.0);
+#else
+        vec3 grad = stencil_gradient(s, o);
+#endif
+        NodeValue v = node_value(stencil_weight(s, o), grad, node_position(s.base + o) - x, m, mv, mC, impulse,
+                                 false, pid);
+        int t = int(run) * STENCIL_NODES + a + MPM_STENCIL * (b + MPM_STENCIL * c);
+        add_to_tile(0, t, v.mass);
+        for (int d = 0; d < 3; ++d) add_to_tile(1 + d, t, v.momentum[d]);
+        for (int d = 0; d < 3; ++d) add_to_tile(4 + d, t, v.impulse[d]);
+      }
+}
+
+// The tile's sums added to the grid, the (run, node) slots dealt to the invocations in turn: one global atomic per
+// run, node and channel (zero sums skipped), as the run sums add, without their reads of every particle per node.
+void flush_tile(uint l) {
+  uint slots = s_runs * uint(STENCIL_NODES);
+  for (uint k = l; k < slots; k += uint(MPM_LOCAL_SIZE)) {
+    uint r = k / uint(STENCIL_NODES), q = k % uint(STENCIL_NODES);
+    ivec3 o = ivec3(q % MPM_STENCIL, (q / MPM_STENCIL) % MPM_STENCIL, q / (MPM_STENCIL * MPM_STENCIL));
+    uint first = s_run_first[r];
+    ivec3 n = s_base[first] + o;
+    if (!node_in_grid(n) || !node_in_window(n)) continue;  // outside the window: reported above
+    NodeValue v;
+    v.mass = s_tile[k];
+    for (int d = 0; d < 3; ++d) v.momentum[d] = s_tile[(1 + d) * P2G_TILE_NODES + int(k)];
+    for (int d = 0; d < 3; ++d) v.impulse[d] = s_tile[(4 + d) * P2G_TILE_NODES + int(k)];
+    add_to_grid(node_index(n), v, s_pid[first]);
+  }
+}
+
 void main() {
   uint group = gl_WorkGroupID.x + gl_NumWorkGroups.x * gl_WorkGroupID.y;
   uint first = group * uint(MPM_LOCAL_SIZE);
@@ -371,6 +430,7 @@ void main() {
   uint count = min(uint(MPM_LOCAL_SIZE), chunk_count - first);
   uint l = gl_LocalInvocationIndex;
   if (l == 0u) s_runs = 0u;
+  if (l == 1u) s_runs_out_of_range = 0u;
   // The invocation's own particle, kept for groups of short runs (below).
   Stencil s;
   float m;
@@ -382,15 +442,8 @@ void main() {
     Particle p = particles[i];
     s = make_stencil(p.x_m.xyz);
     s_base[l] = s.base;
-    for (int k = 0; k < MPM_STENCIL; ++k) {
-      s_w[l * uint(MPM_STENCIL) + uint(k)] = s.w[k];
-      s_dw[l * uint(MPM_STENCIL) + uint(k)] = s.dw[k];
-    }
     particle_terms(i, p, m, mv, mC, impulse);
     s_x_m[l] = vec4(p.x_m.xyz, m);
-    s_mv[l] = mv;
-    s_mC[l] = mC;
-    s_impulse[l] = impulse;
     s_pid[l] = chunk_first + i;
     s_bound[l] = value_bound(m, mv, mC, impulse);
     own = stencil_in_window(s.base);
@@ -399,6 +452,22 @@ void main() {
   barrier();  // also orders shared memory (GLSL 4.30 Sec. 8.16)
   cut_runs(l, count);
   barrier();
+
+  // The tile when the group's runs' stencils fit and no run's sums can overflow (a slot sums one run's particles,
+  // each sum at most the run's bound sum): the particles add their values, computed in registers, to shared memory
+  // with shared atomics, then one global atomic per run, node and channel. On llvmpipe a shared atomic costs about a
+  // fifth of a global one (two-snowballs, 2026-11-29: the direct pass's seven atomics per node took 23 ms on the
+  // grid, 5 ms in shared memory). Otherwise the particles or the run sums below.
+  uint slots = s_runs * uint(STENCIL_NODES);
+  if (slots <= uint(P2G_TILE_NODES) && s_runs_out_of_range == 0u) {
+    for (uint k = l; k < uint(P2G_CHANNELS) * slots; k += uint(MPM_LOCAL_SIZE))
+      s_tile[(k / slots) * uint(P2G_TILE_NODES) + k % slots] = 0;  // the slots in use, channel by channel
+    barrier();
+    if (own) scatter_to_tile(s, s_x_m[l].xyz, m, mv, mC, impulse, s_run_of[l], s_pid[l]);
+    barrier();
+    flush_tile(l);
+    return;
+  }
 
   // Fewer than two particles per run on average (sparse snow: about one particle per cell) gain less from the sums
   // than their shared-memory passes cost (a 186 k-particle bunny at one per cell: 2x slower with runs, 2x with
@@ -414,6 +483,18 @@ void main() {
     }
     return;
   }
+  // The run sums read every particle's weights and terms from shared memory (written only here: the tile and
+  // the particles above keep them in registers).
+  if (l < count) {
+    for (int k = 0; k < MPM_STENCIL; ++k) {
+      s_w[l * uint(MPM_STENCIL) + uint(k)] = s.w[k];
+      s_dw[l * uint(MPM_STENCIL) + uint(k)] = s.dw[k];
+    }
+    s_mv[l] = mv;
+    s_mC[l] = mC;
+    s_impulse[l] = impulse;
+  }
+  barrier();
 #ifdef MPM_P2G_SEGMENTS
   if (l == 0u) cut_segments(count);  // only in groups that sum: the walk is serial
   barrier();

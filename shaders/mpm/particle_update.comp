@@ -2,7 +2,7 @@
 // Particle update: deformation gradient, plasticity, particle collisions and advection
 // (Stomakhin et al. 2013 Sec. 4 steps 7, 9, 10 and Sec. 5; Meyer 2015 Eqs. 21-22 with the corrected F_P).
 //   F_E^ = (I + dt grad v) F_E,  F = F_E^ F_P,  F_E^ = U S^ V^T,  S = clamp(S^, 1 - theta_c, 1 + theta_s),
-//   F_E = U S V^T,  F_P = V S^-1 U^T F.
+//   F_E = U S V^T,  F_P = V S^-1 U^T F,  and R_E = U V^T of F_E = R_E S_E kept for particle-to-grid's stress.
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
 #include "mpm/svd.glsl"
@@ -34,10 +34,12 @@ void plasticity(inout Particle p, mat3 grad_v) {
   float JP = determinant(FP);
   p.fe[0] = vec4(FE[0], JP);
   p.fe[1] = vec4(FE[1], p.fe[1].w);
-  p.fe[2] = vec4(FE[2], 0.0);
-  p.fp[0] = vec4(FP[0], 0.0);
-  p.fp[1] = vec4(FP[1], 0.0);
-  p.fp[2] = vec4(FP[2], 0.0);
+  p.fe[2].xyz = FE[2];
+  p.fp[0].xyz = FP[0];
+  p.fp[1].xyz = FP[1];
+  p.fp[2].xyz = FP[2];
+  // F_E = U S V^T with S > 0 (or, without plasticity, the signed S of svd3 as polar_rotation takes it): R_E = U V^T.
+  set_elastic_rotation(p, U * transpose(V));
 }
 
 // Moves x out of every collider it ended up inside, onto the surface: no particle ends a substep in a solid.

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "core/gpu_collider.h"
 #include "core/gpu_rigid_body.h"
@@ -13,17 +14,33 @@
 
 namespace firn::mpm {
 
-/// One material point (std430, 128 bytes). F_E and F_P are 3x3, stored as three columns in vec4s.
+/// One material point (std430, 128 bytes). F_E and F_P are 3x3, stored as three columns in vec4s. The spare w
+/// components hold J_P, the material index and the rotation R_E of the polar decomposition F_E = R_E S_E as a unit
+/// quaternion (w in fe[2].w, x y z in fp[0..2].w): the particle update keeps R_E from its SVD and particle-to-grid's
+/// stress reads it (shaders/mpm/particles.glsl). A particle made on the CPU sets it with set_elastic_rotation.
 struct alignas(16) GpuParticle {
   glm::vec4 x_m;     ///< position [m], mass m_p [kg]
   glm::vec4 v_vol;   ///< velocity [m/s], initial volume V_p^0 [m^3] (0 until the first step estimates it)
-  glm::vec4 fe[3];   ///< columns of the elastic deformation gradient F_E; fe[0].w = J_P, fe[1].w = material index
-  glm::vec4 fp[3];   ///< columns of the plastic deformation gradient F_P; .w unused (0)
+  glm::vec4 fe[3];   ///< columns of the elastic deformation gradient F_E; w: J_P, material index, R_E's w
+  glm::vec4 fp[3];   ///< columns of the plastic deformation gradient F_P; w: R_E's x, y, z
 };
 static_assert(sizeof(GpuParticle) == 128);
 static_assert(offsetof(GpuParticle, v_vol) == 16);
 static_assert(offsetof(GpuParticle, fe) == 32);
 static_assert(offsetof(GpuParticle, fp) == 80);
+
+/// R_E of the particle as a quaternion (not normalised here; the shaders use q / |q|).
+inline glm::quat elastic_rotation(const GpuParticle& p) {
+  return glm::quat(p.fe[2].w, p.fp[0].w, p.fp[1].w, p.fp[2].w);  // glm order: w, x, y, z
+}
+
+/// Stores the rotation R_E of F_E = R_E S_E (a unit quaternion) in the particle's spare components.
+inline void set_elastic_rotation(GpuParticle& p, const glm::quat& q) {
+  p.fe[2].w = q.w;
+  p.fp[0].w = q.x;
+  p.fp[1].w = q.y;
+  p.fp[2].w = q.z;
+}
 
 /// A grid node's fixed-point accumulators (std430, 32 bytes), filled by particle-to-grid with int32 atomicAdd.
 /// mass = m_i * mass_scale; momentum and impulse (dt f_i) = value * momentum_scale.

@@ -51,6 +51,7 @@ GpuParticle make_particle(const glm::dvec3& x, double m, const glm::dvec3& v, in
   p.fp[0] = {1, 0, 0, 0};
   p.fp[1] = {0, 1, 0, 0};
   p.fp[2] = {0, 0, 1, 0};
+  set_elastic_rotation(p, glm::quat(1, 0, 0, 0));  // F_E = I: R_E = I
   return p;
 }
 

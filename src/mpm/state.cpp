@@ -8,7 +8,8 @@
 namespace firn::mpm {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 4;  // 2: APIC affine velocities; 3: rigid bodies; 4: colliders at t = 0
+constexpr std::uint32_t kStateVersion = 5;  // 2: APIC affine velocities; 3: rigid bodies; 4: colliders at t = 0;
+                                            // 5: the particles keep R_E (GpuParticle)
 
 }  // namespace
 

@@ -27,9 +27,10 @@ using glm::dvec3;
 /// float's machine epsilon (2^-23); the unit roundoff is half of it.
 inline constexpr double kEps = FLT_EPSILON;
 /// Accuracy of the GLSL SVD: the polar factor and the singular values of a matrix with singular values near 1 are
-/// within kSvdError * eps of the exact ones (per element). 6 cyclic Jacobi sweeps on A^T A converge quadratically to
-/// float resolution for 3x3; V then is a product of 18 rotations and U of 3 Givens rotations, each of which adds a
-/// few eps of non-orthogonality (about 2 eps per rotation, ~21 rotations, doubled for the products A V and U V^T).
+/// within kSvdError * eps of the exact ones (per element). 4 cyclic Jacobi sweeps on A^T A converge quadratically to
+/// float resolution for 3x3; V then is a product of 12 rotations (13 with the final one) and U of 3 Givens rotations,
+/// each of which adds a few eps of non-orthogonality (about 2 eps per rotation, at most 24 rotations as the bound was
+/// first set for 6 sweeps, doubled for the products A V and U V^T).
 /// test_svd.cpp checks this constant against the double SVD.
 inline constexpr double kSvdError = 96.0;
 

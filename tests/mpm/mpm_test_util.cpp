@@ -3,8 +3,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include <glm/gtc/quaternion.hpp>
 #include <gtest/gtest.h>
 
+#include "cpu_reference.h"
 #include "support/test_seed.h"
 
 namespace firn::mpmtest {
@@ -24,6 +26,14 @@ glm::dvec3 random_direction(std::mt19937_64& rng) {
     const glm::dvec3 d(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1));
     const double len = glm::length(d);
     if (len > 0.1 && len <= 1.0) return d / len;
+  }
+}
+
+glm::dquat random_rotation(std::mt19937_64& rng) {
+  for (;;) {
+    const glm::dquat q(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1));
+    const double len = glm::length(q);
+    if (len > 0.1 && len <= 1.0) return q / len;
   }
 }
 
@@ -96,13 +106,19 @@ Scene random_scene(std::mt19937_64& rng, int count, const glm::ivec3& dims) {
     GpuParticle p{};
     p.x_m = glm::vec4(glm::vec3(x), static_cast<float>(m));
     p.v_vol = glm::vec4(glm::vec3(v), static_cast<float>(m / rho * uniform(rng, 0.8, 1.2)));
-    const glm::mat3 fe(near_identity(rng, 0.03));
+    // F_E = R S near a rotation: a random one for 40 % of the particles (a tumbling snowball's), so that the
+    // stored R_E below takes every branch of the shaders' quaternion conversion.
+    const glm::dmat3 rot = uniform(rng, 0, 1) < 0.4 ? glm::mat3_cast(random_rotation(rng)) : glm::dmat3(1.0);
+    const glm::mat3 fe(rot * near_identity(rng, 0.03));
     const glm::mat3 fp = uniform(rng, 0, 1) < 0.35 ? glm::mat3(near_identity(rng, 0.05)) : glm::mat3(1.0f);
     const float jp = static_cast<float>(glm::determinant(glm::dmat3(fp)));
     p.fe[0] = glm::vec4(fe[0], jp);
     p.fe[1] = glm::vec4(fe[1], static_cast<float>(mat));
     p.fe[2] = glm::vec4(fe[2], 0.0f);
     for (int c = 0; c < 3; ++c) p.fp[c] = glm::vec4(fp[c], 0.0f);
+    // The particle state includes R_E of F_E = R_E S_E (the particle update keeps it): here from the double
+    // reference's polar decomposition of the float F_E, as a quaternion by glm.
+    set_elastic_rotation(p, glm::quat(glm::quat_cast(ref::polar_rotation(glm::dmat3(fe)))));
     sc.particles.push_back(p);
   }
   return sc;

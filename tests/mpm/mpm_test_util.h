@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "core/collider.h"
 #include "mpm/layout.h"
@@ -24,6 +25,8 @@ double uniform(std::mt19937_64& rng, double a, double b);
 int uniform_int(std::mt19937_64& rng, int a, int b);
 /// Uniform random unit vector.
 glm::dvec3 random_direction(std::mt19937_64& rng);
+/// Uniform random rotation: a unit quaternion (a point drawn in the unit 4-ball, normalised).
+glm::dquat random_rotation(std::mt19937_64& rng);
 
 /// Everything a Solver is built from.
 struct Scene {
@@ -36,8 +39,8 @@ struct Scene {
 /// A random scene on a grid of `dims` nodes (random origin and spacing near 0.05 m): three random materials,
 /// random gravity direction, a sphere, a box and a plane collider with random boundary kinds, friction and
 /// velocities, and `count` particles at random positions between the grid's walls with random velocities (|v_i| < 2
-/// m/s), masses, volumes, F_E = I + O(0.03) and, for about a third of them, a plastic F_P = I + O(0.05) with
-/// J_P = det F_P.
+/// m/s), masses, volumes, F_E = I + O(0.03) (times a random rotation for 40 % of them) with its polar rotation R_E
+/// stored, and, for about a third of them, a plastic F_P = I + O(0.05) with J_P = det F_P.
 Scene random_scene(std::mt19937_64& rng, int count, const glm::ivec3& dims);
 
 /// The interior between the grid's walls (2 spacings inside every face) [m].

@@ -209,6 +209,7 @@ TEST(MpmPasses, ParticleUpdate) {
   const auto input = ref::from_gpu(before);
   const ref::Update want = ref::particle_update(r.setup, input, grad);
   Deviation fe{"F_E"}, fp{"F_P"}, jp{"J_P"}, v{"velocity (colliders) [m/s]"}, x{"position [m]"};
+  Deviation re{"stored R_E against the polar rotation of the stored F_E"};
   size_t ambiguous = 0, clamped = 0, pushed = 0;
   for (size_t i = 0; i < after.size(); ++i) {
     const ref::Particle got = ref::from_gpu(after[i]);
@@ -222,6 +223,14 @@ TEST(MpmPasses, ParticleUpdate) {
         fp.add(got.fp[c][d], w.fp[c][d], want.fp_tol[i]);
       }
     jp.add(got.jp, w.jp, want.jp_tol[i]);
+    // The rotation the particle keeps for particle-to-grid's stress is R_E of the F_E it stores: the GPU's U V^T is
+    // within kSvdError eps of the exact polar rotation of F_E^ (test_svd.cpp), F_E = U S V^T is rounded to a few
+    // eps (4, through the polar factor's condition number near 1 for singular values near 1), and the quaternion
+    // round trip adds 8 eps (MpmSvd.GlslQuaternionOfRotations).
+    const glm::dmat3 stored = glm::mat3_cast(glm::normalize(glm::dquat(elastic_rotation(after[i]))));
+    const glm::dmat3 polar = ref::polar_rotation(got.fe);
+    for (int c = 0; c < 3; ++c)
+      for (int d = 0; d < 3; ++d) re.add(stored[c][d], polar[c][d], (ref::kSvdError + 12.0) * ref::kEps);
     EXPECT_EQ(after[i].x_m.w, before[i].x_m.w) << "mass of particle " << i;
     EXPECT_EQ(after[i].v_vol.w, before[i].v_vol.w) << "volume of particle " << i;
     EXPECT_EQ(after[i].fe[1].w, before[i].fe[1].w) << "material of particle " << i;
@@ -244,6 +253,7 @@ TEST(MpmPasses, ParticleUpdate) {
   expect_within(fe);
   expect_within(fp);
   expect_within(jp);
+  expect_within(re);
   expect_within(v);
   expect_within(x);
   EXPECT_NO_THROW(r.solver->check_status());

@@ -28,11 +28,6 @@ using glm::dvec3;
 
 namespace {
 
-glm::dquat random_rotation(std::mt19937_64& rng) {
-  const double angle = mpmtest::uniform(rng, 0.0, 6.283185307179586);
-  return glm::angleAxis(angle, mpmtest::random_direction(rng));
-}
-
 /// A box of half extents `half` [m] as face planes.
 std::vector<glm::dvec4> box_planes(const dvec3& half) {
   std::vector<glm::dvec4> p;
@@ -60,7 +55,7 @@ RigidCollider random_body(std::mt19937_64& rng, const dvec3& centre, double size
                               size)
                  : random_polyhedron(rng, size, 11);
   b.position = centre;
-  b.orientation = random_rotation(rng);
+  b.orientation = mpmtest::random_rotation(rng);
   b.velocity = mpmtest::uniform(rng, 0.0, 2.0) * mpmtest::random_direction(rng);
   b.angular_velocity = mpmtest::uniform(rng, 0.0, 6.0) * mpmtest::random_direction(rng);
   b.friction = mpmtest::uniform(rng, 0.0, 1.0);
@@ -319,7 +314,7 @@ TEST(MpmRigid, SnowballOnSpinningBodyExchangesAngularMomentum) {
   RigidCollider box;
   box.planes = random_polyhedron(rng, 0.08, 9);
   box.position = {0.45, 0.3, 0.3};
-  box.orientation = random_rotation(rng);
+  box.orientation = mpmtest::random_rotation(rng);
   box.angular_velocity = {1.0, 4.0, -2.0};
   box.friction = 0.5;
   box.boundary = Boundary::kSticky;

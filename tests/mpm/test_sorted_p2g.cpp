@@ -29,7 +29,10 @@ namespace {
 constexpr int kParticles = 3001;
 const glm::ivec3 kDims{29, 23, 31};
 
-/// A random scene whose first 60 % of particles are packed into a clump 3 cells wide (about 70 per cell).
+/// A random scene whose first 60 % of particles are packed into a clump 3 cells wide (about 70 per cell: a work
+/// group's 64 particles fall in one or two cells, the tile of run stencils), the next 20 % fill a box of 8 x 5 x 5
+/// cells at about 3 per cell (some 20 runs per group: more than the tile holds, so the run sums add them), and the
+/// rest stay spread over the grid (runs of one: each particle adds its own values).
 mpmtest::Scene clumped_scene(std::mt19937_64& rng) {
   mpmtest::Scene sc = mpmtest::random_scene(rng, kParticles, kDims);
   const glm::dvec3 lo = mpmtest::wall_lo(sc.settings.grid), hi = mpmtest::wall_hi(sc.settings.grid);
@@ -39,6 +42,12 @@ mpmtest::Scene clumped_scene(std::mt19937_64& rng) {
   for (int i = 0; i < kParticles * 6 / 10; ++i) {
     const glm::dvec3 x = c + 1.5 * h * glm::dvec3(mpmtest::uniform(rng, -1, 1), mpmtest::uniform(rng, -1, 1),
                                                   mpmtest::uniform(rng, -1, 1));
+    sc.particles[i].x_m = glm::vec4(glm::vec3(x), sc.particles[i].x_m.w);
+  }
+  const glm::dvec3 corner = lo + glm::dvec3(1.5 * h, 11.5 * h, 2.5 * h), size = h * glm::dvec3(8, 5, 5);
+  for (int i = kParticles * 6 / 10; i < kParticles * 8 / 10; ++i) {
+    const glm::dvec3 x = corner + size * glm::dvec3(mpmtest::uniform(rng, 0, 1), mpmtest::uniform(rng, 0, 1),
+                                                    mpmtest::uniform(rng, 0, 1));
     sc.particles[i].x_m = glm::vec4(glm::vec3(x), sc.particles[i].x_m.w);
   }
   return sc;

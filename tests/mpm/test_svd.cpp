@@ -32,18 +32,12 @@ struct GpuSvd {
   glm::vec4 u[3], v[3];
   glm::vec4 s;
   glm::vec4 r[3];
+  glm::vec4 q;      ///< quaternion (x, y, z, w) of the input taken as a rotation
+  glm::vec4 rq[3];  ///< the rotation of q
 };
-static_assert(sizeof(GpuSvd) == 160);
+static_assert(sizeof(GpuSvd) == 224);
 
-/// A random rotation (a random unit quaternion).
-dmat3 random_rotation(std::mt19937_64& rng) {
-  glm::dquat q;
-  do {
-    q = glm::dquat(mpmtest::uniform(rng, -1, 1), mpmtest::uniform(rng, -1, 1), mpmtest::uniform(rng, -1, 1),
-                   mpmtest::uniform(rng, -1, 1));
-  } while (glm::length(q) < 0.1 || glm::length(q) > 1.0);
-  return glm::mat3_cast(glm::normalize(q));
-}
+dmat3 random_rotation(std::mt19937_64& rng) { return glm::mat3_cast(mpmtest::random_rotation(rng)); }
 
 dmat3 with_singular_values(std::mt19937_64& rng, const dvec3& s) {
   return random_rotation(rng) * dmat3(s.x, 0, 0, 0, s.y, 0, 0, 0, s.z) * glm::transpose(random_rotation(rng));
@@ -105,22 +99,13 @@ dmat3 to_d(const glm::vec4 c[3]) {
 
 double orthonormality_error(const dmat3& q) { return ref::max_abs(glm::transpose(q) * q - dmat3(1.0)); }
 
-}  // namespace
-
-TEST(MpmSvd, GlslSvdReconstructsRandomMatrices) {
-  firn::test::gl_context();
-  std::mt19937_64 rng(mpmtest::test_seed());
-  const Kind kinds[] = {Kind::kGeneral, Kind::kNearSingular, Kind::kReflected, Kind::kNearIdentity,
-                        Kind::kRotation, Kind::kTwoSmall, Kind::kScaled};
-  constexpr int kPerKind = 613;
+/// Runs svd_test.comp on the float matrices `mats` (one result each).
+std::vector<GpuSvd> run_svd_shader(const std::vector<dmat3>& mats) {
   std::vector<GpuMatrix> in;
-  std::vector<dmat3> mats;
-  for (Kind k : kinds)
-    for (int i = 0; i < kPerKind; ++i) {
-      const glm::mat3 m(make(rng, k));
-      in.push_back({{glm::vec4(m[0], 0), glm::vec4(m[1], 0), glm::vec4(m[2], 0)}});
-      mats.push_back(dmat3(m));
-    }
+  for (const dmat3& d : mats) {
+    const glm::mat3 m(d);
+    in.push_back({{glm::vec4(m[0], 0), glm::vec4(m[1], 0), glm::vec4(m[2], 0)}});
+  }
   gl::Program prog = gl::Program::compute(std::filesystem::path(FIRN_TEST_DIR) / "mpm/shaders/svd_test.comp");
   gl::Buffer inputs = gl::Buffer::from(in);
   gl::Buffer outputs(sizeof(GpuSvd) * in.size());
@@ -129,7 +114,21 @@ TEST(MpmSvd, GlslSvdReconstructsRandomMatrices) {
   prog.set("count", static_cast<unsigned>(in.size()));
   prog.dispatch_1d(static_cast<unsigned>(in.size()), 64);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  const auto out = outputs.read<GpuSvd>();
+  return outputs.read<GpuSvd>();
+}
+
+}  // namespace
+
+TEST(MpmSvd, GlslSvdReconstructsRandomMatrices) {
+  firn::test::gl_context();
+  std::mt19937_64 rng(mpmtest::test_seed());
+  const Kind kinds[] = {Kind::kGeneral, Kind::kNearSingular, Kind::kReflected, Kind::kNearIdentity,
+                        Kind::kRotation, Kind::kTwoSmall, Kind::kScaled};
+  constexpr int kPerKind = 613;
+  std::vector<dmat3> mats;
+  for (Kind k : kinds)
+    for (int i = 0; i < kPerKind; ++i) mats.push_back(dmat3(glm::mat3(make(rng, k))));
+  const auto out = run_svd_shader(mats);
 
   // Required accuracy: 1e-5 relative to |F| (the largest singular value) for the reconstruction, the singular
   // values and the ordering; 1e-5 absolute for the orthonormality and determinants of U and V.
@@ -181,6 +180,57 @@ TEST(MpmSvd, GlslSvdReconstructsRandomMatrices) {
   std::printf("  polar rotation near identity: max error %.2e = %.1f eps (bound %.0f eps)\n", worst_polar,
               worst_polar / ref::kEps, ref::kSvdError);
   EXPECT_LE(worst_polar, ref::kSvdError * ref::kEps);
+}
+
+// The particles keep R_E as a quaternion (common/quaternion.glsl): on float-rounded rotations of every kind
+// (uniform; within 1e-3 rad of the identity; within 1e-3 rad of a half turn about x, y or z, where Shepperd's
+// method divides by x, y or z; and about the diagonals where two components tie), the quaternion matches glm's
+// double quat_cast of the same float matrix and maps back to it. Bounds: the input is a rotation to half an eps
+// per entry; each quaternion component is one or two sums of entries divided by 2r with r >= 1 (the largest of
+// four squares summing to 4), with a square root and a division: 4 eps covers it; the way back sums products of
+// two components: 8 eps.
+TEST(MpmSvd, GlslQuaternionOfRotations) {
+  firn::test::gl_context();
+  std::mt19937_64 rng(mpmtest::test_seed());
+  const auto u = [&](double a, double b) { return mpmtest::uniform(rng, a, b); };
+  std::vector<dmat3> mats;
+  for (int i = 0; i < 1000; ++i) mats.push_back(glm::mat3_cast(mpmtest::random_rotation(rng)));
+  for (int i = 0; i < 300; ++i)
+    mats.push_back(glm::mat3_cast(glm::angleAxis(u(0, 1e-3), mpmtest::random_direction(rng))));
+  for (int axis = 0; axis < 3; ++axis)
+    for (int i = 0; i < 300; ++i) {
+      dvec3 a = 1e-3 * mpmtest::random_direction(rng);
+      a[axis] += 1.0;
+      mats.push_back(glm::mat3_cast(glm::angleAxis(3.141592653589793 + u(-1e-3, 1e-3), glm::normalize(a))));
+    }
+  for (int i = 0; i < 300; ++i)  // about (1, 1, 0), (1, 1, 1) ...: ties between the largest components
+    mats.push_back(glm::mat3_cast(glm::angleAxis(u(0, 6.283185307179586),
+                                                 glm::normalize(dvec3(1.0, u(0.999, 1.001), u(0, 1) < 0.5 ? 1.0 : 0.0)))));
+  for (dmat3& m : mats) m = dmat3(glm::mat3(m));  // both sides see the float matrix
+  const auto out = run_svd_shader(mats);
+  double worst_q = 0, worst_back = 0, worst_norm = 0;
+  int failures = 0;
+  for (size_t i = 0; i < mats.size(); ++i) {
+    glm::dquat want = glm::quat_cast(mats[i]);
+    if (want.w < 0) want = -want;
+    const glm::dvec4 got(out[i].q), exact(want.x, want.y, want.z, want.w);
+    // At w = 0 (a half turn) q and -q both have w >= 0: compare to the nearer.
+    const auto max_abs4 = [](const glm::dvec4& v) {
+      return std::max(std::max(std::abs(v.x), std::abs(v.y)), std::max(std::abs(v.z), std::abs(v.w)));
+    };
+    const double dq = std::min(max_abs4(got - exact), max_abs4(got + exact));
+    const double back = ref::max_abs(to_d(out[i].rq) - mats[i]);
+    const double norm = std::abs(glm::length(got) - 1.0);
+    worst_q = std::max(worst_q, dq);
+    worst_back = std::max(worst_back, back);
+    worst_norm = std::max(worst_norm, norm);
+    if ((dq > 4 * ref::kEps || back > 8 * ref::kEps || out[i].q.w < 0) && ++failures <= 3)
+      ADD_FAILURE() << "rotation " << i << ": quaternion off by " << dq / ref::kEps << " eps, back "
+                    << back / ref::kEps << " eps, w " << out[i].q.w;
+  }
+  std::printf("  %zu rotations: quaternion %.1f eps, back to the matrix %.1f eps, | |q| - 1 | %.1f eps\n",
+              mats.size(), worst_q / ref::kEps, worst_back / ref::kEps, worst_norm / ref::kEps);
+  EXPECT_EQ(failures, 0);
 }
 
 TEST(MpmSvd, DoubleReferenceSvd) {
