@@ -12,12 +12,12 @@
 // Two ways to add (docs/snow-pipeline.md, "Sorted particle-to-grid"):
 // - direct (built without MPM_P2G_SORTED): one thread per particle, every node value an atomicAdd on the grid;
 // - MPM_P2G_SORTED: the particles come sorted by the hashed key of their stencil (cell_sort.comp, read through
-//   sort_order), so particles that add to the same nodes sit next to each other. A work group loads
-//   MPM_LOCAL_SIZE consecutive sorted particles into shared memory, splits them into runs of equal stencil base,
-//   and sums each run's values per node in registers before one atomicAdd per node and channel: the global
-//   atomics drop by the particles per run (at most the particles per cell). Groups of short runs add particle by
-//   particle instead. The integers summed are the same, so the grid and every particle are bit-identical to the
-//   direct way (tests/mpm/test_sorted_p2g.cpp).
+//   sort_order), so particles that add to the same nodes sit next to each other. A work group takes
+//   MPM_LOCAL_SIZE consecutive sorted particles, cuts them into row segments whose stencils overlap, adds every
+//   particle's values to its segment's slab of nodes in shared memory (shared atomics), then each slab node to the
+//   grid once per channel: the global atomics drop by the particles that share a node within the group. Groups
+//   whose slabs do not fit add particle by particle. The integers summed are the same, so the grid and every
+//   particle are bit-identical to the direct way (tests/mpm/test_sorted_p2g.cpp).
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
 #include "mpm/kernel.glsl"
@@ -91,8 +91,8 @@ float value_bound(float m, vec3 mv, mat3 mC, mat3 impulse) {
 }
 
 // True when no node value of the particle can leave the int32 range, so that node_value may skip its per-value
-// range checks (448 per particle: 65 -> 48 ms of this pass on two-snowballs on llvmpipe, one-off A/B). Non-finite particles take the checked
-// path, which reports them.
+// range checks (448 per particle: 65 -> 48 ms of this pass on two-snowballs on llvmpipe, one-off A/B). Non-finite
+// particles take the checked path, which reports them.
 bool values_in_range(float m, vec3 mv, mat3 mC, mat3 impulse) {
   return value_bound(m, mv, mC, impulse) <= 0.5 * FIXED_LIMIT;
 }
@@ -189,204 +189,37 @@ void main() {
 #else
 layout(std430, binding = MPM_BIND_SORT_ORDER) readonly buffer SortOrder { uint sort_order[]; };
 
-#define STENCIL_NODES (MPM_STENCIL * MPM_STENCIL * MPM_STENCIL)
-// The group's particles in sorted order, as plain arrays (see node_value).
-shared ivec3 s_base[MPM_LOCAL_SIZE];
-shared vec3 s_w[MPM_LOCAL_SIZE * MPM_STENCIL];   // per-axis weights of node base + k, particle-major
-shared vec3 s_dw[MPM_LOCAL_SIZE * MPM_STENCIL];  // per-axis slopes [1/m]
-shared vec4 s_x_m[MPM_LOCAL_SIZE];               // position [m], mass [kg]
-shared vec3 s_mv[MPM_LOCAL_SIZE];
-shared mat3 s_mC[MPM_LOCAL_SIZE];
-shared mat3 s_impulse[MPM_LOCAL_SIZE];
-shared uint s_pid[MPM_LOCAL_SIZE];
-shared float s_bound[MPM_LOCAL_SIZE];  // value_bound
-shared uint s_runs;  // runs: consecutive particles with the same stencil base (one cell)
-// The tile: per run (at most P2G_TILE_NODES / STENCIL_NODES of them: 15 with the quadratic stencil, 6 with the
-// cubic) its stencil's nodes, one int32 sum per node and channel. Channel c of run r's node q (stencil order) is
-// s_tile[c * P2G_TILE_NODES + r * STENCIL_NODES + q]. Its size keeps the segments build within the 32 KiB of
-// shared memory that GL 4.3 guarantees (llvmpipe's limit).
-#define P2G_TILE_NODES 405
+// The tile (docs/snow-pipeline.md, "Sorted particle-to-grid"). The group's 64 sorted particles are cut into row
+// segments: consecutive particles whose stencil bases share y and z and whose x do not decrease and step by less
+// than a stencil width (the sort's key is x-contiguous per row, common/cell_hash.glsl), so that the stencils of a
+// segment overlap along x. Segment g's stencils cover a slab of nx_g x MPM_STENCIL x MPM_STENCIL nodes from its
+// first base; the slabs lie one after another in the tile, one int32 sum per node and channel: channel c of tile
+// node t is s_tile[c * P2G_TILE_NODES + t]. 7 x 1,008 x 4 B = 27.6 KiB, with the rest within the 32 KiB of shared
+// memory GL 4.3 guarantees (llvmpipe's limit): a row of 64 sparse particles (one per cell, quadratic stencil) needs
+// 9 x 66 = 594 nodes, two rows 612.
+#define P2G_TILE_NODES 1008
 #define P2G_CHANNELS 7
 shared int s_tile[P2G_CHANNELS * P2G_TILE_NODES];
-shared uint s_run_of[MPM_LOCAL_SIZE];  // the run of each sorted particle
-shared uint s_runs_out_of_range;  // nonzero when a run's sums may overflow (its bound sum, below)
-shared uint s_run_first[MPM_LOCAL_SIZE];
-#ifndef MPM_P2G_SEGMENTS
-shared uint s_run_end[MPM_LOCAL_SIZE];
-shared bool s_run_in_range[MPM_LOCAL_SIZE];  // no value and no partial sum of the run can overflow
-#endif
-#ifdef MPM_P2G_SEGMENTS
-// Segments: consecutive runs of one row of cells (the same y and z of the base, x increasing by less than a stencil
-// width from run to run, so that their stencils overlap). Segment g's cells, x from s_seg_base[g].x on, have the
-// entries s_cell_first[s_seg_cell[g] + c], c = 0 .. cells: the first sorted particle in cell c or, for an empty
-// cell, in the next one; entry `cells` is the segment's end. The particles of cells [c0, c1) are then the slots
-// s_cell_first[c0] .. s_cell_first[c1].
-#define MAX_SEGMENT_CELLS (MPM_STENCIL * MPM_LOCAL_SIZE)  // per segment its cells and an end: a run per particle, gaps
-                                                          // under a stencil width between runs
-shared ivec3 s_seg_base[MPM_LOCAL_SIZE];
-shared uint s_seg_cell[MPM_LOCAL_SIZE + 1];
-shared uint s_cell_first[MAX_SEGMENT_CELLS];
-shared bool s_seg_in_range[MPM_LOCAL_SIZE];  // no value and no partial sum of the segment can overflow
-shared uint s_segments;
-#endif
+shared ivec3 s_base[MPM_LOCAL_SIZE];  // stencil base of each sorted particle
+shared ivec4 s_seg[MPM_LOCAL_SIZE];   // per segment: first base (xyz), first tile node (w)
+shared int s_seg_nx[MPM_LOCAL_SIZE];  // per segment: slab length along x [nodes]
+shared uint s_seg_mask[2];  // bit l: sorted particle l starts a segment
+shared uint s_runs;         // runs of equal stencil base (cells)
+shared uint s_nodes;        // tile nodes the slabs take
+shared uint s_max_bound;    // the largest value_bound of the group, as float bits (non-negative floats order as
+                            // their bits; infinity, which value_bound gives for NaN, above every finite bound)
 
-// Adds to `sum` the values of sorted particle p for its stencil node o (= n); `checked` false only when the sum of
-// the value_bounds of every particle summed into `sum` is in range, so that neither a value nor a partial sum can
-// overflow. Called with a constant `checked`.
-void add_particle(uint p, ivec3 o, ivec3 n, bool checked, inout NodeValue sum) {
-  uint j = p * uint(MPM_STENCIL);
-  vec3 wx = s_w[j + uint(o.x)], wy = s_w[j + uint(o.y)], wz = s_w[j + uint(o.z)];
-  float w = wx.x * wy.y * wz.z;
-#ifdef MPM_MLS
-  vec3 grad = vec3(0.0);
-#else
-  vec3 grad = product_gradient(wx, wy, wz, s_dw[j + uint(o.x)], s_dw[j + uint(o.y)], s_dw[j + uint(o.z)]);
-#endif
-  vec4 x_m = s_x_m[p];
-  uint pid = s_pid[p];
-  NodeValue v = node_value(w, grad, node_position(n) - x_m.xyz, x_m.w, s_mv[p], s_mC[p], s_impulse[p], checked, pid);
-  if (!checked) {
-    sum.mass += v.mass;
-    sum.momentum += v.momentum;
-    sum.impulse += v.impulse;
-    return;
-  }
-  sum.mass = checked_add(sum.mass, v.mass, MPM_ERROR_MASS_OVERFLOW, pid);
-  for (int d = 0; d < 3; ++d) {
-    sum.momentum[d] = checked_add(sum.momentum[d], v.momentum[d], MPM_ERROR_MOMENTUM_OVERFLOW, pid);
-    sum.impulse[d] = checked_add(sum.impulse[d], v.impulse[d], MPM_ERROR_IMPULSE_OVERFLOW, pid);
-  }
-}
-
-// The first particle of each run counts the run and lists the blocks of its stencil for the grid update; for the
-// run sums it also records the run (in any order: the sums do not depend on it). s_runs is read after the next
-// barrier. (The segments keep their own table, cut_segments, built only in the groups that sum.)
-void cut_runs(uint l, uint count) {
-  if (l >= count) return;
-  ivec3 base = s_base[l];
-  if (l > 0u && s_base[l - 1u] == base) return;
-  uint r = atomicAdd(s_runs, 1u);
-  list_blocks(base, base + (MPM_STENCIL - 1));
-  uint end = l + 1u;
-  float bound = s_bound[l];  // a bound on the run's sums: the sum of its particles' bounds
-  s_run_of[l] = r;
-  for (; end < count && s_base[end] == base; ++end) {
-    bound += s_bound[end];
-    s_run_of[end] = r;
-  }
-  s_run_first[r] = l;
-  bool in_range = bound <= 0.5 * FIXED_LIMIT && !isnan(bound);
-  if (!in_range) atomicOr(s_runs_out_of_range, 1u);
-#ifndef MPM_P2G_SEGMENTS
-  s_run_end[r] = end;
-  s_run_in_range[r] = in_range;
-#endif
-}
-
-#ifndef MPM_P2G_SEGMENTS
-// The group's (run, stencil node) pairs, run-major, dealt to the invocations in turn: invocation l adds node
-// k % STENCIL_NODES of run k / STENCIL_NODES for k = l, l + MPM_LOCAL_SIZE, ... Invocations of a run read the same
-// particle at the same time (a broadcast from shared memory), sum its values for their node in registers, and add
-// once per channel. With the cubic stencil (64 nodes, as many as invocations) each pass is one run; with the
-// quadratic one (27) a pass spans parts of three runs, so that no invocation idles while runs remain.
-void add_runs(uint l) {
-  uint pairs = s_runs * uint(STENCIL_NODES);
-  for (uint k = l; k < pairs; k += uint(MPM_LOCAL_SIZE)) {
-    uint r = k / uint(STENCIL_NODES), q = k % uint(STENCIL_NODES);
-    ivec3 o = ivec3(q % MPM_STENCIL, (q / MPM_STENCIL) % MPM_STENCIL, q / (MPM_STENCIL * MPM_STENCIL));
-    uint a = s_run_first[r], e = s_run_end[r];
-    ivec3 n = s_base[a] + o;
-    if (!node_in_grid(n) || !node_in_window(n)) continue;  // outside the window: reported above
-    NodeValue sum = NodeValue(0, ivec3(0), ivec3(0));
-    if (s_run_in_range[r])
-      for (uint p = a; p < e; ++p) add_particle(p, o, n, false, sum);
-    else
-      for (uint p = a; p < e; ++p) add_particle(p, o, n, true, sum);
-    add_to_grid(node_index(n), sum, s_pid[a]);
-  }
-}
-#else
-// One invocation cuts the sorted particles into segments, in order (a walk over at most MPM_LOCAL_SIZE entries); a
-// segment's bound is the sum of its particles' bounds.
-void cut_segments(uint count) {
-  uint segments = 0u, cells = 0u;
-  float bound = 0.0;
-  for (uint i = 0u; i < count; ++i) {
-    ivec3 b = s_base[i];
-    ivec3 prev = s_base[i == 0u ? 0u : i - 1u];
-    if (i == 0u || b != prev) {
-      // The sort's key is x-contiguous per row (common/cell_hash.glsl): a row's cells come in increasing x, except
-      // where its keys wrap around the table. A new segment there, at another row, and where the stencils stop
-      // overlapping.
-      if (i == 0u || b.yz != prev.yz || b.x < prev.x || b.x - prev.x >= MPM_STENCIL) {
-        if (segments > 0u) {
-          s_seg_in_range[segments - 1u] = bound <= 0.5 * FIXED_LIMIT;
-          s_cell_first[cells++] = i;  // the previous segment's end
-        }
-        bound = 0.0;
-        s_seg_base[segments] = b;
-        s_seg_cell[segments++] = cells;
-      } else {
-        for (int x = prev.x + 1; x < b.x; ++x) s_cell_first[cells++] = i;  // an empty cell: the next one's first
-      }
-      s_cell_first[cells++] = i;
-    }
-    bound += s_bound[i];
-  }
-  s_cell_first[cells++] = count;  // the last segment's end
-  s_seg_in_range[segments - 1u] = bound <= 0.5 * FIXED_LIMIT;
-  s_seg_cell[segments] = cells;
-  s_segments = segments;
-}
-
-// The sum for node n = segment base + (ix, oy, oz) over the particles whose stencil holds it: those of the cells
-// ix - MPM_STENCIL + 1 .. ix, consecutive slots, each at node offset n.x - its base x along x. One loop, the same
-// for every invocation of a SIMD vector (they share ix). Called with a constant `checked`.
-NodeValue node_sum(uint c0, uint cells, int ix, int oy, int oz, ivec3 n, bool checked) {
-  NodeValue sum = NodeValue(0, ivec3(0), ivec3(0));
-  uint a = s_cell_first[c0 + uint(max(ix - (MPM_STENCIL - 1), 0))];
-  uint e = s_cell_first[c0 + uint(min(ix + 1, int(cells)))];
-  for (uint p = a; p < e; ++p) add_particle(p, ivec3(n.x - s_base[p].x, oy, oz), n, checked, sum);
-  return sum;
-}
-
-// Per segment, invocation l adds the nodes q = l, l + MPM_LOCAL_SIZE, ... of the segment's stencils,
-// each once per channel with the values of every run whose stencil holds it summed in registers: one atomic per
-// node of the row's stencils instead of one per node of every run's.
-void add_segments(uint l) {
-  for (uint g = 0u; g < s_segments; ++g) {
-    ivec3 b0 = s_seg_base[g];
-    uint c0 = s_seg_cell[g], cells = s_seg_cell[g + 1u] - c0 - 1u;  // less the end entry
-    uint nx = cells + uint(MPM_STENCIL - 1);
-    uint total = nx * uint(MPM_STENCIL * MPM_STENCIL);
-    bool in_range = s_seg_in_range[g];
-    uint pid = s_pid[s_cell_first[c0]];  // the segment's first particle, named by an overflow report
-    for (uint q = l; q < total; q += uint(MPM_LOCAL_SIZE)) {
-      // y and z fastest: the invocations of a SIMD vector (llvmpipe runs 8) share ix, hence the cells and runs
-      // they sum, and loop alike (with x fastest they diverged: 75 against 61 ms on two-snowballs).
-      int yz = int(q % uint(MPM_STENCIL * MPM_STENCIL)), ix = int(q / uint(MPM_STENCIL * MPM_STENCIL));
-      int oy = yz % MPM_STENCIL, oz = yz / MPM_STENCIL;
-      ivec3 n = b0 + ivec3(ix, oy, oz);
-      if (!node_in_grid(n) || !node_in_window(n)) continue;  // outside the window: reported above
-      NodeValue sum;
-      if (in_range)
-        sum = node_sum(c0, cells, ix, oy, oz, n, false);
-      else
-        sum = node_sum(c0, cells, ix, oy, oz, n, true);
-      add_to_grid(node_index(n), sum, pid);
-    }
-  }
-}
-#endif
-
-// Tile channel c of slot t (0: mass, 1-3: momentum, 4-6: impulse) gains `value` (a shared atomic).
+// Tile channel c of node t (0: mass, 1-3: momentum, 4-6: impulse) gains `value` (a shared atomic).
 void add_to_tile(int c, int t, int value) {
   if (value != 0) atomicAdd(s_tile[c * P2G_TILE_NODES + t], value);
 }
 
-// The invocation's own particle added to its run's slots of the tile: the same integers as `scatter` adds to the
-// grid, unchecked (the caller proved that no sum over the group can overflow).
-void scatter_to_tile(Stencil s, vec3 x, float m, vec3 mv, mat3 mC, mat3 impulse, uint run, uint pid) {
+// The invocation's own particle added to its segment's slab: the same integers as `scatter` adds to the grid,
+// unchecked (the caller proved that no sum can overflow).
+void scatter_to_tile(Stencil s, vec3 x, float m, vec3 mv, mat3 mC, mat3 impulse, uint seg, uint pid) {
+  ivec4 g = s_seg[seg];
+  int nx = s_seg_nx[seg];
+  int t0 = g.w + (s.base.x - g.x);
   for (int c = 0; c < MPM_STENCIL; ++c)
     for (int b = 0; b < MPM_STENCIL; ++b)
       for (int a = 0; a < MPM_STENCIL; ++a) {
@@ -398,28 +231,30 @@ void scatter_to_tile(Stencil s, vec3 x, float m, vec3 mv, mat3 mC, mat3 impulse,
 #endif
         NodeValue v = node_value(stencil_weight(s, o), grad, node_position(s.base + o) - x, m, mv, mC, impulse,
                                  false, pid);
-        int t = int(run) * STENCIL_NODES + a + MPM_STENCIL * (b + MPM_STENCIL * c);
+        int t = t0 + a + nx * (b + MPM_STENCIL * c);
         add_to_tile(0, t, v.mass);
         for (int d = 0; d < 3; ++d) add_to_tile(1 + d, t, v.momentum[d]);
         for (int d = 0; d < 3; ++d) add_to_tile(4 + d, t, v.impulse[d]);
       }
 }
 
-// The tile's sums added to the grid, the (run, node) slots dealt to the invocations in turn: one global atomic per
-// run, node and channel (zero sums skipped), as the run sums add, without their reads of every particle per node.
-void flush_tile(uint l) {
-  uint slots = s_runs * uint(STENCIL_NODES);
-  for (uint k = l; k < slots; k += uint(MPM_LOCAL_SIZE)) {
-    uint r = k / uint(STENCIL_NODES), q = k % uint(STENCIL_NODES);
-    ivec3 o = ivec3(q % MPM_STENCIL, (q / MPM_STENCIL) % MPM_STENCIL, q / (MPM_STENCIL * MPM_STENCIL));
-    uint first = s_run_first[r];
-    ivec3 n = s_base[first] + o;
-    if (!node_in_grid(n) || !node_in_window(n)) continue;  // outside the window: reported above
-    NodeValue v;
-    v.mass = s_tile[k];
-    for (int d = 0; d < 3; ++d) v.momentum[d] = s_tile[(1 + d) * P2G_TILE_NODES + int(k)];
-    for (int d = 0; d < 3; ++d) v.impulse[d] = s_tile[(4 + d) * P2G_TILE_NODES + int(k)];
-    add_to_grid(node_index(n), v, s_pid[first]);
+// The tile's sums added to the grid, slab by slab, its nodes dealt to the invocations in turn: one global atomic
+// per node and channel of each slab (zero sums skipped).
+void flush_tile(uint l, uint segments, uint pid) {
+  for (uint g = 0u; g < segments; ++g) {
+    ivec4 seg = s_seg[g];
+    int nx = s_seg_nx[g];
+    int total = nx * MPM_STENCIL * MPM_STENCIL;
+    for (int k = int(l); k < total; k += MPM_LOCAL_SIZE) {
+      ivec3 n = seg.xyz + ivec3(k % nx, (k / nx) % MPM_STENCIL, k / (nx * MPM_STENCIL));
+      if (!node_in_grid(n) || !node_in_window(n)) continue;  // no in-window stencil reaches it: nothing added
+      int t = seg.w + k;
+      NodeValue v;
+      v.mass = s_tile[t];
+      for (int d = 0; d < 3; ++d) v.momentum[d] = s_tile[(1 + d) * P2G_TILE_NODES + t];
+      for (int d = 0; d < 3; ++d) v.impulse[d] = s_tile[(4 + d) * P2G_TILE_NODES + t];
+      add_to_grid(node_index(n), v, pid);
+    }
   }
 }
 
@@ -430,77 +265,91 @@ void main() {
   uint count = min(uint(MPM_LOCAL_SIZE), chunk_count - first);
   uint l = gl_LocalInvocationIndex;
   if (l == 0u) s_runs = 0u;
-  if (l == 1u) s_runs_out_of_range = 0u;
-  // The invocation's own particle, kept for groups of short runs (below).
+  if (l == 1u) s_nodes = 0u;
+  if (l == 2u) s_max_bound = 0u;
+  if (l < 2u) s_seg_mask[l] = 0u;
+  // The invocation's own particle, in registers.
   Stencil s;
+  vec3 x;
   float m;
   vec3 mv;
   mat3 mC, impulse;
+  float bound = 0.0;
   bool own = false;
+  uint pid = 0u;
   if (l < count) {
     uint i = sort_order[first + l];
     Particle p = particles[i];
-    s = make_stencil(p.x_m.xyz);
+    x = p.x_m.xyz;
+    s = make_stencil(x);
     s_base[l] = s.base;
     particle_terms(i, p, m, mv, mC, impulse);
-    s_x_m[l] = vec4(p.x_m.xyz, m);
-    s_pid[l] = chunk_first + i;
-    s_bound[l] = value_bound(m, mv, mC, impulse);
+    pid = chunk_first + i;
+    bound = value_bound(m, mv, mC, impulse);
     own = stencil_in_window(s.base);
-    if (!own) report_error(MPM_ERROR_WINDOW, chunk_first + i);
+    if (!own) report_error(MPM_ERROR_WINDOW, pid);
   }
   barrier();  // also orders shared memory (GLSL 4.30 Sec. 8.16)
-  cut_runs(l, count);
-  barrier();
-
-  // The tile when the group's runs' stencils fit and no run's sums can overflow (a slot sums one run's particles,
-  // each sum at most the run's bound sum): the particles add their values, computed in registers, to shared memory
-  // with shared atomics, then one global atomic per run, node and channel. On llvmpipe a shared atomic costs about a
-  // fifth of a global one (two-snowballs, 2026-11-29: the direct pass's seven atomics per node took 23 ms on the
-  // grid, 5 ms in shared memory). Otherwise the particles or the run sums below.
-  uint slots = s_runs * uint(STENCIL_NODES);
-  if (slots <= uint(P2G_TILE_NODES) && s_runs_out_of_range == 0u) {
-    for (uint k = l; k < uint(P2G_CHANNELS) * slots; k += uint(MPM_LOCAL_SIZE))
-      s_tile[(k / slots) * uint(P2G_TILE_NODES) + k % slots] = 0;  // the slots in use, channel by channel
-    barrier();
-    if (own) scatter_to_tile(s, s_x_m[l].xyz, m, mv, mC, impulse, s_run_of[l], s_pid[l]);
-    barrier();
-    flush_tile(l);
-    return;
-  }
-
-  // Fewer than two particles per run on average (sparse snow: about one particle per cell) gain less from the sums
-  // than their shared-memory passes cost (a 186 k-particle bunny at one per cell: 2x slower with runs, 2x with
-  // segments too): then every invocation adds its own particle, as the direct pass does (the blocks are listed
-  // above). The same integers either way. s_runs is read after the barrier: the branch is the group's.
-  if (s_runs * 2u > count) {
-    if (own) {
-      vec3 x = s_x_m[l].xyz;
-      if (s_bound[l] <= 0.5 * FIXED_LIMIT)
-        scatter(s, x, m, mv, mC, impulse, false, s_pid[l]);
-      else
-        scatter(s, x, m, mv, mC, impulse, true, s_pid[l]);
-    }
-    return;
-  }
-  // The run sums read every particle's weights and terms from shared memory (written only here: the tile and
-  // the particles above keep them in registers).
   if (l < count) {
-    for (int k = 0; k < MPM_STENCIL; ++k) {
-      s_w[l * uint(MPM_STENCIL) + uint(k)] = s.w[k];
-      s_dw[l * uint(MPM_STENCIL) + uint(k)] = s.dw[k];
+    atomicMax(s_max_bound, floatBitsToUint(bound));
+    ivec3 prev = s_base[l == 0u ? 0u : l - 1u];
+    if (l == 0u || prev != s.base) {
+      // A run's first particle counts the run and lists the blocks of its stencil for the grid update.
+      atomicAdd(s_runs, 1u);
+      if (own) list_blocks(s.base, s.base + (MPM_STENCIL - 1));
     }
-    s_mv[l] = mv;
-    s_mC[l] = mC;
-    s_impulse[l] = impulse;
+    // A segment starts at a new row or where x decreases or jumps by a stencil width or more (the key is
+    // x-contiguous per row but wraps around the table, common/cell_hash.glsl).
+    if (l == 0u || s.base.yz != prev.yz || s.base.x < prev.x || s.base.x - prev.x >= MPM_STENCIL)
+      atomicOr(s_seg_mask[l / 32u], 1u << (l % 32u));
   }
   barrier();
-#ifdef MPM_P2G_SEGMENTS
-  if (l == 0u) cut_segments(count);  // only in groups that sum: the walk is serial
+  // Groups whose cells average under two particles (sparse snow, about one per cell) gain less from the tile than
+  // its shared-memory adds and flush cost (Meyer's bunny at one per cell: 310 against 250 ms of this pass when they
+  // took it): every invocation adds its own particle, as the direct pass does. The same integers either way. The
+  // branch is the group's (shared values read after the barrier).
+  uvec2 mask = uvec2(s_seg_mask[0], s_seg_mask[1]);
+  uint segments = uint(bitCount(mask.x) + bitCount(mask.y));
+  bool dense = s_runs * 2u <= count && float(count) * uintBitsToFloat(s_max_bound) <= 0.5 * FIXED_LIMIT;
+  uint seg = 0u;
+  if (dense && l < count) {
+    // This particle's segment: the starts at or below l, counted; its first particle is the highest of them and
+    // its end the next start above l (or the group's end).
+    uvec2 upto = l < 32u ? uvec2(mask.x & (0xffffffffu >> (31u - l)), 0u)
+                         : uvec2(mask.x, mask.y & (0xffffffffu >> (63u - l)));
+    seg = uint(bitCount(upto.x) + bitCount(upto.y)) - 1u;
+    uint a = upto.y != 0u ? 32u + uint(findMSB(upto.y)) : uint(findMSB(upto.x));
+    if (l == a) {
+      uvec2 above = l < 31u ? uvec2(mask.x & ~(0xffffffffu >> (31u - l)), mask.y)
+                            : uvec2(0u, l < 32u ? mask.y : mask.y & ~(0xffffffffu >> (63u - l)));
+      uint e = above.x != 0u ? uint(findLSB(above.x)) : above.y != 0u ? 32u + uint(findLSB(above.y)) : count;
+      int nx = s_base[e - 1u].x - s.base.x + MPM_STENCIL;
+      uint off = atomicAdd(s_nodes, uint(nx * MPM_STENCIL * MPM_STENCIL));  // slabs in any order: the sums do not
+                                                                            // depend on where they are kept
+      s_seg[seg] = ivec4(s.base, int(off));
+      s_seg_nx[seg] = nx;
+    }
+  }
   barrier();
-  add_segments(l);
-#else
-  add_runs(l);
-#endif
+  // The tile when the group is dense, its slabs fit and no sum can overflow (each tile sum is at most the group's
+  // count times its largest bound).
+  if (dense && s_nodes <= uint(P2G_TILE_NODES)) {
+    uint used = s_nodes;
+    for (uint k = l; k < uint(P2G_CHANNELS) * used; k += uint(MPM_LOCAL_SIZE))
+      s_tile[(k / used) * uint(P2G_TILE_NODES) + k % used] = 0;  // the nodes in use, channel by channel
+    barrier();
+    if (own) scatter_to_tile(s, x, m, mv, mC, impulse, seg, pid);
+    barrier();
+    flush_tile(l, segments, chunk_first + sort_order[first]);  // an overflow of a grid sum names the group's first
+    return;
+  }
+  // Otherwise every invocation adds its own particle, as the direct pass does, its values checked unless its own
+  // bound proves them in range.
+  if (own) {
+    if (bound <= 0.5 * FIXED_LIMIT)
+      scatter(s, x, m, mv, mC, impulse, false, pid);
+    else
+      scatter(s, x, m, mv, mC, impulse, true, pid);
+  }
 }
 #endif

@@ -80,15 +80,12 @@ enum class Kernel {
 /// How particle-to-grid adds the particles' values to the grid (docs/snow-pipeline.md, "Sorted particle-to-grid").
 /// Both add the same integers, so grids and particles are bit-identical; only the speed differs.
 enum class ParticleToGrid {
-  kSorted,  ///< particles counting-sorted by their stencil (hashed cell) every substep; each work group sums the
-            ///< values of particles that share a stencil before one atomicAdd per node (Gao et al. 2018, "GPU
-            ///< Optimization of Material Point Methods", Sec. 4: reduce among particles of a cell before the atomics)
+  kSorted,  ///< particles counting-sorted by their stencil (hashed cell) every substep; each work group cuts its
+            ///< particles into row segments of overlapping stencils and sums their values per node in shared
+            ///< memory before one atomicAdd per node and channel (Gao et al. 2018, "GPU Optimization of Material
+            ///< Point Methods", Sec. 4: reduce among neighbouring particles before the global atomics). Scene
+            ///< files may still name it "segments", the separate row-segment mode it absorbed on 2026-11-29.
   kDirect,  ///< one thread per particle, every node value a global atomicAdd (Meyer 2015 Sec. 4.3)
-  kSegments,  ///< sorted as kSorted, but the runs of a row of L cells whose stencils overlap are summed per node
-              ///< before the atomics: 16 (L + 3) node additions instead of 64 L (cubic; 9 (L + 2) against 27 L for
-              ///< the quadratic kernel). For GPUs, whose particle-to-grid the global atomics seem to bound
-              ///< (bench/RESULTS.md, H200; not measured there yet); on llvmpipe 4-10 % faster than kSorted on
-              ///< dense FLIP snow, 3 % slower with MLS or sparse snow. Bit-identical to both.
 };
 
 /// True for the transfers whose particles carry an affine velocity C_p (APIC, MLS).

@@ -99,7 +99,6 @@ Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, con
     sort_count_.set("sort_table", sort_table_);
     sort_scatter_ = build("mpm/cell_sort.comp", {"#define MPM_SORT_SCATTER"});
     defines.push_back("#define MPM_P2G_SORTED");
-    if (settings_.particle_to_grid == ParticleToGrid::kSegments) defines.push_back("#define MPM_P2G_SEGMENTS");
     p2g_sorted_ = build("mpm/p2g.comp", defines);
   }
   upload_materials();

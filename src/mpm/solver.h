@@ -163,7 +163,7 @@ class Solver {
   }
   /// APIC affine velocities C_p [1/s] (zero with PIC/FLIP).
   std::vector<GpuVelocityGradient> download_affine() const { return affine_.read<GpuVelocityGradient>(); }
-  /// The sort of the last chunk sorted (tests; needs ParticleToGrid::kSorted or kSegments): each particle's key (the hashed
+  /// The sort of the last chunk sorted (tests; needs ParticleToGrid::kSorted): each particle's key (the hashed
   /// stencil base, shaders/mpm/cell_sort.comp, < sort_table()) and the particle of each sorted slot.
   std::vector<uint32_t> download_sort_keys() const { return sort_keys_.read<uint32_t>(); }
   std::vector<uint32_t> download_sort_order() const { return sort_order_.read<uint32_t>(); }

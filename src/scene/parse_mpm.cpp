@@ -235,7 +235,8 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
     s.particle_to_grid = p2g->choice<mpm::ParticleToGrid>(
         "particle_to_grid", {{"sorted", mpm::ParticleToGrid::kSorted},
                              {"direct", mpm::ParticleToGrid::kDirect},
-                             {"segments", mpm::ParticleToGrid::kSegments}});
+                             // the row segments, a separate mode until the sorted pass took them up (2026-11-29)
+                             {"segments", mpm::ParticleToGrid::kSorted}});
   s.max_speed = node.number("max_speed", {.text = "max_speed >= 0 [m/s] (0 = derive from the scene)", .lo = 0},
                             s.max_speed);
   s.max_energy_growth = node.number(

@@ -1,6 +1,6 @@
 // The sorted particle-to-grid (MpmSettings::particle_to_grid = kSorted: shaders/mpm/cell_sort.comp, then p2g.comp
-// with MPM_P2G_SORTED, which sums the values of particles sharing a stencil before the atomics) against the direct
-// one: both add the same int32 fixed-point values, so the grid after particle-to-grid and the particles after many
+// with MPM_P2G_SORTED, which sums the values of neighbouring particles in shared memory before the atomics) against
+// the direct one: both add the same int32 fixed-point values, so the grid after particle-to-grid and the particles after many
 // substeps must be the same bits, for every transfer and with the particle passes split into chunks. The scenes mix
 // a dense clump (about 70 particles per cell: long runs of particles with one stencil, split across work groups)
 // with particles spread over the grid (runs of one). The sort itself is checked against cells computed here in
@@ -30,9 +30,10 @@ constexpr int kParticles = 3001;
 const glm::ivec3 kDims{29, 23, 31};
 
 /// A random scene whose first 60 % of particles are packed into a clump 3 cells wide (about 70 per cell: a work
-/// group's 64 particles fall in one or two cells, the tile of run stencils), the next 20 % fill a box of 8 x 5 x 5
-/// cells at about 3 per cell (some 20 runs per group: more than the tile holds, so the run sums add them), and the
-/// rest stay spread over the grid (runs of one: each particle adds its own values).
+/// group's 64 particles fall in one or two cells, one short segment), the next 20 % fill a box of 8 x 5 x 5 cells
+/// at about 3 per cell (a group spans rows: several segments of several cells), and the rest stay spread over the
+/// grid (a group's particles lie in rows far apart, whose slabs do not fit in the tile: each particle adds its own
+/// values).
 mpmtest::Scene clumped_scene(std::mt19937_64& rng) {
   mpmtest::Scene sc = mpmtest::random_scene(rng, kParticles, kDims);
   const glm::dvec3 lo = mpmtest::wall_lo(sc.settings.grid), hi = mpmtest::wall_hi(sc.settings.grid);
@@ -55,7 +56,7 @@ mpmtest::Scene clumped_scene(std::mt19937_64& rng) {
 
 /// The clumped scene with a further 30 % of the particles in a slab of rows 19 cells long and 6 x 5 cells across, at
 /// about 1.6 per cell: runs of one or two particles with empty cells between them along the rows, so that the row
-/// segments of ParticleToGrid::kSegments span gaps (cells without a run) and many runs.
+/// segments span gaps (cells without a particle) and many cells.
 mpmtest::Scene rows_scene(std::mt19937_64& rng) {
   mpmtest::Scene sc = clumped_scene(rng);
   const glm::dvec3 lo = mpmtest::wall_lo(sc.settings.grid);
@@ -74,7 +75,7 @@ bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
-/// Runs the sorted particle-to-grid `mode` (kSorted or kSegments) and the direct one on the same scene (clumped,
+/// Runs the sorted particle-to-grid `mode` (kSorted) and the direct one on the same scene (clumped,
 /// or with rows) with `transfer` (the sorted one in chunks of `chunk` particles when non-zero): the grid after one
 /// particle-to-grid, then the particles and the affine velocities after 25 substeps, must be the same bytes.
 void expect_bit_identical(Transfer transfer, uint32_t chunk, ParticleToGrid mode = ParticleToGrid::kSorted,
@@ -133,27 +134,26 @@ TEST(MpmSortedP2G, ApicGridAndParticlesAreBitIdenticalToTheDirectScatter) { expe
 TEST(MpmSortedP2G, MlsGridAndParticlesAreBitIdenticalToTheDirectScatter) { expect_bit_identical(Transfer::kMls, 0); }
 
 // PIC/FLIP and APIC with the quadratic B-spline (Kernel::kQuadratic: 27 nodes, the sort keyed by its base node),
-// sorted and in segments.
+// on the clumped scene and on gapped rows.
 TEST(MpmSortedP2G, QuadraticKernelIsBitIdenticalToTheDirectScatter) {
   for (Transfer t : {Transfer::kFlip, Transfer::kApic}) {
     SCOPED_TRACE(t == Transfer::kFlip ? "flip" : "apic");
     expect_bit_identical(t, 0, ParticleToGrid::kSorted, false, Kernel::kQuadratic);
-    expect_bit_identical(t, 0, ParticleToGrid::kSegments, true, Kernel::kQuadratic);
+    expect_bit_identical(t, 0, ParticleToGrid::kSorted, true, Kernel::kQuadratic);
   }
 }
 
 // Chunks of 256 particles (the layout 4 M particles use on llvmpipe, in small): each chunk sorted on its own.
 TEST(MpmSortedP2G, ChunkedSortedScatterIsBitIdenticalToTheDirectScatter) { expect_bit_identical(Transfer::kFlip, 256); }
 
-// The row segments (ParticleToGrid::kSegments) add the same integers: on the clumped scene and on one with gapped
-// rows, for every transfer (MLS's 3-node stencil too) and in chunks.
-TEST(MpmSortedP2G, SegmentsAreBitIdenticalToTheDirectScatter) {
+// On the scene with gapped rows (row segments spanning cells without particles, groups of many short segments),
+// for every transfer (MLS's 3-node stencil too) and in chunks.
+TEST(MpmSortedP2G, GappedRowsAreBitIdenticalToTheDirectScatter) {
   for (Transfer t : {Transfer::kFlip, Transfer::kApic, Transfer::kMls}) {
     SCOPED_TRACE(t == Transfer::kFlip ? "flip" : t == Transfer::kApic ? "apic" : "mls");
-    expect_bit_identical(t, 0, ParticleToGrid::kSegments);
-    expect_bit_identical(t, 0, ParticleToGrid::kSegments, true);
+    expect_bit_identical(t, 0, ParticleToGrid::kSorted, true);
   }
-  expect_bit_identical(Transfer::kFlip, 256, ParticleToGrid::kSegments, true);
+  expect_bit_identical(Transfer::kFlip, 256, ParticleToGrid::kSorted, true);
 }
 
 namespace {
@@ -219,11 +219,11 @@ TEST(MpmSortedP2G, SortPutsParticlesOfOneCellUnderOneKey) {
 
 // A particle whose momentum cannot be written in int32 fixed point at its nearest nodes (3 x 2^31 integer units at
 // a weight of 0.1, below every cubic stencil's largest weight of at least 0.479^3 = 0.11) is reported by name by both
-// passes (and by the row segments), though all skip the per-value checks for particles whose bounds prove them in
+// passes, though both skip the per-value checks for particles whose bounds prove them in
 // range.
 TEST(MpmSortedP2G, AParticleTooFastForTheFixedPointIsNamedByBothPasses) {
   firn::test::gl_context();
-  for (ParticleToGrid mode : {ParticleToGrid::kDirect, ParticleToGrid::kSorted, ParticleToGrid::kSegments}) {
+  for (ParticleToGrid mode : {ParticleToGrid::kDirect, ParticleToGrid::kSorted}) {
     std::mt19937_64 rng(mpmtest::test_seed());
     mpmtest::Scene sc = clumped_scene(rng);
     sc.settings.particle_to_grid = mode;

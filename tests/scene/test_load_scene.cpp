@@ -70,6 +70,21 @@ TEST(LoadScene, ReferenceSceneMpm) {
   EXPECT_DOUBLE_EQ(snow.hardening, 10.0);
 }
 
+// "segments" was a mode of its own until the sorted pass took the row segments up (2026-11-29): scene files that
+// name it still load, as the sorted pass.
+TEST(LoadScene, FormerSegmentsModeReadsAsSorted) {
+  const ScratchDir dir;
+  nlohmann::json j = test::reference_scene();
+  for (const auto& [name, want] : {std::pair{"segments", mpm::ParticleToGrid::kSorted},
+                                   std::pair{"sorted", mpm::ParticleToGrid::kSorted},
+                                   std::pair{"direct", mpm::ParticleToGrid::kDirect}}) {
+    j["mpm"]["particle_to_grid"] = name;
+    const Scene s = load_scene(dir.write("s.json", j.dump()));
+    ASSERT_TRUE(s.mpm.has_value());
+    EXPECT_EQ(s.mpm->particle_to_grid, want) << name;
+  }
+}
+
 TEST(LoadScene, ReferenceSceneBodies) {
   const ScratchDir dir;
   const Scene s = load_scene(dir.write("s.json", test::reference_scene().dump()));
