@@ -7,6 +7,7 @@
 #include "app/bench_progress.h"
 #include "app/pass_table.h"
 #include "app/simulation.h"
+#include "app/snow_floor.h"
 #include "core/advance.h"
 #include "core/error.h"
 #include "gl/context.h"
@@ -29,6 +30,20 @@ void print_table(const mpm::Solver& s, const gl::ContextInfo& info, int substeps
   std::printf("Substeps:   %d (dt = %.3g s)\n", substeps, s.step_limits().dt);
   print_pass_table(passes, substeps, "substep", wall_ms);
   std::printf("\nParticle substeps per second: %.3g\n", s.particle_count() * substeps / (wall_ms * 1e-3));
+}
+
+/// The machine's floor for the substep just timed (app/snow_floor.h) and the substep's ratio to it.
+void print_floor(const SnowFloor& f, double substep_ms) {
+  std::printf("\nFloor (src/app/snow_floor.h): copy bandwidth %.1f GB/s; %.1f MB moved per substep (%llu nodes "
+              "touched); ", f.bandwidth_gb_s, f.bytes / 1e6, static_cast<unsigned long long>(f.touched_nodes));
+  if (f.scatter_ms <= 0) {
+    std::printf("the scatter not measured (box of nodes over 96 MiB)\n");
+    return;
+  }
+  std::printf("int32 atomic scatter of the direct pass's shape %.2f ms (%.3g atomics)\n", f.scatter_ms,
+              double(f.atomics));
+  std::printf("floor %.2f ms per substep; this substep %.2f ms = %.2fx the floor\n", f.floor_ms(), substep_ms,
+              substep_ms / f.floor_ms());
 }
 
 /// What frames() did: steps taken, advance calls, blocking reads counted by the GL layer.
@@ -161,6 +176,7 @@ int run_bench(const std::filesystem::path& scene_file, int substeps, const std::
   const FrameRun r = frames(s, scene.fps, substeps, "substeps", [&](auto loop) { wall_ms = time_passes(s.timer(), 1, loop); });
   print_table(s, context.info(), r.steps, wall_ms, s.timer().passes());
   print_blocking_reads(r, "substep", scene.fps);
+  print_floor(measure_snow_floor(s), wall_ms / std::max(r.steps, 1));
   return 0;
 }
 

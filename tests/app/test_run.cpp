@@ -1,6 +1,8 @@
 // End-to-end tests of `firn run`: frames, PLY export, stats, exit codes.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -181,6 +183,29 @@ TEST(FirnInfo, PrintsRendererAndLimits) {
   for (const char* key : {"GL vendor:", "GL renderer:", "GL version:", "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS",
                           "GL_MAX_COMPUTE_WORK_GROUP_SIZE"})
     EXPECT_NE(r.output.find(key), std::string::npos) << key;
+}
+
+// `firn bench` of a snow scene ends with the machine's floor (app/snow_floor.h): the copy bandwidth, the bytes a
+// substep moves by the model (568 B per particle, 192 per node within a stencil), the scatter of the direct pass's
+// shape and the substep's ratio to the floor. The printed megabytes follow from the printed counts.
+TEST(FirnBench, SnowTableEndsWithTheFloor) {
+  const auto r = run_firn("bench " + kTinyScene + " --substeps 2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const size_t floor = r.output.find("Floor (src/app/snow_floor.h): copy bandwidth ");
+  ASSERT_NE(floor, std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("x the floor", floor), std::string::npos) << r.output;
+  unsigned long long particles = 0, nodes = 0;
+  double gb_s = 0, mb = 0;
+  ASSERT_EQ(std::sscanf(r.output.c_str() + r.output.find("Particles:"), "Particles: %llu", &particles), 1);
+  ASSERT_EQ(std::sscanf(r.output.c_str() + floor,
+                        "Floor (src/app/snow_floor.h): copy bandwidth %lf GB/s; %lf MB moved per substep (%llu",
+                        &gb_s, &mb, &nodes),
+            3)
+      << r.output;
+  EXPECT_GT(particles, 100u);
+  EXPECT_GT(gb_s, 0.0);
+  EXPECT_GE(nodes, 27u * 1) << "at least one stencil";
+  EXPECT_NEAR(mb, (568.0 * double(particles) + 192.0 * double(nodes)) / 1e6, 0.051) << "printed to 0.1 MB";
 }
 
 // `firn bench --solver render` of a scene without water times one table, headed for what it draws (a snow scene's
