@@ -195,8 +195,9 @@ layout(std430, binding = MPM_BIND_SORT_ORDER) readonly buffer SortOrder { uint s
 // segment overlap along x. Segment g's stencils cover a slab of nx_g x MPM_STENCIL x MPM_STENCIL nodes from its
 // first base; the slabs lie one after another in the tile, one int32 sum per node and channel: channel c of tile
 // node t is s_tile[c * P2G_TILE_NODES + t]. 7 x 1,008 x 4 B = 27.6 KiB, with the rest within the 32 KiB of shared
-// memory GL 4.3 guarantees (llvmpipe's limit): a row of 64 sparse particles (one per cell, quadratic stencil) needs
-// 9 x 66 = 594 nodes, two rows 612.
+// memory GL 4.3 guarantees (llvmpipe's limit). Groups at two or more particles per cell take it (sparser ones add
+// particle by particle, main): at two per cell in one row the quadratic stencils need 9 x 34 = 306 nodes, so a group
+// spread over three such rows still fits.
 #define P2G_TILE_NODES 1008
 #define P2G_CHANNELS 7
 shared int s_tile[P2G_CHANNELS * P2G_TILE_NODES];
