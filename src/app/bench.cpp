@@ -34,12 +34,13 @@ void print_table(const mpm::Solver& s, const gl::ContextInfo& info, int substeps
 
 /// The machine's floor for the substep just timed (app/snow_floor.h) and the substep's ratio to it.
 void print_floor(const SnowFloor& f, double substep_ms) {
-  std::printf("\nFloor (src/app/snow_floor.h): copy bandwidth %.1f GB/s; %.1f MB moved per substep (%llu nodes "
-              "touched); ", f.bandwidth_gb_s, f.bytes / 1e6, static_cast<unsigned long long>(f.touched_nodes));
   if (f.scatter_ms <= 0) {
-    std::printf("the scatter not measured (box of nodes over 96 MiB)\n");
+    std::printf("\nFloor (src/app/snow_floor.h): copy bandwidth %.1f GB/s; the bytes moved and the scatter not "
+                "measured (the particles' box of nodes is over 96 MiB)\n", f.bandwidth_gb_s);
     return;
   }
+  std::printf("\nFloor (src/app/snow_floor.h): copy bandwidth %.1f GB/s; %.1f MB moved per substep (%llu nodes "
+              "touched); ", f.bandwidth_gb_s, f.bytes / 1e6, static_cast<unsigned long long>(f.touched_nodes));
   std::printf("int32 atomic scatter of the direct pass's shape %.2f ms (%.3g atomics)\n", f.scatter_ms,
               double(f.atomics));
   std::printf("floor %.2f ms per substep; this substep %.2f ms = %.2fx the floor\n", f.floor_ms(), substep_ms,
