@@ -1,20 +1,10 @@
 // Rigid bodies as moving colliders of the grid update (issue 14 point 2; src/mpm/rigid_colliders.h). A body is a
-// convex polyhedron with the distance d(x) = max(max_k (dot(n_k, R^T (x - p)) - d_k), |x - p| - r_b): the exact
-// signed distance inside, outside the larger of two lower bounds (the face planes', and the bounding ball's of
-// radius r_b, which holds the body: the skin ends continuously at r_b + h). A node gets the kinematic colliders'
-// response (boundary_response, common/collider_sdf.glsl) against the body's velocity v + omega x (x - p), with the
-// maximising face's normal R n_k, weighted by w = clamp(1 - d / h, 0, 1): all of it inside the body, fading to
-// none at one cell h outside (the skin). The momentum the node loses, m (v_before - v_after), is the impulse on the
-// body (its moment about p the angular impulse): summed per body in 64-bit fixed point, so the grid and the bodies
-// exchange momentum exactly (to the float arithmetic of one node).
-// Why the skin: with an inside-or-not test the nodes a body covers change one by one as it moves, so its support
-// jumps by a node's momentum and the support's centre by up to h / 2 from the body's own; a light box 3 cells
-// across, set on snow turned 30 degrees about the vertical, was tipped over by that torque on the quadratic kernel
-// (docs/coupling.md "Snow and bodies"). With the ramp the impulse is a continuous function of the pose. Along a
-// grid line through a face the weights sum to the covered length plus h / 2 to within a tenth of a node (exactly
-// when the face is normal to the line), where the inside-or-not count is off by up to half a node. The ramp lies
-// outside the body so that every node inside it still takes the whole response: a ramp centred on the surface
-// (w = 1/2 there) let a box resting on a slab sink 1.4 cm in 0.5 s and creep on at 2 cm/s (2026-11-29).
+// convex polyhedron: node x is inside when max_k (dot(n_k, R^T (x - p)) - d_k) <= 0, the exact signed distance for
+// inside points (a lower bound outside, which the inside test does not need). Inside, the node's velocity gets the
+// kinematic colliders' response (boundary_response, common/collider_sdf.glsl) against the body's velocity
+// v + omega x (x - p) with the maximising face's normal R n_k, and the momentum the node loses, m (v_before -
+// v_after), is the impulse on the body (its moment about p the angular impulse): summed per body in 64-bit fixed
+// point, so the grid and the bodies exchange momentum exactly (to the float arithmetic of one node).
 #include "common/fixed64.glsl"
 
 layout(std430, binding = MPM_BIND_RIGID_BODIES) readonly buffer RigidBodyBuffer { RigidBody rigid_bodies[]; };
@@ -31,27 +21,24 @@ void add_rigid_impulse(uint slot, float value, uint node) {
 vec3 collide_rigid_body(uint b, vec3 x, float m, uint node, vec3 v) {
   vec4 centre = rigid_bodies[b].position;
   vec3 r = x - centre.xyz;
-  float skin = spacing();
-  if (dot(r, r) > (centre.w + skin) * (centre.w + skin)) return v;  // outside the bounding ball and its skin
+  if (dot(r, r) > centre.w * centre.w) return v;  // outside the bounding ball
   RigidBody body = rigid_bodies[b];
   mat3 R = mat3(body.rotation[0].xyz, body.rotation[1].xyz, body.rotation[2].xyz);
   vec3 r_body = r * R;  // R^T r
-  // Stops at the first face with the node beyond the skin: only the maximum up to h is needed.
+  // Stops at the first face with the node outside: only the inside test and the inside maximum are needed.
   float dist = -3.0e38;
   uint face = body.faces.x;
-  for (uint f = body.faces.x; f < body.faces.x + body.faces.y && dist < skin; ++f) {
+  for (uint f = body.faces.x; f < body.faces.x + body.faces.y && dist <= 0.0; ++f) {
     float d = dot(rigid_planes[f].xyz, r_body) - rigid_planes[f].w;
     if (d > dist) {
       dist = d;
       face = f;
     }
   }
-  dist = max(dist, length(r) - centre.w);
-  if (dist >= skin) return v;
+  if (dist > 0.0) return v;
   vec3 v_body = body.velocity_friction.xyz + cross(body.angular_velocity.xyz, r);
   vec3 before = v;
-  vec3 response = boundary_response(v, v_body, R * rigid_planes[face].xyz, body.velocity_friction.w, body.faces.z);
-  v = before + clamp(1.0 - dist / skin, 0.0, 1.0) * (response - before);
+  v = boundary_response(v, v_body, R * rigid_planes[face].xyz, body.velocity_friction.w, body.faces.z);
   vec3 j = m * (before - v);
   if (j == vec3(0.0)) return v;  // separating: nothing exchanged
   vec3 l = cross(r, j);
@@ -94,8 +81,7 @@ vec3 collide_rigid(vec3 x, float m, uint node, vec3 v, bool has_mass) {
     for (uint b = base + gl_LocalInvocationID.x; b < end; b += gl_WorkGroupSize.x) {
       vec4 c = rigid_bodies[b].position;
       vec3 d = c.xyz - clamp(c.xyz, lo, hi);
-      float reach = c.w + spacing();  // the bounding ball and the skin (collide_rigid_body)
-      if (dot(d, d) <= reach * reach) atomicOr(rigid_mask[(b - base) >> 5u], 1u << ((b - base) & 31u));
+      if (dot(d, d) <= c.w * c.w) atomicOr(rigid_mask[(b - base) >> 5u], 1u << ((b - base) & 31u));
     }
     memoryBarrierShared();
     barrier();

@@ -52,7 +52,6 @@ struct RigidBody {
   dvec3 angular_velocity{0.0};     ///< [rad/s]
   double friction = 0;
   Boundary boundary = Boundary::kSeparate;
-  double radius = 0;               ///< bounding radius about `position` [m]
 };
 
 /// The impulse the grid update gives one body with bounds of |GPU - ref| (per component, summed over nodes).
@@ -60,9 +59,6 @@ struct RigidSum {
   dvec3 linear{0.0};   ///< [N s]
   dvec3 angular{0.0};  ///< about the body's position [N m s]
   double linear_tol = 0, angular_tol = 0;
-  /// Sum over the nodes in the skin's ramp (0 < w < 1) of m |v_full - v_before| / h [N s / m]: how fast the impulse
-  /// can change as the body moves (each such node's weight changes by at most |displacement| / h).
-  double weight_slope = 0;
 };
 
 /// Everything a pass needs besides the particle and grid state. SI units.
@@ -169,13 +165,11 @@ dvec3 collide(const std::vector<Collider>& colliders, const dvec3& x, dvec3 v, d
 dvec3 respond(const Collider& c, const dvec3& n, const dvec3& v);
 /// `rigid` of mpm::RigidCollider rounded as the GPU sees it (see RigidBody).
 RigidBody rigid_as_uploaded(const mpm::RigidCollider& body);
-/// Velocity `v` of a node at `x` of mass `m` [kg] after every rigid body of `s` within h of it, in body order:
-/// the body is a convex polyhedron with distance d(x) = max(max_k dot(n_k, R^T (x - p)) - d_k, |x - p| - radius)
-/// (exact inside, a lower bound outside), and the node
-/// takes the fraction clamp(1 - d / h, 0, 1) of the response against the body velocity v + omega x (x - p) with
-/// the normal R n_k of the maximising face. Adds m (v_before - v_after) and its moment about the body's position to
-/// `sums` with their bounds. `tol` and `ambiguous` as in collide; ambiguous also when two faces' values are within
-/// `margin` (the normal is then undecidable in float) or d is within `margin` of h.
+/// Velocity `v` of a node at `x` of mass `m` [kg] after every rigid body of `s` that contains it (the body is a
+/// convex polyhedron: inside when every face's dot(n, R^T (x - p)) - d <= 0; normal R n of the face with the largest
+/// value; body velocity v + omega x (x - p)), in body order; adds m (v_before - v_after) and its moment about the
+/// body's position to `sums` with their bounds. `tol` and `ambiguous` as in collide; ambiguous also when two faces'
+/// values are within `margin` (the normal is then undecidable in float).
 dvec3 collide_rigid(const Setup& s, const dvec3& x, double m, dvec3 v, double& tol, bool& ambiguous, double margin,
                     std::vector<RigidSum>* sums);
 

@@ -7,7 +7,6 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "cpu_reference.h"
-#include "core/rigid_collider.h"
 
 namespace firn::mpm::ref {
 namespace {
@@ -27,15 +26,11 @@ RigidBody rigid_as_uploaded(const mpm::RigidCollider& body) {
   r.angular_velocity = f32(body.angular_velocity);
   r.friction = f32(body.friction);
   r.boundary = body.boundary;
-  r.radius = f32(firn::bounding_radius(body.planes, 0));
   return r;
 }
 
 dvec3 collide_rigid(const Setup& s, const dvec3& x, double m, dvec3 v, double& tol, bool& ambiguous, double margin,
                     std::vector<RigidSum>* sums) {
-  // The skin: a node takes the fraction w of the body's response, 1 inside the body, falling linearly with the
-  // distance to 0 at one cell h outside (issue 14's model as amended 2026-11-29).
-  const double skin = s.h;
   for (size_t b = 0; b < s.rigid.size(); ++b) {
     const RigidBody& body = s.rigid[b];
     const dvec3 r = x - body.position;
@@ -52,18 +47,12 @@ dvec3 collide_rigid(const Setup& s, const dvec3& x, double m, dvec3 v, double& t
         second = std::max(second, d);
       }
     }
-    // The bounding ball holds the body, so |r| - radius is a lower bound of the distance as well; inside the body
-    // it never exceeds the planes' (exact) value.
-    const double ball = glm::length(r) - body.radius;
-    const double plane_best = best;
-    best = std::max(best, ball);
-    // Float decides the skin's outer edge and the face to within a few eps of |x| + |p| (the body-frame
-    // coordinates); the margin (much larger) marks nodes where float and double may disagree. At the skin's outer
-    // edge the weight is below margin / h either way; between two faces the GPU may apply the other face's response: either
-    // changes v by at most 2 (1 + mu) |v - v_body| (removing the normal part, then friction, each at most
-    // |v - v_body|), so the two outcomes differ by twice that.
+    // Float decides contact and the face to within a few eps of |x| + |p| (the body-frame coordinates); the
+    // margin (much larger) marks nodes where float and double may disagree.
+    // There the GPU may apply another face's response or none: either changes v by at most 2 (1 + mu) |v - v_body|
+    // (removing the normal part, then friction, each at most |v - v_body|), so the two outcomes differ by twice that.
     const dvec3 v_body = body.velocity + glm::cross(body.angular_velocity, r);
-    if (std::abs(best - skin) < margin || (best < skin && plane_best - second < margin)) {
+    if (std::abs(best) < margin || (best <= 0 && best - second < margin)) {
       ambiguous = true;
       if (sums) {
         const double either = 4.0 * (1.0 + body.friction) * m * glm::length(v - v_body);
@@ -71,35 +60,25 @@ dvec3 collide_rigid(const Setup& s, const dvec3& x, double m, dvec3 v, double& t
         (*sums)[b].angular_tol += glm::length(r) * either;
       }
     }
-    if (best >= skin) continue;
+    if (best > 0) continue;
     const dvec3 n = body.rotation * dvec3(body.planes[face]);
     Collider c;
     c.velocity = v_body;
     c.friction = body.friction;
     c.boundary = body.boundary;
     const dvec3 before = v;
-    const dvec3 full = respond(c, n, v);
-    const double w = std::clamp(1.0 - best / s.h, 0.0, 1.0);
-    v = before + w * (full - before);
-    if (sums && w > 0.0 && w < 1.0) (*sums)[b].weight_slope += m * glm::length(full - before) / s.h;
+    v = respond(c, n, v);
     // Float error of the response, as collide's: Lipschitz 1 + mu (times sqrt(3) from components to the Euclidean
     // norm) on the incoming error, plus its own: 8 eps of the speeds, the normal R n (the rounded rotation and a
     // 3-term product: 6 eps), and the body velocity v + omega x r, whose r = x - p errs by 2 eps (|x| + |p|) and
-    // whose cross product and sum cost 4 eps of |omega| |r| + |v|. The weight: the face-plane distance errs by
-    // 2 eps (|x| + |p|) through r, 6 eps |r| through the rounded rotation and the dot, and 2 eps of |d_k| + |best|;
-    // divided by h (2 eps more of the quotient) it moves w by that over h, which moves v by as much of
-    // |full - before|; the blend itself rounds by 3 eps of |before| + |full|.
+    // whose cross product and sum cost 4 eps of |omega| |r| + |v|.
     const double mu = body.friction;
-    const double spin = glm::length(body.angular_velocity);
-    const double vb_err = 2.0 * kEps * spin * (glm::length(x) + glm::length(body.position)) +
-                          4.0 * kEps * (spin * glm::length(r) + glm::length(body.velocity));
-    const double d_err = 2.0 * kEps * (glm::length(x) + glm::length(body.position)) + 6.0 * kEps * glm::length(r) +
-                         2.0 * kEps * (std::abs(body.planes[face].w) + std::abs(best) + body.radius);
-    const double w_err = d_err / s.h + 2.0 * kEps * (1.0 + std::abs(best) / s.h);
+    const double w = glm::length(body.angular_velocity);
+    const double vb_err = 2.0 * kEps * w * (glm::length(x) + glm::length(body.position)) +
+                          4.0 * kEps * (w * glm::length(r) + glm::length(body.velocity));
     const double tol_in = tol;
     tol = (1.0 + mu) * std::sqrt(3.0) * (tol + vb_err) +
-          (1.0 + mu) * (8.0 * kEps + 3.0 * 6.0 * kEps) * (glm::length(before) + glm::length(v_body)) +
-          w_err * glm::length(full - before) + 3.0 * kEps * (glm::length(before) + glm::length(full));
+          (1.0 + mu) * (8.0 * kEps + 3.0 * 6.0 * kEps) * (glm::length(before) + glm::length(v_body));
     if (!sums) continue;
     // The impulse m (before - after): the GPU's before and after err by tol_in and tol, its mass by 2 eps, the
     // product and difference by 2 eps; one fixed-point rounding (half a unit of 2^-32 N s) per component. The

@@ -103,17 +103,17 @@ TEST(SceneDefaults, ThesisGradientSelectsTheCubicKernel) {
   EXPECT_EQ(parse_scene(j, "virtual/thesis.json").mpm->kernel, mpm::Kernel::kQuadratic);
 }
 
-// Snow coupled to grains or rigid bodies gets the quadratic default as well, since the skin of shaders/mpm/rigid.glsl
-// (until 2026-11-29 it kept the cubic one: on the quadratic kernel rock-into-snow's light box tipped into the bank);
-// a kernel the scene names is kept, coupled or not.
-TEST(SceneDefaults, SnowCoupledToBodiesGetsTheQuadraticKernel) {
+// Snow coupled to grains or rigid bodies keeps the cubic kernel unless the scene names one (the quadratic kernel let
+// rock-into-snow's light box tip into the bank); uncoupled, it gets the quadratic default.
+TEST(SceneDefaults, SnowCoupledToBodiesKeepsTheCubicKernel) {
   json j = minimal_scene();
   j["dem"] = {{"grains", {{"count", 10}}}};
+  EXPECT_EQ(parse_scene(j, "virtual/coupled.json").mpm->kernel, mpm::Kernel::kCubic);
+  j["mpm"]["kernel"] = "quadratic";
   EXPECT_EQ(parse_scene(j, "virtual/coupled.json").mpm->kernel, mpm::Kernel::kQuadratic);
-  j["mpm"]["kernel"] = "cubic";
-  EXPECT_EQ(parse_scene(j, "virtual/coupled.json").mpm->kernel, mpm::Kernel::kCubic);
+  j["mpm"].erase("kernel");
   j["coupling"] = {{"snow_bodies", false}};
-  EXPECT_EQ(parse_scene(j, "virtual/coupled.json").mpm->kernel, mpm::Kernel::kCubic);
+  EXPECT_EQ(parse_scene(j, "virtual/coupled.json").mpm->kernel, mpm::Kernel::kQuadratic);
 }
 
 TEST(SceneDefaults, DefaultCameraFramesTheGrid) {
