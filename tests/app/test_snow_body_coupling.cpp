@@ -208,6 +208,39 @@ TEST(SnowBodyCoupling, ABoxSetOnSnowSettlesAtTheHardModelsLargeStep) {
   EXPECT_LT(glm::length(box.angular_velocity), 0.1);
 }
 
+// Light boxes set on snow come to rest. A body at rest on a support has no velocity; the explicit exchange hands a
+// body the snow's impulse one coupling interval Delta late, so a body can err by about g Delta (1 cm/s at the 1 ms
+// interval) at a time, and its edges by that too. Boxes of 12 x 8 x 12 cm set on the slab (4 cm grid); from 0.3 s
+// to 0.6 s the fastest point of each (|v| + |omega| r, r its bounding radius) must stay below g Delta.
+// Disabled: fails. A body lighter than the snow it covers runs into the added-mass limit of the explicit exchange
+// (docs/coupling.md "Limits and not yet"). Measured 2026-11-29: the 100 kg/m^3 box sinks 1 cm and its fastest point
+// moves at 0.51 m/s (its spin flipping from interval to interval); the 300 kg/m^3 one passes (1.6e-3 m/s). With the
+// skin tried that day (a cell more snow coupled to each body; not landed) 0.47 and 2.4e-2 m/s: this test is what
+// showed the skin worse at 300 kg/m^3. Kept as the check an implicit treatment of the covered nodes' mass has to pass.
+TEST(SnowBodyCoupling, DISABLED_LightBoxesSetOnSnowComeToRest) {
+  test::gl_context();
+  for (double density : {100.0, 300.0}) {
+    json scene = slab_with_box(density, 0.0);
+    scene["mpm"]["materials"]["snow"]["youngs_modulus"] = 1.4e5;
+    scene["duration"] = 0.6;
+    scene["dem"]["bodies"][0]["half_extents"] = {0.06, 0.04, 0.06};
+    scene["dem"]["bodies"][0]["position"][1] = kSlabTop + 0.04;  // set on the slab
+    Simulation sim(load(scene, "coupling-light-rest"));
+    const double interval = default_coupling_interval(sim.grains());
+    const double bound = 9.81 * interval, radius = glm::length(dvec3(0.06, 0.04, 0.06));
+    double fastest = 0.0;
+    for (int k = 0; k < 6; ++k) {
+      sim.advance_frame();
+      const dem::RigidBody& box = sim.grains()->world().grains[0].body;
+      if (k >= 2) fastest = std::max(fastest, glm::length(box.velocity) + glm::length(box.angular_velocity) * radius);
+    }
+    const dem::RigidBody& box = sim.grains()->world().grains[0].body;
+    std::printf("  %g kg/m^3: box at %.4f m (set at %.4f m), fastest point from 0.3 s %.2e m/s (bound %.2e)\n",
+                density, box.position.y, kSlabTop + 0.04, fastest, bound);
+    EXPECT_LT(fastest, bound) << density << " kg/m^3";
+  }
+}
+
 // Starts the coupling cannot run are bad input, with no output (sweep, 2026-11-29): a body too thin for the snow's
 // grid (the snow feels a body only at nodes inside it; a 2 cm plate on a 4 cm grid fell through 20 cm of snow at g)
 // and a body seeded into the snow (the particles stayed inside it, holding it up). A body of exactly the bound's
