@@ -36,7 +36,7 @@ void print_table(const mpm::Solver& s, const gl::ContextInfo& info, int substeps
 void print_floor(const SnowFloor& f, double substep_ms) {
   if (f.scatter_ms <= 0) {
     std::printf("\nFloor (src/app/snow_floor.h): copy bandwidth %.1f GB/s; the bytes moved and the scatter not "
-                "measured (the particles' box of nodes is over 96 MiB)\n", f.bandwidth_gb_s);
+                "measured (no particles, or their box of nodes is over 96 MiB)\n", f.bandwidth_gb_s);
     return;
   }
   std::printf("\nFloor (src/app/snow_floor.h): copy bandwidth %.1f GB/s; %.1f MB moved per substep (%llu nodes "

@@ -12,7 +12,7 @@ namespace firn::app {
 struct SnowFloor {
   double bandwidth_gb_s = 0;   ///< a copy of one 64 MiB buffer into another, bytes read + written per second [GB/s]
   double scatter_ms = 0;       ///< the scatter alone (shaders/bench/scatter_floor.comp), min of 5 runs [ms]; 0
-                               ///< when the particles' box of nodes exceeds 96 MiB (not measured)
+                               ///< (not measured) without particles or when their box of nodes exceeds 96 MiB
   uint64_t atomics = 0;        ///< its atomicAdds: particles x stencil nodes x 7 channels
   uint64_t touched_nodes = 0;  ///< grid nodes within some particle's stencil
   /// Bytes a substep moves [B]: per particle 568 (particle-to-grid reads the 128-byte particle and its sorted slot;

@@ -1,10 +1,10 @@
 // The sorted particle-to-grid (MpmSettings::particle_to_grid = kSorted: shaders/mpm/cell_sort.comp, then p2g.comp
 // with MPM_P2G_SORTED, which sums the values of neighbouring particles in shared memory before the atomics) against
-// the direct one: both add the same int32 fixed-point values, so the grid after particle-to-grid and the particles after many
-// substeps must be the same bits, for every transfer and with the particle passes split into chunks. The scenes mix
-// a dense clump (about 70 particles per cell: long runs of particles with one stencil, split across work groups)
-// with particles spread over the grid (runs of one). The sort itself is checked against cells computed here in
-// double precision. The grid sums of the sorted path are also checked against the CPU double reference by
+// the direct one: both add the same int32 fixed-point values, so the grid after particle-to-grid and the particles
+// after many substeps must be the same bits, for every transfer and with the particle passes split into chunks.
+// The scenes mix a dense clump (about 70 particles per cell: long runs of particles with one stencil, split across
+// work groups) with particles spread over the grid (runs of one). The sort itself is checked against cells computed
+// here in double precision. The grid sums of the sorted path are also checked against the CPU double reference by
 // MpmPasses.ParticleToGrid (the default path).
 #include <gtest/gtest.h>
 
@@ -75,18 +75,17 @@ bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
-/// Runs the sorted particle-to-grid `mode` (kSorted) and the direct one on the same scene (clumped,
-/// or with rows) with `transfer` (the sorted one in chunks of `chunk` particles when non-zero): the grid after one
-/// particle-to-grid, then the particles and the affine velocities after 25 substeps, must be the same bytes.
-void expect_bit_identical(Transfer transfer, uint32_t chunk, ParticleToGrid mode = ParticleToGrid::kSorted,
-                          bool rows = false, Kernel kernel = Kernel::kCubic) {
+/// Runs the sorted particle-to-grid and the direct one on the same scene (clumped, or with rows) with `transfer` (the
+/// sorted one in chunks of `chunk` particles when non-zero): the grid after one particle-to-grid, then the particles
+/// and the affine velocities after 25 substeps, must be the same bytes.
+void expect_bit_identical(Transfer transfer, uint32_t chunk, bool rows = false, Kernel kernel = Kernel::kCubic) {
   firn::test::gl_context();
   std::mt19937_64 rng(mpmtest::test_seed());
   mpmtest::Scene sc = rows ? rows_scene(rng) : clumped_scene(rng);
   sc.settings.transfer = transfer;
   sc.settings.kernel = kernel;
   MpmSettings direct_settings = sc.settings;
-  sc.settings.particle_to_grid = mode;
+  sc.settings.particle_to_grid = ParticleToGrid::kSorted;
   direct_settings.particle_to_grid = ParticleToGrid::kDirect;
   Solver sorted(sc.settings, sc.colliders, sc.gravity, sc.particles);
   Solver direct(direct_settings, sc.colliders, sc.gravity, sc.particles);
@@ -138,8 +137,8 @@ TEST(MpmSortedP2G, MlsGridAndParticlesAreBitIdenticalToTheDirectScatter) { expec
 TEST(MpmSortedP2G, QuadraticKernelIsBitIdenticalToTheDirectScatter) {
   for (Transfer t : {Transfer::kFlip, Transfer::kApic}) {
     SCOPED_TRACE(t == Transfer::kFlip ? "flip" : "apic");
-    expect_bit_identical(t, 0, ParticleToGrid::kSorted, false, Kernel::kQuadratic);
-    expect_bit_identical(t, 0, ParticleToGrid::kSorted, true, Kernel::kQuadratic);
+    expect_bit_identical(t, 0, false, Kernel::kQuadratic);
+    expect_bit_identical(t, 0, true, Kernel::kQuadratic);
   }
 }
 
@@ -151,9 +150,9 @@ TEST(MpmSortedP2G, ChunkedSortedScatterIsBitIdenticalToTheDirectScatter) { expec
 TEST(MpmSortedP2G, GappedRowsAreBitIdenticalToTheDirectScatter) {
   for (Transfer t : {Transfer::kFlip, Transfer::kApic, Transfer::kMls}) {
     SCOPED_TRACE(t == Transfer::kFlip ? "flip" : t == Transfer::kApic ? "apic" : "mls");
-    expect_bit_identical(t, 0, ParticleToGrid::kSorted, true);
+    expect_bit_identical(t, 0, true);
   }
-  expect_bit_identical(Transfer::kFlip, 256, ParticleToGrid::kSorted, true);
+  expect_bit_identical(Transfer::kFlip, 256, true);
 }
 
 namespace {
