@@ -14,10 +14,14 @@ struct RigidBody {
 
 // A rigid body's motion state in double (GpuRigidState), advanced by the pose passes.
 struct RigidState {
-  dvec4 position;          // [m]
-  dvec4 orientation;       // unit quaternion (x, y, z, w), body -> world
-  dvec4 velocity;          // [m/s]
-  dvec4 angular_velocity;  // [rad/s]
+  dvec4 position;                // [m]
+  dvec4 orientation;             // unit quaternion (x, y, z, w), body -> world
+  dvec4 velocity;                // [m/s]
+  dvec4 angular_velocity;        // [rad/s]
+  dvec4 start_velocity;          // as set [m/s]; w = inverse mass [1/kg] (0: not moved by impulses)
+  dvec4 start_angular_velocity;  // as set [rad/s]; w = time since the set [s]
+  dvec4 acceleration;            // the body's own (gravity) [m/s^2]
+  dvec4 inverse_inertia[2];      // world, at the set [1/(kg m^2)]: (xx, yy, zz, xy), (xz, yz, -, -)
 };
 
 // Terms of the Taylor series of cos t and sin(t) / t (src/core/rigid_collider.cpp kSeriesTerms).
@@ -42,6 +46,7 @@ void move_rigid(inout RigidState s, inout RigidBody body, double dt) {
   q = q / sqrt(dot(q, q));
   s.position.xyz = p;
   s.orientation = q;
+  s.start_angular_velocity.w = s.start_angular_velocity.w + dt;
   precise double x = q.x, y = q.y, z = q.z, w = q.w;
   body.position.xyz = vec3(p);
   body.rotation[0].xyz =
@@ -50,4 +55,22 @@ void move_rigid(inout RigidState s, inout RigidBody body, double dt) {
       vec3(dvec3(2.0LF * (x * y - w * z), 1.0LF - 2.0LF * (x * x + z * z), 2.0LF * (y * z + w * x)));
   body.rotation[2].xyz =
       vec3(dvec3(2.0LF * (x * z + w * y), 2.0LF * (y * z - w * x), 1.0LF - 2.0LF * (x * x + y * y)));
+}
+
+// The velocities of a body with inverse mass > 0 before a substep (firn::predict_rigid_velocity, in its operation
+// order): v = v_set + J / m + t a, omega = omega_set + I^-1 L, with J, L the impulse sums since the set [N s, N m s]
+// and t the time since the set; also written to the float copies the passes read.
+void predict_rigid_velocity(inout RigidState s, inout RigidBody body, dvec3 impulse, dvec3 angular_impulse) {
+  if (s.start_velocity.w <= 0.0LF) return;
+  precise dvec3 v =
+      s.start_velocity.xyz + s.start_velocity.w * impulse + s.start_angular_velocity.w * s.acceleration.xyz;
+  dvec4 a = s.inverse_inertia[0], b = s.inverse_inertia[1];
+  dvec3 l = angular_impulse;
+  precise dvec3 w = s.start_angular_velocity.xyz + dvec3(a.x * l.x + a.w * l.y + b.x * l.z,
+                                                         a.w * l.x + a.y * l.y + b.y * l.z,
+                                                         b.x * l.x + b.y * l.y + a.z * l.z);
+  s.velocity.xyz = v;
+  s.angular_velocity.xyz = w;
+  body.velocity_friction.xyz = vec3(v);
+  body.angular_velocity.xyz = vec3(w);
 }

@@ -18,6 +18,8 @@ layout(std430, binding = MPM_BIND_COLLIDER_POINTS) readonly buffer ColliderPoint
 layout(std430, binding = MPM_BIND_COLLIDERS) buffer ColliderBuffer { Collider colliders[]; };
 layout(std430, binding = MPM_BIND_RIGID_STATE) buffer RigidStateBuffer { RigidState rigid_states[]; };
 layout(std430, binding = MPM_BIND_RIGID_BODIES) buffer RigidBodyBuffer { RigidBody rigid_bodies[]; };
+// The grid's impulse sums per body since the last take (rigid.glsl): 6 int64 as (low, high) words.
+layout(std430, binding = MPM_BIND_RIGID_IMPULSES) readonly buffer RigidImpulseBuffer { uint rigid_impulses[]; };
 uniform uint arg_words;  // words of live arguments; the template follows them
 
 void main() {
@@ -64,6 +66,13 @@ void main() {
       for (uint k = 0u; k < rigid_count(); ++k) {
         RigidState s = rigid_states[k];
         RigidBody b = rigid_bodies[k];
+        dvec3 sums[2];
+        for (uint c = 0u; c < 6u; ++c) {
+          uint i = 12u * k + 2u * c;
+          sums[c / 3u][c % 3u] = (double(int(rigid_impulses[i + 1u])) * 4294967296.0LF + double(rigid_impulses[i])) /
+                                 double(MPM_RIGID_IMPULSE_SCALE);
+        }
+        predict_rigid_velocity(s, b, sums[0], sums[1]);
         move_rigid(s, b, dt);
         rigid_states[k] = s;
         rigid_bodies[k] = b;

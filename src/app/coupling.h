@@ -52,9 +52,10 @@ struct CouplingCost {
 double default_coupling_interval(const GrainSimulation* grains);
 
 /// Longest grain step [s] while grains are coupled to snow or water, the 1 ms that default_coupling_interval aims
-/// at: the continuum sees each body at its velocity of the interval's start, and an interval of one 1/60 s
-/// hard-contact step let a 500 kg/m^3 box set on snow bounce for good (0.13 J of kinetic energy at 0.2 s, exit 0),
-/// where 17 steps of 0.98 ms settle it (3e-9 J at 1 s; sweep, 2026-11-29).
+/// at: the grains take the continuum's impulses once per interval (and the water sees each body at its velocity of
+/// the interval's start), and an interval of one 1/60 s hard-contact step let a 500 kg/m^3 box set on snow bounce
+/// for good (0.13 J of kinetic energy at 0.2 s, exit 0), where 17 steps of 0.98 ms settle it (3e-9 J at 1 s; sweep,
+/// 2026-11-29, before the snow took the impulses up within an interval).
 inline constexpr double kMaxCoupledGrainStep = 1e-3;
 
 /// Splits the grains' step into the fewest equal steps of at most kMaxCoupledGrainStep; returns their number per

@@ -31,6 +31,9 @@ void check_rigid_collider(const RigidCollider& body, size_t index) {
       !std::isfinite(glm::length(q)) || std::abs(glm::length(q) - 1.0) > 1e-6)
     throw std::invalid_argument(who + "position, velocities and a unit orientation must be finite");
   if (!(body.friction >= 0.0)) throw std::invalid_argument(who + "friction must be >= 0");
+  if (!(body.inverse_mass >= 0.0) || !std::isfinite(body.inverse_mass) || !finite(body.acceleration) ||
+      !finite(body.inverse_inertia[0]) || !finite(body.inverse_inertia[1]) || !finite(body.inverse_inertia[2]))
+    throw std::invalid_argument(who + "inverse mass (>= 0), inverse inertia and acceleration must be finite");
 }
 
 double bounding_radius(const std::vector<glm::dvec4>& planes, size_t index) {
@@ -154,16 +157,38 @@ std::vector<RigidCollider> get_rigid_bodies(BinaryReader& in) {
   if (states.size() != count) in.fail("the rigid body states do not match the bodies");
   for (size_t k = 0; k < count; ++k) {
     bodies[k] = posed(bodies[k], states[k]);
-    bodies[k].velocity = glm::dvec3(states[k].velocity);
-    bodies[k].angular_velocity = glm::dvec3(states[k].angular_velocity);
+    bodies[k].inverse_mass = states[k].start_velocity.w;
+    bodies[k].acceleration = glm::dvec3(states[k].acceleration);
+    const glm::dvec4 a = states[k].inverse_inertia[0], b = states[k].inverse_inertia[1];
+    bodies[k].inverse_inertia = glm::dmat3(a.x, a.w, b.x, a.w, a.y, b.y, b.x, b.y, a.z);
   }
   return bodies;
 }
 
 GpuRigidState to_gpu_state(const RigidCollider& body) {
   const glm::dquat& q = body.orientation;
-  return {glm::dvec4(body.position, 0.0), glm::dvec4(q.x, q.y, q.z, q.w), glm::dvec4(body.velocity, 0.0),
-          glm::dvec4(body.angular_velocity, 0.0)};
+  const glm::dmat3& i = body.inverse_inertia;  // glm: i[column][row]
+  return {glm::dvec4(body.position, 0.0),
+          glm::dvec4(q.x, q.y, q.z, q.w),
+          glm::dvec4(body.velocity, 0.0),
+          glm::dvec4(body.angular_velocity, 0.0),
+          glm::dvec4(body.velocity, body.inverse_mass),
+          glm::dvec4(body.angular_velocity, 0.0),
+          glm::dvec4(body.acceleration, 0.0),
+          {glm::dvec4(i[0][0], i[1][1], i[2][2], i[1][0]), glm::dvec4(i[2][0], i[2][1], 0.0, 0.0)}};
+}
+
+void predict_rigid_velocity(GpuRigidState& s, const RigidImpulse& since_set) {
+  if (!(s.start_velocity.w > 0.0)) return;
+  const glm::dvec3 j = since_set.linear, l = since_set.angular;
+  const glm::dvec3 v = glm::dvec3(s.start_velocity) + s.start_velocity.w * j +
+                       s.start_angular_velocity.w * glm::dvec3(s.acceleration);
+  const glm::dvec4 a = s.inverse_inertia[0], b = s.inverse_inertia[1];
+  const glm::dvec3 w = glm::dvec3(s.start_angular_velocity) + glm::dvec3(a.x * l.x + a.w * l.y + b.x * l.z,
+                                                                        a.w * l.x + a.y * l.y + b.y * l.z,
+                                                                        b.x * l.x + b.y * l.y + a.z * l.z);
+  s.velocity = glm::dvec4(v, s.velocity.w);
+  s.angular_velocity = glm::dvec4(w, s.angular_velocity.w);
 }
 
 GpuRigidBody to_gpu_body(const RigidCollider& body, const GpuRigidState& state, double radius, uint32_t first_plane) {
@@ -187,6 +212,8 @@ GpuRigidBody to_gpu_body(const RigidCollider& body, const GpuRigidState& state, 
 RigidCollider posed(RigidCollider body, const GpuRigidState& state) {
   body.position = glm::dvec3(state.position);
   body.orientation = glm::dquat(state.orientation.w, state.orientation.x, state.orientation.y, state.orientation.z);
+  body.velocity = glm::dvec3(state.velocity);
+  body.angular_velocity = glm::dvec3(state.angular_velocity);
   return body;
 }
 
@@ -205,6 +232,7 @@ void advance_rigid_state(GpuRigidState& s, double dt) {
   const double qw = s.orientation.w;
   glm::dvec4 r(c * qv + qw * dv + glm::cross(dv, qv), c * qw - glm::dot(dv, qv));
   s.orientation = r / std::sqrt(glm::dot(r, r));
+  s.start_angular_velocity.w += dt;
 }
 
 std::vector<RigidImpulse> decode_rigid_impulses(const std::vector<uint32_t>& words) {

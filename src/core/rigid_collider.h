@@ -27,6 +27,13 @@ struct RigidCollider {
   glm::dvec3 angular_velocity{0.0};      ///< world frame [rad/s]
   double friction = 0.0;                 ///< Coulomb mu (>= 0)
   Boundary boundary = Boundary::kSeparate;  ///< as core/collider.h
+  /// Inertia for the snow's impulses within a coupling interval (docs/coupling.md, "Within an interval"): with
+  /// inverse_mass > 0 the snow solver moves the body's velocities between substeps by the impulses its grid has
+  /// given the body since the set (predict_rigid_velocity). 0 keeps the set velocities (a kinematic body, or a
+  /// body that nothing else gives a mass). The water's passes do not read these.
+  double inverse_mass = 0.0;         ///< [1/kg], >= 0
+  glm::dmat3 inverse_inertia{0.0};   ///< world frame at this pose [1/(kg m^2)], symmetric
+  glm::dvec3 acceleration{0.0};      ///< the body's own acceleration within an interval (gravity) [m/s^2]
 };
 
 /// What the grid gave one body since the last read: the impulse the snow exerted on it.
@@ -78,7 +85,8 @@ GpuRigidState to_gpu_state(const RigidCollider& body);
 /// The grid update's float form of `body` with the pose of `state` and bounding radius `radius` [m] (the quick
 /// rejection of far nodes); its planes start at `first_plane`.
 GpuRigidBody to_gpu_body(const RigidCollider& body, const GpuRigidState& state, double radius, uint32_t first_plane);
-/// `body` with position and orientation from `state`.
+/// `body` with position, orientation and velocities from `state` (the velocities differ from the set ones only for a
+/// body that takes impulses, predict_rigid_velocity).
 RigidCollider posed(RigidCollider body, const GpuRigidState& state);
 
 /// One step of the pose motion, the double arithmetic of shaders/common/rigid_body.glsl: position += dt velocity;
@@ -86,6 +94,14 @@ RigidCollider posed(RigidCollider body, const GpuRigidState& state);
 /// constant world-frame omega over dt, cos and sin by their Taylor series to double resolution for
 /// |w| dt / 2 <= pi), renormalised.
 void advance_rigid_state(GpuRigidState& state, double dt);
+
+/// The velocities of a body with inverse mass > 0 before a substep, from its velocities as set and what has acted
+/// since (the double arithmetic of shaders/common/rigid_body.glsl predict_rigid_velocity): v = v_set + J / m + t a,
+/// omega = omega_set + I^-1 L, J and L [N s, N m s] the impulse sums since the set (RigidImpulse), t the time since
+/// the set [s], a the body's acceleration. The explicit exchange's added-mass limit (a body lighter than the snow
+/// it covers, kicked by more than its own momentum within one interval) came from holding v_set for the whole
+/// interval. A body with inverse mass 0 is left as it is.
+void predict_rigid_velocity(GpuRigidState& state, const RigidImpulse& since_set);
 
 /// Decodes the impulse words (12 per body: linear xyz, angular xyz, each an int64 as low and high uint32 word, at
 /// RIGID_IMPULSE_SCALE integers per N s).

@@ -11,6 +11,7 @@ using firn::bounding_radius;
 using firn::check_rigid_collider;
 using firn::decode_rigid_impulses;
 using firn::posed;
+using firn::predict_rigid_velocity;
 using firn::RigidCollider;
 using firn::RigidImpulse;
 using firn::to_gpu_body;

@@ -99,14 +99,16 @@ class Solver {
   // update (applied after the kinematic colliders, before the grid's walls); the momentum each grid node loses to a
   // body is summed per body on the GPU.
   /// Replaces the rigid bodies (the count may change; none is allowed). From the next substep they move with their
-  /// velocities (position += v dt, orientation rotated by omega dt) substep by substep on the GPU. Impulse sums not
-  /// yet taken are kept for the bodies that remain (by index). A body's bounding radius is computed from its planes
+  /// velocities (position += v dt, orientation rotated by omega dt) substep by substep on the GPU; a body with an
+  /// inverse mass > 0 also takes up, before each substep, the impulses the grid has given it since this set
+  /// (predict_rigid_velocity), so the impulse sums should be taken before the next set. Impulse sums not yet taken
+  /// are kept for the bodies that remain (by index). A body's bounding radius is computed from its planes
   /// (O(n^4), mpm::bounding_radius) when they differ from those of the body set before at its index. Throws
   /// std::invalid_argument (check_rigid_collider, bounding_radius), leaving the bodies as they were.
   void set_rigid_colliders(std::vector<RigidCollider> bodies);
-  /// The bodies with their current poses (position, orientation) as the solver has moved them; velocities, planes,
-  /// friction and boundary as last set. One blocking read when the GPU has moved them since the last call (call it
-  /// at a coupling interval only).
+  /// The bodies with their current poses and velocities as the solver has moved them (the velocities are the set
+  /// ones unless a body takes impulses: RigidCollider::inverse_mass); planes, friction and boundary as last set.
+  /// One blocking read when the GPU has moved them since the last call (call it at a coupling interval only).
   std::vector<RigidCollider> rigid_colliders() const;
   /// Sum over the grid updates since the last call of the impulse the snow exerted on each body (the negated
   /// momentum change its boundary condition gave the grid nodes), in 64-bit fixed point summed on the GPU

@@ -8,16 +8,20 @@
 namespace firn::mpm {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 5;  // 2: APIC affine velocities; 3: rigid bodies; 4: colliders at t = 0;
-                                            // 5: the particles keep R_E (GpuParticle)
+constexpr std::uint32_t kStateVersion = 6;  // 2: APIC affine velocities; 3: rigid bodies; 4: colliders at t = 0;
+                                            // 5: the particles keep R_E (GpuParticle); 6: the bodies' states as the
+                                            // step pass left them (velocities taken up within an interval)
 
 }  // namespace
 
-/// The rigid bodies: shapes and responses, the double states, the float poses the grid update reads (as the GPU
-/// rounded them) and the impulse sums not yet taken.
+/// The rigid bodies: shapes and responses, the double states (as set, and as the step pass has moved them since:
+/// pose, velocities taken up from the impulses, time since the set), the float poses the grid update reads (as the
+/// GPU rounded them) and the impulse sums not yet taken.
 void put_rigid(const Solver& s, const std::vector<RigidCollider>& bodies, BinaryWriter& out) {
   put_rigid_bodies(out, bodies);
   if (bodies.empty()) return;
+  s.sync_rigid_states();
+  out.put_array(s.rigid_states_);
   std::vector<GpuRigidBody> floats(bodies.size());
   s.rigid_bodies_.download(0, floats.size() * sizeof(GpuRigidBody), floats.data());
   std::vector<std::uint32_t> words(12 * bodies.size());
@@ -29,13 +33,15 @@ void put_rigid(const Solver& s, const std::vector<RigidCollider>& bodies, Binary
 void get_rigid(Solver& s, BinaryReader& in) {
   std::vector<RigidCollider> bodies = get_rigid_bodies(in);
   const auto count = static_cast<std::uint32_t>(bodies.size());
+  std::vector<GpuRigidState> states;
   std::vector<GpuRigidBody> floats;
   std::vector<std::uint32_t> words;
   if (count > 0) {
+    states = in.get_array<GpuRigidState>();
     floats = in.get_array<GpuRigidBody>();
     words = in.get_array<std::uint32_t>();
-    if (floats.size() != count || words.size() != 12 * size_t{count})
-      in.fail("the rigid bodies' poses or impulse sums do not match the bodies");
+    if (states.size() != count || floats.size() != count || words.size() != 12 * size_t{count})
+      in.fail("the rigid bodies' states, poses or impulse sums do not match the bodies");
   }
   try {
     s.set_rigid_colliders(std::move(bodies));
@@ -45,6 +51,8 @@ void get_rigid(Solver& s, BinaryReader& in) {
   if (count == 0) return;
   // The float poses exactly as the GPU rounded them (to_gpu_body rounds the same values, but the GPU's double
   // arithmetic need not be the CPU's to the last bit), and the sums not yet taken.
+  s.rigid_states_ = std::move(states);
+  s.rigid_state_.write(s.rigid_states_);
   s.rigid_bodies_.write(floats);
   s.rigid_impulses_.write(words);
 }

@@ -12,7 +12,7 @@ namespace {
 // 2: the watchdog's energy reference; 3: colliders at t = 0; 4: bodies; 5: DFSPH's solve statistics (what the
 // viewer and `firn bench` show continue across a resume); 6: the step state of GPU-resident stepping (the folded
 // reductions the next dt follows from, and whether the energy reference is set)
-constexpr std::uint32_t kStateVersion = 6;
+constexpr std::uint32_t kStateVersion = 7;  // 7: rigid body states carry the impulse-taking fields (GpuRigidState)
 
 }  // namespace
 

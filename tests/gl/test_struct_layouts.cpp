@@ -102,7 +102,11 @@ std::vector<Row> rigid_body_rows() {
 std::vector<Row> rigid_state_rows() {
   return {FIRN_ROW(GpuRigidState, position, "position"), FIRN_ROW(GpuRigidState, orientation, "orientation"),
           FIRN_ROW(GpuRigidState, velocity, "velocity"),
-          FIRN_ROW(GpuRigidState, angular_velocity, "angular_velocity")};
+          FIRN_ROW(GpuRigidState, angular_velocity, "angular_velocity"),
+          FIRN_ROW(GpuRigidState, start_velocity, "start_velocity"),
+          FIRN_ROW(GpuRigidState, start_angular_velocity, "start_angular_velocity"),
+          FIRN_ROW(GpuRigidState, acceleration, "acceleration"),
+          FIRN_ROW(GpuRigidState, inverse_inertia, "inverse_inertia[0]")};
 }
 
 std::vector<Mirror> mpm_mirrors() {

@@ -6,7 +6,9 @@
 #include <glm/gtc/quaternion.hpp>
 #include <gtest/gtest.h>
 
+#include "core/advance.h"
 #include "cpu_reference.h"
+#include "mpm/solver.h"
 #include "support/test_seed.h"
 
 namespace firn::mpmtest {
@@ -143,6 +145,17 @@ void expect_within(const Deviation& d) {
   EXPECT_GT(d.compared, 0u) << d.what;
   EXPECT_EQ(d.exceeded, 0u) << d.what << ": " << d.exceeded << " of " << d.compared
                             << " values outside their bound (worst error/bound " << d.worst_ratio << ")";
+}
+
+int advance_from_cpu(mpm::Solver& s, double end) {
+  int n = 0;
+  while (before_end(s.time(), end)) {
+    s.check_status();
+    s.substep(even_step(end - s.time(), s.step_limits().dt));
+    ++n;
+  }
+  s.check_status();
+  return n;
 }
 
 }  // namespace firn::mpmtest

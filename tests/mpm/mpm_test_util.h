@@ -12,6 +12,10 @@
 #include "mpm/layout.h"
 #include "mpm/settings.h"
 
+namespace firn::mpm {
+class Solver;
+}  // namespace firn::mpm
+
 namespace firn::mpmtest {
 using namespace firn::mpm;
 
@@ -64,5 +68,10 @@ struct Deviation {
 
 /// Prints `d` and fails the running test when it compared nothing or a value exceeded its bound.
 void expect_within(const Deviation& d);
+
+/// The CPU-driven schedule of firn before GPU-resident stepping (Solver::substep): a status read (CFL step from the
+/// last substep's reductions) before every substep, the time left split evenly, a final read at the end. Returns
+/// the substeps taken up to `end` [s].
+int advance_from_cpu(mpm::Solver& s, double end);
 
 }  // namespace firn::mpmtest

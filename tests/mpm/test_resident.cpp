@@ -18,6 +18,7 @@
 
 using namespace firn;
 using namespace firn::mpm;
+using firn::mpmtest::advance_from_cpu;
 
 namespace {
 
@@ -29,19 +30,6 @@ mpmtest::Scene scene() {
   firn::test::gl_context();
   std::mt19937_64 rng(mpmtest::test_seed());
   return mpmtest::random_scene(rng, kParticles, kDims);
-}
-
-/// The CPU-driven schedule of firn before GPU-resident stepping: a status read (CFL step from the last substep's
-/// reductions) before every substep, the time left split evenly, a final read at the end.
-int advance_from_cpu(Solver& s, double end) {
-  int n = 0;
-  while (before_end(s.time(), end)) {
-    s.check_status();
-    s.substep(even_step(end - s.time(), s.step_limits().dt));
-    ++n;
-  }
-  s.check_status();
-  return n;
 }
 
 void expect_same_state(const Solver& a, const Solver& b) {
