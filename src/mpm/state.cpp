@@ -49,9 +49,16 @@ void get_rigid(Solver& s, BinaryReader& in) {
     in.fail(e.what());
   }
   if (count == 0) return;
-  // The float poses exactly as the GPU rounded them (to_gpu_body rounds the same values, but the GPU's double
-  // arithmetic need not be the CPU's to the last bit), and the sums not yet taken.
+  // The double states as the step pass left them (velocities taken up since the set, time since the set); the
+  // bodies' velocities as set, which the step's solid speed follows as in the saved run; the float poses exactly as
+  // the GPU rounded them (to_gpu_body rounds the same values, but the GPU's double arithmetic need not be the CPU's
+  // to the last bit); and the sums not yet taken.
   s.rigid_states_ = std::move(states);
+  for (size_t k = 0; k < count; ++k) {
+    s.rigid_[k].velocity = glm::dvec3(s.rigid_states_[k].start_velocity);
+    s.rigid_[k].angular_velocity = glm::dvec3(s.rigid_states_[k].start_angular_velocity);
+  }
+  s.update_solid_speed();
   s.rigid_state_.write(s.rigid_states_);
   s.rigid_bodies_.write(floats);
   s.rigid_impulses_.write(words);
