@@ -18,6 +18,10 @@ uvec2 fixed64_words(float x) {
   return uvec2(lo, h);
 }
 
+// The two's complement int64 in the words (lo, hi) as a double: exact below 2^53 in magnitude, correctly rounded
+// above (the product is exact and the sum rounds once), as the C++ side's double(int64).
+double fixed64_value(uint lo, uint hi) { return double(int(hi)) * 4294967296.0LF + double(lo); }
+
 // Adds X_SCALED (the value times the fixed-point scale, |X_SCALED| < 2^63) to the int64 in words LO, HI.
 #define ATOMIC_ADD_FIXED64(LO, HI, X_SCALED)                      \
   {                                                               \

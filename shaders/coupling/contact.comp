@@ -15,10 +15,7 @@
 layout(local_size_x = COUPLING_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_FIELD_REACTION) buffer FieldReactionBuffer { uint field_reaction[]; };
 
-double channel(uint w, int c) {
-  uint lo = cpl_nodes[w + uint(2 * c)], hi = cpl_nodes[w + uint(2 * c + 1)];
-  return double(int(hi)) * 4294967296.0 + double(lo);
-}
+double channel(uint w, int c) { return fixed64_value(cpl_nodes[w + uint(2 * c)], cpl_nodes[w + uint(2 * c + 1)]); }
 
 void main() {
   uint k = linear_index();
@@ -39,7 +36,7 @@ void main() {
   vec3 reaction;  // [N s], in the momentum units
   for (uint a = 0u; a < 3u; ++a) {
     uint r = 6u * i + 2u * a;
-    reaction[a] = float((double(int(field_reaction[r + 1u])) * 4294967296.0 + double(field_reaction[r])) / sp);
+    reaction[a] = float(fixed64_value(field_reaction[r], field_reaction[r + 1u]) / sp);
     field_reaction[r] = 0u;
     field_reaction[r + 1u] = 0u;
   }

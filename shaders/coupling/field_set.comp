@@ -16,7 +16,7 @@ void main() {
   if (k >= count) return;
   uint i = cpl_list[1u + k];
   uint w = i * uint(COUPLING_NODE_WORDS) + uint(2 * COUPLING_SNOW_VOLUME);
-  double volume = (double(int(cpl_nodes[w + 1u])) * 4294967296.0 + double(cpl_nodes[w])) / double(cpl_scales.z);
+  double volume = fixed64_value(cpl_nodes[w], cpl_nodes[w + 1u]) / double(cpl_scales.z);
   double h = double(cpl_origin_h.w);
   field_fraction[i] = float(volume / (h * h * h));
   field_list[1u + k] = i;

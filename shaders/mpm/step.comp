@@ -10,6 +10,7 @@
 #include "mpm/layout.glsl"
 #include "mpm/status.glsl"
 #include "mpm/window.glsl"
+#include "common/fixed64.glsl"
 
 layout(local_size_x = 1) in;
 layout(std430, binding = MPM_BIND_STEP_MATERIALS) readonly buffer WaveInputs { dvec2 stiffness_density[]; };
@@ -66,13 +67,15 @@ void main() {
       for (uint k = 0u; k < rigid_count(); ++k) {
         RigidState s = rigid_states[k];
         RigidBody b = rigid_bodies[k];
-        dvec3 sums[2];
-        for (uint c = 0u; c < 6u; ++c) {
-          uint i = 12u * k + 2u * c;
-          sums[c / 3u][c % 3u] = (double(int(rigid_impulses[i + 1u])) * 4294967296.0LF + double(rigid_impulses[i])) /
-                                 double(MPM_RIGID_IMPULSE_SCALE);
+        if (s.start_velocity.w > 0.0LF) {  // a body that takes the impulses up (inverse mass > 0)
+          dvec3 sums[2];
+          for (uint c = 0u; c < 6u; ++c) {
+            uint i = 12u * k + 2u * c;
+            sums[c / 3u][c % 3u] =
+                fixed64_value(rigid_impulses[i], rigid_impulses[i + 1u]) / double(MPM_RIGID_IMPULSE_SCALE);
+          }
+          predict_rigid_velocity(s, b, sums[0], sums[1]);
         }
-        predict_rigid_velocity(s, b, sums[0], sums[1]);
         move_rigid(s, b, dt);
         rigid_states[k] = s;
         rigid_bodies[k] = b;

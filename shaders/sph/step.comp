@@ -15,6 +15,7 @@
 #include "sph/layout.glsl"
 #include "sph/status.glsl"
 #include "common/rigid_body.glsl"
+#include "common/fixed64.glsl"
 
 layout(local_size_x = 1) in;
 layout(std430, binding = SPH_BIND_COLLIDER_POINTS) readonly buffer ColliderPoints { dvec4 collider_points[]; };
@@ -30,7 +31,7 @@ void fold() {
   stepper.max_accel = double(uintBitsToFloat(status.max_accel_bits));
   stepper.max_density = double(uintBitsToFloat(status.max_density_bits));
   // The two's complement int64 of 2^-20 J as a double: exact below 2^53 units (8.6e9 J).
-  stepper.energy = (double(int(status.energy_hi)) * 4294967296.0LF + double(status.energy_lo)) / double(stepper.energy_scale);
+  stepper.energy = fixed64_value(status.energy_lo, status.energy_hi) / double(stepper.energy_scale);
   status.max_speed_bits = 0u;
   status.max_accel_bits = 0u;
   status.max_density_bits = 0u;

@@ -21,12 +21,7 @@ std::vector<RigidCollider> grain_colliders(const dem::World& world, Boundary bou
     c.boundary = boundary;
     if (!g.kinematic) {  // a kinematic body keeps its set velocities (infinite mass)
       c.inverse_mass = 1.0 / g.body.mass;
-      // R diag(1 / I) R^T, the body frame being the principal axes (dem/rigid_body.h).
-      const glm::dmat3 r = glm::mat3_cast(g.body.orientation);
-      c.inverse_inertia = r * glm::dmat3(glm::dvec3(1.0 / g.body.inertia.x, 0.0, 0.0),
-                                         glm::dvec3(0.0, 1.0 / g.body.inertia.y, 0.0),
-                                         glm::dvec3(0.0, 0.0, 1.0 / g.body.inertia.z)) *
-                          glm::transpose(r);
+      c.inverse_inertia = glm::inverse(dem::inertia_world(g.body));
       c.acceleration = world.gravity;
     }
     out.push_back(std::move(c));

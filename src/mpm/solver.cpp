@@ -413,12 +413,8 @@ void Solver::substep(double dt) {
     // The step pass's motion (step.comp): velocities from the impulse sums since the set, then the pose.
     const bool taking =
         std::any_of(rigid_.begin(), rigid_.end(), [](const RigidCollider& b) { return b.inverse_mass > 0; });
-    std::vector<RigidImpulse> sums;
-    if (taking) {
-      std::vector<uint32_t> words(12 * rigid_.size());
-      rigid_impulses_.download(0, words.size() * sizeof(uint32_t), words.data());
-      sums = decode_rigid_impulses(words);
-    }
+    const std::vector<RigidImpulse> sums = taking ? decode_rigid_impulses(download_impulse_words())
+                                                  : std::vector<RigidImpulse>{};
     for (size_t k = 0; k < rigid_states_.size(); ++k) {
       if (taking) predict_rigid_velocity(rigid_states_[k], sums[k]);
       advance_rigid_state(rigid_states_[k], dt);

@@ -225,6 +225,8 @@ class Solver {
   void update_solid_speed();
   /// Reads the GPU-moved rigid states back into rigid_states_ when the step pass has moved them (blocking).
   void sync_rigid_states() const;
+  /// The impulse sums' words as they stand on the GPU (12 per body; blocking read).
+  std::vector<uint32_t> download_impulse_words() const;
   void build_dispatch_args();
   /// Issues one GPU-resident substep: the step pass, then every pass with indirect dispatch.
   void issue_substep();

@@ -78,12 +78,15 @@ std::vector<RigidImpulse> Solver::take_rigid_impulses() {
   if (rigid_.empty()) return {};
   // Read with the last advance's final status when no substep ran since; otherwise one read of their own.
   std::vector<uint32_t> words = staged_impulses_.take(substep_, 12 * rigid_.size()).value_or(std::vector<uint32_t>{});
-  if (words.empty()) {
-    words.resize(12 * rigid_.size());
-    rigid_impulses_.download(0, words.size() * sizeof(uint32_t), words.data());
-  }
+  if (words.empty()) words = download_impulse_words();
   rigid_impulses_.clear();  // on the GPU, after the substeps the sums came from: no wait
   return decode_rigid_impulses(words);
+}
+
+std::vector<uint32_t> Solver::download_impulse_words() const {
+  std::vector<uint32_t> words(12 * rigid_.size());
+  rigid_impulses_.download(0, words.size() * sizeof(uint32_t), words.data());
+  return words;
 }
 
 }  // namespace firn::mpm

@@ -24,10 +24,8 @@ void put_rigid(const Solver& s, const std::vector<RigidCollider>& bodies, Binary
   out.put_array(s.rigid_states_);
   std::vector<GpuRigidBody> floats(bodies.size());
   s.rigid_bodies_.download(0, floats.size() * sizeof(GpuRigidBody), floats.data());
-  std::vector<std::uint32_t> words(12 * bodies.size());
-  s.rigid_impulses_.download(0, words.size() * sizeof(std::uint32_t), words.data());
   out.put_array(floats);
-  out.put_array(words);
+  out.put_array(s.download_impulse_words());
 }
 
 void get_rigid(Solver& s, BinaryReader& in) {

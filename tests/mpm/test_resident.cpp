@@ -9,7 +9,6 @@
 #include <cstring>
 #include <limits>
 
-#include "core/advance.h"
 #include "core/error.h"
 #include "gl/sync.h"
 #include "mpm/solver.h"

@@ -467,7 +467,10 @@ TEST(MpmRigid, LightFreeBodyTakesTheImpulsesWithinTheSet) {
   box.position = {0.45, 0.3, 0.31};
   const double mass = 20.0 * 0.12 * 0.2 * 0.2;
   box.inverse_mass = 1.0 / mass;
-  box.inverse_inertia = glm::dmat3(12.0 / (mass * (0.2 * 0.2 + 0.2 * 0.2)));  // close enough for a box this shape
+  // A 0.12 x 0.2 x 0.2 m box, unrotated: I = m (b^2 + c^2) / 12 about each axis.
+  box.inverse_inertia = glm::dmat3(dvec3(12.0 / (mass * (0.2 * 0.2 + 0.2 * 0.2)), 0.0, 0.0),
+                                   dvec3(0.0, 12.0 / (mass * (0.12 * 0.12 + 0.2 * 0.2)), 0.0),
+                                   dvec3(0.0, 0.0, 12.0 / (mass * (0.12 * 0.12 + 0.2 * 0.2))));
   box.boundary = Boundary::kSeparate;
   solver.set_rigid_colliders({box});
   const int steps = solver.advance(0.03);
