@@ -38,12 +38,12 @@ mat3 volume_stress(Particle p) {
   float mu = mat.lame.x * harden, lambda = mat.lame.y * harden;
   float JE = determinant(FE);
   mat3 RE = elastic_rotation(p);  // kept by the particle update (particles.glsl)
-  // tau is symmetric (F_E = R_E S_E gives R_E F_E^T = R_E S_E R_E^T), but not quite in float with R_E from the
-  // iterative polar decomposition: its antisymmetric part would be a torque of the grid forces on the snow, so it is
-  // dropped. Off-centre collision, llvmpipe (MpmApic / MpmMls ...AngularMomentum): relative drift 1.23e-5 -> 1.15e-5
-  // (APIC), 9.19e-6 -> 8.06e-6 (MLS); the rest is the int32 fixed point's rounding (docs/snow-pipeline.md).
-  mat3 tau = 2.0 * mu * (FE - RE) * transpose(FE) + lambda * (JE - 1.0) * JE * mat3(1.0);
-  return p.v_vol.w * (0.5 * (tau + transpose(tau)));
+  // tau is symmetric in exact arithmetic only (F_E = R_E S_E gives R_E F_E^T = R_E S_E R_E^T). Dropping its float
+  // antisymmetric part, 0.5 (tau + tau^T), took the off-centre collision's angular momentum drift on llvmpipe from
+  // 1.23e-5 to 1.15e-5 (APIC), but NVIDIA's compiler (driver 580, H200) turned that form, and the same written
+  // element by element, into grid forces 16-36 % off the CPU reference (MpmPasses.ParticleToGrid), so tau is used as
+  // it comes (docs/snow-pipeline.md).
+  return p.v_vol.w * (2.0 * mu * (FE - RE) * transpose(FE) + lambda * (JE - 1.0) * JE * mat3(1.0));
 }
 
 // What particle i adds besides its weights, computed once per particle: mass m [kg], momentum m v [kg m/s], affine

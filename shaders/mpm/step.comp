@@ -68,13 +68,14 @@ void main() {
         RigidState s = rigid_states[k];
         RigidBody b = rigid_bodies[k];
         if (s.start_velocity.w > 0.0LF) {  // a body that takes the impulses up (inverse mass > 0)
-          dvec3 sums[2];
+          // A plain array, not dvec3 components by a loop index: NVIDIA's compiler (580) fails to link a
+          // dynamically indexed write into a double vector ("can't find __setVectorIndex").
+          double sums[6];
           for (uint c = 0u; c < 6u; ++c) {
             uint i = 12u * k + 2u * c;
-            sums[c / 3u][c % 3u] =
-                fixed64_value(rigid_impulses[i], rigid_impulses[i + 1u]) / double(MPM_RIGID_IMPULSE_SCALE);
+            sums[c] = fixed64_value(rigid_impulses[i], rigid_impulses[i + 1u]) / double(MPM_RIGID_IMPULSE_SCALE);
           }
-          predict_rigid_velocity(s, b, sums[0], sums[1]);
+          predict_rigid_velocity(s, b, dvec3(sums[0], sums[1], sums[2]), dvec3(sums[3], sums[4], sums[5]));
         }
         move_rigid(s, b, dt);
         rigid_states[k] = s;
