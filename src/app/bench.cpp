@@ -28,6 +28,8 @@ void print_table(const mpm::Solver& s, const gl::ContextInfo& info, int substeps
   std::printf("Window:     %d x %d x %d = %lld nodes, %.1f MB of grid buffers (docs/snow-pipeline.md)\n", w.x, w.y, w.z,
               static_cast<long long>(w.x) * w.y * w.z, s.grid_bytes() / 1e6);
   std::printf("Substeps:   %d (dt = %.3g s)\n", substeps, s.step_limits().dt);
+  std::printf("Particle-to-grid: %s\n",
+              s.settings().particle_to_grid == mpm::ParticleToGrid::kDirect ? "direct" : "sorted");
   print_pass_table(passes, substeps, "substep", wall_ms);
   std::printf("\nParticle substeps per second: %.3g\n", s.particle_count() * substeps / (wall_ms * 1e-3));
 }

@@ -56,4 +56,10 @@ ContextInfo query_context_info() {
   return {str(GL_VENDOR), str(GL_RENDERER), str(GL_VERSION), str(GL_SHADING_LANGUAGE_VERSION)};
 }
 
+bool software_renderer(const ContextInfo& info) {
+  for (const char* name : {"llvmpipe", "softpipe", "swrast", "SwiftShader"})
+    if (info.renderer.find(name) != std::string::npos) return true;
+  return false;
+}
+
 }  // namespace firn::gl

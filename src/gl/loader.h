@@ -23,4 +23,9 @@ struct ContextInfo {
 /// Reads ContextInfo from the current context.
 ContextInfo query_context_info();
 
+/// True when `info` names a renderer that runs on the CPU (Mesa's llvmpipe, softpipe and swrast, Google's
+/// SwiftShader): there dispatches run inside their GL calls and shared memory is ordinary memory, so some passes
+/// pick another way than on a GPU (mpm::ParticleToGrid::kAuto).
+bool software_renderer(const ContextInfo& info);
+
 }  // namespace firn::gl

@@ -86,7 +86,18 @@ enum class ParticleToGrid {
             ///< Point Methods", Sec. 4: reduce among neighbouring particles before the global atomics). Scene
             ///< files may still name it "segments", the separate row-segment mode it absorbed on 2026-11-29.
   kDirect,  ///< one thread per particle, every node value a global atomicAdd (Meyer 2015 Sec. 4.3)
+  /// kDirect on a GPU, kSorted on a renderer that runs on the CPU (gl::software_renderer), chosen when the solver
+  /// is made (resolve_particle_to_grid). On the H200 the direct pass made the substep 1.8x (two-snowballs) and
+  /// 1.5x (1 M particles) faster than the sort and the shared-memory sums; on llvmpipe the sorted one is faster
+  /// (bench/RESULTS.md, "Snow on the H200 again").
+  kAuto,
 };
+
+/// `mode` with kAuto replaced by the way for a renderer that runs on the CPU (`software` true) or a GPU.
+inline ParticleToGrid resolve_particle_to_grid(ParticleToGrid mode, bool software) {
+  if (mode != ParticleToGrid::kAuto) return mode;
+  return software ? ParticleToGrid::kSorted : ParticleToGrid::kDirect;
+}
 
 /// True for the transfers whose particles carry an affine velocity C_p (APIC, MLS).
 inline bool has_affine(Transfer t) { return t == Transfer::kApic || t == Transfer::kMls; }
@@ -103,7 +114,7 @@ struct MpmSettings {
   /// either; scene files keep the cubic for snow coupled to bodies (docs/snow-pipeline.md, "Kernel");
   /// thesis_gradient needs kCubic.
   Kernel kernel = Kernel::kQuadratic;
-  ParticleToGrid particle_to_grid = ParticleToGrid::kSorted;
+  ParticleToGrid particle_to_grid = ParticleToGrid::kAuto;  ///< never kAuto in Solver::settings()
   double max_speed = 0.0;  ///< speed bound for the fixed-point scale [m/s]; 0 derives it from the scene
   bool thesis_gradient = false;  ///< reproduce Meyer 2015's missing 1/h in grad w (comparison only; kCubic only)
   /// Watchdog: with no moving collider nothing does work on the snow, so its kinetic plus potential energy

@@ -10,6 +10,7 @@
 
 #include "common/bindings.h"
 #include "core/error.h"
+#include "gl/loader.h"
 #include "mpm/diagnostics.h"
 #include "mpm/gpu_upload.h"
 
@@ -27,6 +28,12 @@ std::vector<std::string> transfer_defines(const MpmSettings& s) {
   if (s.transfer == Transfer::kMls) d.push_back("#define MPM_MLS");
   if (stencil_kernel(s) == Kernel::kQuadratic) d.push_back("#define MPM_QUADRATIC");
   return d;
+}
+
+/// `s` with ParticleToGrid::kAuto resolved for the current context's renderer.
+MpmSettings resolved(MpmSettings s) {
+  s.particle_to_grid = resolve_particle_to_grid(s.particle_to_grid, gl::software_renderer(gl::query_context_info()));
+  return s;
 }
 
 /// Nodes per axis of a grid window with room to grow around `need` nodes (a quarter more and 8 nodes, rounded up to
@@ -52,7 +59,7 @@ uint32_t particles_per_chunk_limit() {
 
 Solver::Solver(const MpmSettings& settings, std::vector<Collider> colliders, const glm::dvec3& gravity,
                const std::vector<GpuParticle>& particles)
-    : settings_(settings),
+    : settings_(resolved(settings)),
       colliders_(std::move(colliders)),
       gravity_(gravity),
       scales_(derive_scales(settings, colliders_.colliders(), gravity)),

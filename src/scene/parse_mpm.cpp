@@ -233,7 +233,8 @@ mpm::MpmSettings parse_mpm(const Node& node, const std::filesystem::path& scene_
   }
   if (auto p2g = node.find("particle_to_grid"))
     s.particle_to_grid = p2g->choice<mpm::ParticleToGrid>(
-        "particle_to_grid", {{"sorted", mpm::ParticleToGrid::kSorted},
+        "particle_to_grid", {{"auto", mpm::ParticleToGrid::kAuto},
+                             {"sorted", mpm::ParticleToGrid::kSorted},
                              {"direct", mpm::ParticleToGrid::kDirect},
                              // the row segments, a separate mode until the sorted pass took them up (2026-11-29)
                              {"segments", mpm::ParticleToGrid::kSorted}});

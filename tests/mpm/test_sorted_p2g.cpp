@@ -5,7 +5,7 @@
 // The scenes mix a dense clump (about 70 particles per cell: long runs of particles with one stencil, split across
 // work groups) with particles spread over the grid (runs of one). The sort itself is checked against cells computed
 // here in double precision. The grid sums of the sorted path are also checked against the CPU double reference by
-// MpmPasses.ParticleToGrid (the default path).
+// MpmPasses.ParticleToGrid (the default path on llvmpipe; "auto" takes the direct one on a GPU).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "gl/loader.h"
 #include "mpm/solver.h"
 #include "mpm_test_util.h"
 #include "support/gl_context.h"
@@ -214,6 +215,29 @@ TEST(MpmSortedP2G, SortPutsParticlesOfOneCellUnderOneKey) {
     SCOPED_TRACE(k == Kernel::kCubic ? "cubic" : "quadratic");
     expect_one_key_per_cell(k);
   }
+}
+
+// "auto" is the direct pass on a GPU and the sorted one on a renderer that runs on the CPU; a solver never keeps
+// kAuto, and the named ways stay as named.
+TEST(MpmSortedP2G, AutoIsDirectOnAGpuAndSortedOnACpuRenderer) {
+  using gl::ContextInfo;
+  EXPECT_TRUE(gl::software_renderer(ContextInfo{"Mesa", "llvmpipe (LLVM 15.0.6, 256 bits)", "4.5", "4.50"}));
+  EXPECT_TRUE(gl::software_renderer(ContextInfo{"Google Inc.", "Google SwiftShader", "4.5", "4.50"}));
+  EXPECT_FALSE(gl::software_renderer(ContextInfo{"NVIDIA Corporation", "NVIDIA H200/PCIe/SSE2", "4.6", "4.60"}));
+  EXPECT_FALSE(gl::software_renderer(ContextInfo{"AMD", "AMD Radeon RX 7900 XTX (radeonsi, navi31)", "4.6", "4.60"}));
+  for (bool software : {false, true}) {
+    EXPECT_EQ(resolve_particle_to_grid(ParticleToGrid::kAuto, software),
+              software ? ParticleToGrid::kSorted : ParticleToGrid::kDirect);
+    for (ParticleToGrid named : {ParticleToGrid::kSorted, ParticleToGrid::kDirect})
+      EXPECT_EQ(resolve_particle_to_grid(named, software), named);
+  }
+  firn::test::gl_context();
+  std::mt19937_64 rng(mpmtest::test_seed());
+  mpmtest::Scene sc = mpmtest::random_scene(rng, 517, {9, 8, 7});
+  sc.settings.particle_to_grid = ParticleToGrid::kAuto;
+  const Solver solver(sc.settings, sc.colliders, sc.gravity, sc.particles);
+  const bool software = gl::software_renderer(gl::query_context_info());
+  EXPECT_EQ(solver.settings().particle_to_grid, software ? ParticleToGrid::kSorted : ParticleToGrid::kDirect);
 }
 
 // A particle whose momentum cannot be written in int32 fixed point at its nearest nodes (3 x 2^31 integer units at

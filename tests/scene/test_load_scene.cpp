@@ -85,6 +85,16 @@ TEST(LoadScene, FormerSegmentsModeReadsAsSorted) {
   }
 }
 
+// Without "particle_to_grid" the solver picks the way for its renderer ("auto", mpm::resolve_particle_to_grid).
+TEST(LoadScene, ParticleToGridDefaultsToAuto) {
+  const ScratchDir dir;
+  nlohmann::json j = test::reference_scene();
+  j["mpm"].erase("particle_to_grid");
+  EXPECT_EQ(load_scene(dir.write("s.json", j.dump())).mpm->particle_to_grid, mpm::ParticleToGrid::kAuto);
+  j["mpm"]["particle_to_grid"] = "auto";
+  EXPECT_EQ(load_scene(dir.write("s.json", j.dump())).mpm->particle_to_grid, mpm::ParticleToGrid::kAuto);
+}
+
 TEST(LoadScene, ReferenceSceneBodies) {
   const ScratchDir dir;
   const Scene s = load_scene(dir.write("s.json", test::reference_scene().dump()));
@@ -257,7 +267,7 @@ std::vector<BrokenCase> broken_cases() {
        },
        "mpm.thesis_gradient", "not with kernel \"quadratic\""},
       {"unknown particle_to_grid", setter("/mpm/particle_to_grid", "tiled"), "mpm.particle_to_grid",
-       "unknown particle_to_grid \"tiled\"; allowed: sorted, direct"},
+       "unknown particle_to_grid \"tiled\"; allowed: auto, sorted, direct"},
       {"max_speed -1", setter("/mpm/max_speed", -1), "mpm.max_speed", "max_speed >= 0"},
       {"duration 0", setter("/duration", 0), "duration", "duration > 0"},
       {"negative fps", setter("/fps", -30), "fps", "fps > 0"},
