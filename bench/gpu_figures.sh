@@ -38,8 +38,10 @@ variant("snow-box-1000000", "box-1m-cubic", lambda s: s["mpm"].update(kernel="cu
 variant("snow-box-1000000", "box-1m-sorted", sorted_p2g)
 variant("snow-bunny-201", "bunny-sorted", sorted_p2g)
 variant("two-snowballs", "two-snowballs-sorted", sorted_p2g, folder=assets)
+# DFSPH with the settings of sph-dam-break-6859-dfsph.json (it stops at step 8 on llvmpipe too: bench/RESULTS.md)
 variant("sph-dam-break-1000000", "dam-1m-dfsph",
-        lambda s: s["sph"].update(pressure_solver="dfsph", max_density_error=0.001, viscosity=0.001))
+        lambda s: s["sph"].update(pressure_solver="dfsph", max_density_error=0.0005, max_iterations=100,
+                                  viscosity=0.001, artificial_viscosity=0.1, cfl=0.4, dt_max=0.005))
 PY
 
 # run CAP COMMAND...: runs COMMAND for at most CAP seconds if the budget still holds CAP, and logs rc and wall time.
