@@ -27,13 +27,15 @@ struct RigidState {
 // Terms of the Taylor series of cos t and sin(t) / t (src/core/rigid_collider.cpp kSeriesTerms).
 const int RIGID_SERIES_TERMS = 15;
 
-// Moves a body by dt in double, the arithmetic of firn::advance_rigid_state (src/core/rigid_collider.cpp):
-// p += dt v; q = (cos t, sin(t) / t * dt omega / 2) q with t = |omega| dt / 2, renormalised; then writes the float
-// pose the passes read (the rotation matrix of q in the order of firn::to_gpu_body).
+// Moves a body by dt in double, the arithmetic of firn::advance_rigid_state (src/core/rigid_collider.cpp), operation
+// by operation so that both give the same bits: p += dt v; q = (cos t, sin(t) / t * dt omega / 2) q with
+// t = |omega| dt / 2, renormalised; then writes the float pose the passes read (the rotation matrix of q in the
+// order of firn::to_gpu_body). Dot and cross products are written out: `precise` forbids fused multiply-adds in
+// expressions but not inside built-in functions, and a driver may sum a dot product in another order.
 void move_rigid(inout RigidState s, inout RigidBody body, double dt) {
   precise dvec3 p = s.position.xyz + dt * s.velocity.xyz;
   precise dvec3 half_angle = 0.5LF * dt * s.angular_velocity.xyz;
-  precise double t2 = dot(half_angle, half_angle);
+  precise double t2 = half_angle.x * half_angle.x + half_angle.y * half_angle.y + half_angle.z * half_angle.z;
   precise double c = 1.0LF, sinc = 1.0LF;
   for (int i = RIGID_SERIES_TERMS; i >= 1; --i) {
     c = 1.0LF - t2 / double((2 * i - 1) * (2 * i)) * c;
@@ -42,8 +44,15 @@ void move_rigid(inout RigidState s, inout RigidBody body, double dt) {
   precise dvec3 dv = sinc * half_angle;
   precise dvec3 qv = s.orientation.xyz;
   precise double qw = s.orientation.w;
-  precise dvec4 q = dvec4(c * qv + qw * dv + cross(dv, qv), c * qw - dot(dv, qv));
-  q = q / sqrt(dot(q, q));
+  precise dvec3 dv_x_qv = dvec3(dv.y * qv.z - qv.y * dv.z, dv.z * qv.x - qv.z * dv.x, dv.x * qv.y - qv.x * dv.y);
+  precise double dv_dot_qv = dv.x * qv.x + dv.y * qv.y + dv.z * qv.z;
+  precise dvec4 q = dvec4(c * qv + qw * dv + dv_x_qv, c * qw - dv_dot_qv);
+  // |q|^2 = 1 to rounding (both factors are unit quaternions): two Newton steps for 1 / |q| from 1 leave an error of
+  // order (|q|^2 - 1)^4 and need no square root or division.
+  precise double n2 = (q.x * q.x + q.y * q.y) + (q.z * q.z + q.w * q.w);
+  precise double inv = 1.5LF - 0.5LF * n2;
+  inv = inv * (1.5LF - 0.5LF * n2 * inv * inv);
+  q = q * inv;
   s.position.xyz = p;
   s.orientation = q;
   s.start_angular_velocity.w = s.start_angular_velocity.w + dt;

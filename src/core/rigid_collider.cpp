@@ -219,8 +219,10 @@ RigidCollider posed(RigidCollider body, const GpuRigidState& state) {
 
 void advance_rigid_state(GpuRigidState& s, double dt) {
   s.position = glm::dvec4(glm::dvec3(s.position) + dt * glm::dvec3(s.velocity), 0.0);
+  // Operation by operation as shaders/common/rigid_body.glsl move_rigid (no glm::dot or glm::cross: the shader
+  // writes them out, and x86-64's baseline has no fused multiply-add for the compiler to contract into).
   const glm::dvec3 half = 0.5 * dt * glm::dvec3(s.angular_velocity);  // rotation vector / 2
-  const double t2 = glm::dot(half, half);
+  const double t2 = half.x * half.x + half.y * half.y + half.z * half.z;
   // Horner: cos t = sum (-t^2)^k / (2k)!, sin t / t = sum (-t^2)^k / (2k + 1)!, from the last term down.
   double c = 1.0, sinc = 1.0;
   for (int k = kSeriesTerms; k >= 1; --k) {
@@ -230,8 +232,14 @@ void advance_rigid_state(GpuRigidState& s, double dt) {
   const glm::dvec3 dv = sinc * half;  // vector part of q(dt); scalar part c
   const glm::dvec3 qv(s.orientation);
   const double qw = s.orientation.w;
-  glm::dvec4 r(c * qv + qw * dv + glm::cross(dv, qv), c * qw - glm::dot(dv, qv));
-  s.orientation = r / std::sqrt(glm::dot(r, r));
+  const glm::dvec3 dv_x_qv(dv.y * qv.z - qv.y * dv.z, dv.z * qv.x - qv.z * dv.x, dv.x * qv.y - qv.x * dv.y);
+  const double dv_dot_qv = dv.x * qv.x + dv.y * qv.y + dv.z * qv.z;
+  const glm::dvec4 r(c * qv + qw * dv + dv_x_qv, c * qw - dv_dot_qv);
+  // |r|^2 = 1 to rounding: two Newton steps for 1 / |r| from 1 (error of order (|r|^2 - 1)^4), no sqrt or division.
+  const double n2 = (r.x * r.x + r.y * r.y) + (r.z * r.z + r.w * r.w);
+  double inv = 1.5 - 0.5 * n2;
+  inv = inv * (1.5 - 0.5 * n2 * inv * inv);
+  s.orientation = r * inv;
   s.start_angular_velocity.w += dt;
 }
 

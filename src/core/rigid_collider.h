@@ -92,7 +92,8 @@ RigidCollider posed(RigidCollider body, const GpuRigidState& state);
 /// One step of the pose motion, the double arithmetic of shaders/common/rigid_body.glsl: position += dt velocity;
 /// orientation = q(dt) * orientation, q(dt) = (cos(|w| dt / 2), sin(|w| dt / 2) w / |w|) (the exact rotation of a
 /// constant world-frame omega over dt, cos and sin by their Taylor series to double resolution for
-/// |w| dt / 2 <= pi), renormalised.
+/// |w| dt / 2 <= pi), renormalised by two Newton steps for 1 / |q| from 1. Operation by operation as the shader, so
+/// that a substep issued from the CPU (mpm::Solver::substep) moves a body to the same bits as the GPU's step pass.
 void advance_rigid_state(GpuRigidState& state, double dt);
 
 /// The velocities of a body with inverse mass > 0 before a substep, from its velocities as set and what has acted
