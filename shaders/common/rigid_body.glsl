@@ -48,10 +48,13 @@ void move_rigid(inout RigidState s, inout RigidBody body, double dt) {
   precise double dv_dot_qv = dv.x * qv.x + dv.y * qv.y + dv.z * qv.z;
   precise dvec4 q = dvec4(c * qv + qw * dv + dv_x_qv, c * qw - dv_dot_qv);
   // |q|^2 = 1 to rounding (both factors are unit quaternions): two Newton steps for 1 / |q| from 1 leave an error of
-  // order (|q|^2 - 1)^4 and need no square root or division.
+  // order (|q|^2 - 1)^4 and need no square root or division. Past the series' range (t > pi: more than half a turn
+  // in one step, which the step's bound on the bodies' fastest point excludes for their set velocities) |q|^2 may be
+  // far from 1, and the square root keeps the pose a rotation.
   precise double n2 = (q.x * q.x + q.y * q.y) + (q.z * q.z + q.w * q.w);
   precise double inv = 1.5LF - 0.5LF * n2;
   inv = inv * (1.5LF - 0.5LF * n2 * inv * inv);
+  if (abs(n2 - 1.0LF) > 1e-6LF) inv = 1.0LF / sqrt(n2);
   q = q * inv;
   s.position.xyz = p;
   s.orientation = q;

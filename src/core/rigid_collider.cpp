@@ -235,10 +235,12 @@ void advance_rigid_state(GpuRigidState& s, double dt) {
   const glm::dvec3 dv_x_qv(dv.y * qv.z - qv.y * dv.z, dv.z * qv.x - qv.z * dv.x, dv.x * qv.y - qv.x * dv.y);
   const double dv_dot_qv = dv.x * qv.x + dv.y * qv.y + dv.z * qv.z;
   const glm::dvec4 r(c * qv + qw * dv + dv_x_qv, c * qw - dv_dot_qv);
-  // |r|^2 = 1 to rounding: two Newton steps for 1 / |r| from 1 (error of order (|r|^2 - 1)^4), no sqrt or division.
+  // |r|^2 = 1 to rounding: two Newton steps for 1 / |r| from 1 (error of order (|r|^2 - 1)^4), no sqrt or division;
+  // the square root only past the series' range, as the shader.
   const double n2 = (r.x * r.x + r.y * r.y) + (r.z * r.z + r.w * r.w);
   double inv = 1.5 - 0.5 * n2;
   inv = inv * (1.5 - 0.5 * n2 * inv * inv);
+  if (std::abs(n2 - 1.0) > 1e-6) inv = 1.0 / std::sqrt(n2);
   s.orientation = r * inv;
   s.start_angular_velocity.w += dt;
 }

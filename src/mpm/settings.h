@@ -88,8 +88,8 @@ enum class ParticleToGrid {
   kDirect,  ///< one thread per particle, every node value a global atomicAdd (Meyer 2015 Sec. 4.3)
   /// kDirect on a GPU, kSorted on a renderer that runs on the CPU (gl::software_renderer), chosen when the solver
   /// is made (resolve_particle_to_grid). On the H200 the direct pass made the substep 1.8x (two-snowballs) and
-  /// 1.5x (1 M particles) faster than the sort and the shared-memory sums; on llvmpipe the sorted one is faster
-  /// (bench/RESULTS.md, "Snow on the H200 again").
+  /// 1.5x (1 M particles) faster than the sort and the shared-memory sums (one run each, back to back); on
+  /// llvmpipe the sorted one is faster (two-snowballs, interleaved; bench/RESULTS.md, "Snow on the H200 again").
   kAuto,
 };
 
