@@ -57,7 +57,8 @@ dvec3 feature_point(const Polyhedron& p, const FeatureRef& f) {
 }
 
 /// Result of a pair that touches or overlaps. Built as a whole in the return slot: a default-constructed result
-/// that is then filled was zeroed with `rep stos` by GCC, about a tenth of a cold query at 8 vertices.
+/// that is then filled was zeroed with `rep stos` by GCC on every call (removing it: cold queries at 8 vertices
+/// 16 % faster by min, interleaved; bench/RESULTS-dem-narrow-phase.txt, 2026-11-30).
 ClosestFeatureResult penetrating(const Polyhedron& a, const Placement& pa, const FeaturePair& fp, int iterations,
                                  bool fallback) {
   const dvec3 witness = to_world(pa, feature_point(a, fp.a));
