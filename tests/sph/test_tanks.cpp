@@ -176,6 +176,8 @@ double potential(const std::vector<GpuParticle>& particles, double floor) {
 // stopped the creep and let ReleasedColumnGainsNoEnergy pass, but left 3.3e-2 m/s here; with the solids' pressure term
 // doubled as well (a mirrored neighbour's), both disabled tests passed (1.09e-2 m/s here), but four other tests broke
 // (docs/water.md); not landed.
+// 2026-11-30: wider tanks fail as well (three tanks of this generator 12 x 10 particles across: 1.58-2.29e-2 m/s; 4 x 3
+// across: 1.33-4.58e-2), the fastest particles lying on the continuum walls (docs/water.md "The water creeps").
 TEST(SphTanks, DISABLED_ColumnAtRestStaysAtRest) {
   firn::test::gl_context();
   std::mt19937_64 rng(sphtest::test_seed());
