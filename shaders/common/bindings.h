@@ -228,6 +228,16 @@
    uses 0.5 too. The lattice's supremum over all wave vectors is 2.82 at h = 2 s and grows with h (7.47 at 3 s), so
    beyond h = 2 s the solver scales omega down (sph::dfsph_relaxation, the shader's u_relaxation). */
 #define DFSPH_RELAXATION 0.5
+/* DFSPH's step follows the hydrostatic pressure of its water, P = rho0 g H (H its extent along gravity):
+   dt <= DFSPH_PRESSURE_STEP_FRACTION 2 / omega, omega^2 = K P / (rho0 s^2) the pressure's stiffness on a
+   checkerboard of layers (sph::dfsph_pressure_stiffness), which no solve sees; symplectic Euler is stable for
+   omega dt < 2. The fraction leaves room for what the lattice's estimate leaves out: a settled column's gradient
+   correction reads up to 3 % above the lattice's, and the water's top layers are pressed above rho0 (docs/water.md
+   "The pressure's own step limit"). 3/4: exact in float and double, so that the step pass and the CPU choose the
+   same dt. */
+#define DFSPH_PRESSURE_STEP_FRACTION 0.75
+/* The reset value of a minimum reduced over float bits (SphStatus min_potential_bits): the bits of +infinity. */
+#define SPH_NO_MINIMUM_BITS 0x7f800000u
 /* The shares of the last step's pressure totals the warm starts apply: all of the density solve's where the water is
    compressed (its pressure holds the weight from step to step; where rho <= rho0 it starts from 0, dfsph_correct.comp
    kappa_of), half of the divergence solve's (as SPlisHSPlasH: an impulse, not a steady state). SPlisHSPlasH keeps

@@ -2,7 +2,7 @@
 // Symplectic Euler (v += dt a, then x += dt v), then the control regions in scene order, then the walls: a particle
 // behind a wall is projected onto it and takes the wall's velocity response (a rigid body takes the momentum the
 // particle loses, as an impulse). Also the per-step reductions (max
-// speed, acceleration, density, energy) and the watchdog: NaN, CFL and compression checks.
+// speed, acceleration, density, extent along gravity, energy) and the watchdog: NaN, CFL and compression checks.
 #include "sph/layout.glsl"
 #include "sph/status.glsl"
 #include "sph/boundary.glsl"
@@ -98,9 +98,14 @@ void main() {
     ATOMIC_MAX_IF_ABOVE(status.max_speed_bits, floatBitsToUint(speed))
     ATOMIC_MAX_IF_ABOVE(status.max_accel_bits, floatBitsToUint(length(a)))
     ATOMIC_MAX_IF_ABOVE(status.max_density_bits, floatBitsToUint(max(p.v_rho.w, 0.0)))
-    // Kinetic plus potential energy, the potential from the domain's lowest corner along gravity.
+    // Kinetic plus potential energy, the potential from the domain's lowest corner along gravity. The water's
+    // extent in that potential sets its hydrostatic pressure, which the next step's dt follows (step.comp).
     vec3 lowest;
     for (int a = 0; a < 3; ++a) lowest[a] = gravity_dt[a] > 0.0 ? domain_max[a] : domain_min[a];
+    float potential = max(-dot(gravity_dt.xyz, x - lowest), 0.0);
+    uint potential_bits = floatBitsToUint(potential);
+    ATOMIC_MAX_IF_ABOVE(status.max_potential_bits, potential_bits)
+    if (potential_bits < status.min_potential_bits) atomicMin(status.min_potential_bits, potential_bits);
     float e = p.x_m.w * (0.5 * dot(v, v) - dot(gravity_dt.xyz, x - lowest));
     ATOMIC_ADD_FIXED64(status.energy_lo, status.energy_hi, e * stepper.energy_scale)
   }

@@ -42,10 +42,11 @@ layout(std140, binding = SPH_BIND_PARAMS) uniform SphParams {
 #define SPH_STEP_ACCESS readonly
 #endif
 layout(std430, binding = SPH_BIND_STEP) SPH_STEP_ACCESS buffer SphStep {
-  double end, forced_dt, cfl_length, wave_speed, solid_speed, h, dt_max, dt_viscous, energy_tolerance, energy_slack;
+  double end, forced_dt, cfl_length, wave_speed, solid_speed, h, dt_max, dt_viscous, head_stiffness, energy_tolerance,
+      energy_slack;
   uint budget, watch, energy_epoch;
   float energy_scale;  // fixed-point scale of the energy sums [1/J] (GpuStep::energy_scale)
-  double time, dt, max_speed, max_accel, max_density, energy, energy_start;
+  double time, dt, max_speed, max_accel, max_density, head, energy, energy_start;
   float dt_f, speed_limit;
   uint step, count, taken, flags, energy_epoch_seen, pad1, pad2, pad3;
 } stepper;

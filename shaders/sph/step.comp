@@ -30,11 +30,16 @@ void fold() {
   stepper.max_speed = double(uintBitsToFloat(status.max_speed_bits));
   stepper.max_accel = double(uintBitsToFloat(status.max_accel_bits));
   stepper.max_density = double(uintBitsToFloat(status.max_density_bits));
+  // No particle reduced (+infinity left in the minimum): no extent.
+  uint low = status.min_potential_bits, high = status.max_potential_bits;
+  stepper.head = low <= high ? double(uintBitsToFloat(high)) - double(uintBitsToFloat(low)) : 0.0LF;
   // The two's complement int64 of 2^-20 J as a double: exact below 2^53 units (8.6e9 J).
   stepper.energy = fixed64_value(status.energy_lo, status.energy_hi) / double(stepper.energy_scale);
   status.max_speed_bits = 0u;
   status.max_accel_bits = 0u;
   status.max_density_bits = 0u;
+  status.max_potential_bits = 0u;
+  status.min_potential_bits = SPH_NO_MINIMUM_BITS;
   status.energy_lo = 0u;
   status.energy_hi = 0u;
   if ((stepper.flags & SPH_STEP_REFERENCE) == 0u || stepper.energy_epoch_seen != stepper.energy_epoch) {
@@ -47,7 +52,8 @@ void fold() {
   }
 }
 
-// The CFL, force and viscous conditions (Solver::choose_time_step, the same operations); infinite ones are skipped.
+// The CFL, force, viscous and pressure conditions (Solver::time_step_limits, the same operations); infinite ones are
+// skipped.
 double time_step_limit() {
   precise double dt = stepper.dt_max;
   precise double c = stepper.wave_speed + max(stepper.max_speed, stepper.solid_speed);
@@ -63,6 +69,11 @@ double time_step_limit() {
     dt = min(dt, force);
   }
   if (stepper.dt_viscous > 0.0LF) dt = min(dt, stepper.dt_viscous);
+  precise double omega2 = stepper.head_stiffness * stepper.head;
+  if (omega2 > 0.0LF) {
+    precise double pressure = DFSPH_PRESSURE_STEP_FRACTION * 2.0LF / sqrt(omega2);
+    dt = min(dt, pressure);
+  }
   return dt;
 }
 

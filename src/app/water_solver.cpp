@@ -52,9 +52,10 @@ std::vector<SolverFigure> WaterSolver::figures() const {
     out.push_back({"DFSPH solves stopped above the bound", std::to_string(s.unconverged)});
   }
   std::vector<SolverFigure> base = {{"dt [s]", figure_text("%.3g", l.dt)},
-          {"dt limits CFL / force / viscous [s]", figure_text("%.3g", l.dt_cfl) + " / " +
-                                                      figure_text("%.3g", l.dt_force) + " / " +
-                                                      figure_text("%.3g", l.dt_viscous)},
+          {"dt limits CFL / force / viscous / pressure [s]", figure_text("%.3g", l.dt_cfl) + " / " +
+                                                                 figure_text("%.3g", l.dt_force) + " / " +
+                                                                 figure_text("%.3g", l.dt_viscous) + " / " +
+                                                                 figure_text("%.3g", l.dt_pressure)},
           {"max speed [m/s]", figure_text("%.3g", l.max_speed)},
           {"max density error", figure_text("%.3g", l.max_density / solver_->settings().rest_density - 1.0)},
           {"energy [J]", figure_text("%.4g", solver_->energy())},

@@ -34,6 +34,13 @@ inline double cubic_spline_derivative(double r, double h) {
   return q < 1.0 ? -k * (1.0 - q) * (1.0 - q) : 0.0;
 }
 
+/// d^2 W_cubic / dr^2 (r, h) [1/m^5]: 48 / (pi h^5) (6 q - 2) for q <= 1/2, 96 / (pi h^5) (1 - q) for q <= 1.
+inline double cubic_spline_second_derivative(double r, double h) {
+  const double q = r / h, k = 48.0 / (std::numbers::pi * h * h * h * h * h);
+  if (q <= 0.5) return k * (6.0 * q - 2.0);
+  return q < 1.0 ? 2.0 * k * (1.0 - q) : 0.0;
+}
+
 /// lap W_visc(r, h) = 45 / (pi h^6) (h - r) [1/m^5].
 inline double viscosity_laplacian(double r, double h) {
   if (r >= h) return 0.0;

@@ -7,6 +7,7 @@
 
 #include <glm/glm.hpp>
 
+#include "common/bindings.h"
 #include "core/gpu_collider.h"
 #include "core/numerical_failure.h"
 
@@ -46,22 +47,31 @@ struct GpuBoundaryTerms {
 };
 static_assert(sizeof(GpuBoundaryTerms) == 48);
 
-/// Error record and per-step reductions written by the shaders (std430; shaders/sph/status.glsl). 40 bytes of
-/// members, padded to 48: the buffer is allocated with sizeof, and Mesa reports GL_BUFFER_DATA_SIZE 48 (the
-/// minimum buffer size for the block; it rounds block sizes to 16 bytes).
+/// Error record and per-step reductions written by the shaders (std430; shaders/sph/status.glsl). 48 bytes of
+/// members: the buffer is allocated with sizeof, and Mesa reports GL_BUFFER_DATA_SIZE 48 (the minimum buffer size
+/// for the block; it rounds block sizes to 16 bytes).
 struct alignas(16) GpuStatus {
   GpuErrorRecord error;       ///< SPH_ERROR_* bits; step = step index; index = stable particle id
   uint32_t max_speed_bits;    ///< floatBitsToUint of max |v| [m/s] (non-negative floats order as uints)
   uint32_t max_accel_bits;    ///< floatBitsToUint of max |a| [m/s^2]
   uint32_t max_density_bits;  ///< floatBitsToUint of max rho [kg/m^3]
+  uint32_t max_potential_bits;  ///< floatBitsToUint of max -g . (x - lowest domain corner) [J/kg] (>= 0)
+  uint32_t min_potential_bits;  ///< the same minimum (reset to the bits of +infinity)
   uint32_t nonfinite;         ///< particles with a non-finite value in this step
   uint32_t energy_lo;         ///< kinetic + potential energy of the water (potential from the domain's lowest corner
   uint32_t energy_hi;         ///< along gravity), two's complement int64 of 1 / GpuStep::energy_scale J in two words
                               ///< (fixed64.glsl)
 };
 static_assert(sizeof(GpuStatus) == 48);
+
+/// The status with no error and every reduction at its start: 0, the minimum at the bits of +infinity.
+inline GpuStatus cleared_status() {
+  GpuStatus s{};
+  s.min_potential_bits = SPH_NO_MINIMUM_BITS;
+  return s;
+}
 static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
-static_assert(offsetof(GpuStatus, nonfinite) == 28);
+static_assert(offsetof(GpuStatus, nonfinite) == 36);
 
 /// DFSPH's solve state (std430, 48 bytes; shaders/sph/pressure_solve.glsl).
 struct GpuPressureSolve {
@@ -78,7 +88,7 @@ struct GpuPressureSolve {
 static_assert(sizeof(GpuPressureSolve) == 64);
 static_assert(offsetof(GpuPressureSolve, last) == 16);
 
-/// Step control (std430, 176 bytes; SphStep in shaders/sph/layout.glsl): GPU-resident stepping (docs/water.md "Steps
+/// Step control (std430, 208 bytes; SphStep in shaders/sph/layout.glsl): GPU-resident stepping (docs/water.md "Steps
 /// without waiting"). The first part is the CPU's (uploaded before every advance and step; the GPU only counts the
 /// budget down), the second the GPU's:
 /// shaders/sph/step.comp chooses each dt there, moves the clock and counts the steps, and folds each step's
@@ -94,6 +104,8 @@ struct GpuStep {
   double h;                 ///< kernel support [m] (the force condition 0.25 sqrt(h / |a|max))
   double dt_max;            ///< upper bound on dt [s]
   double dt_viscous;        ///< the viscosity's and damping's bound [s] (Solver::time_step_limits); 0: none
+  double head_stiffness;    ///< DFSPH: omega^2 of the pressure's checkerboard mode per unit head [1/m^2],
+                            ///< rho0 sph::dfsph_pressure_stiffness; 0: no pressure bound (WCSPH)
   double energy_tolerance;  ///< SphSettings::max_energy_growth
   double energy_slack;      ///< firn::kEnergySlack + the water's elastic energy at 1 % compression [J]
   uint32_t budget;          ///< steps the step pass may still start in this advance
@@ -107,6 +119,9 @@ struct GpuStep {
   double max_speed;          ///< largest particle speed of the last folded step [m/s]
   double max_accel;          ///< largest acceleration of the last folded step [m/s^2]
   double max_density;        ///< largest density of the last folded step [kg/m^3]
+  double head;               ///< the water's extent along gravity in the last folded step, as the difference of
+                             ///< its largest and smallest potential -g . x [J/kg]; rho0 head is its hydrostatic
+                             ///< pressure
   double energy;             ///< kinetic plus potential energy of the last folded step [J]
   double energy_start;       ///< the closed-tank reference [J] (valid with SPH_STEP_REFERENCE)
   float dt_f;                ///< float(dt): what the passes use [s]
@@ -116,12 +131,12 @@ struct GpuStep {
   uint32_t taken;            ///< steps started in this advance
   uint32_t flags;            ///< SPH_STEP_* bits
   uint32_t energy_epoch_seen;  ///< energy_epoch of the reference
-  uint32_t pad1, pad2, pad3;   ///< to the block size the GL reports (192: Mesa rounds this block to 16 bytes)
+  uint32_t pad1, pad2, pad3;   ///< to the block size the GL reports (208: Mesa rounds this block to 16 bytes)
 };
-static_assert(sizeof(GpuStep) == 192);
-static_assert(offsetof(GpuStep, time) == 96);
-static_assert(offsetof(GpuStep, dt_f) == 152);
-static_assert(offsetof(GpuStep, flags) == 172);
+static_assert(sizeof(GpuStep) == 208);
+static_assert(offsetof(GpuStep, time) == 104);
+static_assert(offsetof(GpuStep, dt_f) == 168);
+static_assert(offsetof(GpuStep, flags) == 188);
 /// Bytes of GpuStep the CPU writes before every advance and step.
 constexpr size_t kStepCpuBytes = offsetof(GpuStep, time);
 

@@ -165,38 +165,88 @@ ExplicitCouplingSums explicit_coupling_sums(const SphSettings& settings) {
 
 namespace {
 
-/// dfsph_jacobi_spectral_radius for support h / s = `ratio` on the unit lattice.
-double jacobi_spectral_radius(double ratio) {
-  std::vector<glm::dvec3> offsets, gradients;
-  double sum_squares = 0.0;
+/// The offsets d of the unit lattice with 0 < |d| < ratio (a particle's neighbours at support h / s = ratio).
+std::vector<glm::dvec3> unit_lattice_offsets(double ratio) {
+  std::vector<glm::dvec3> offsets;
   const int reach = int(std::ceil(ratio));
   for (int i = -reach; i <= reach; ++i)
     for (int j = -reach; j <= reach; ++j)
       for (int k = -reach; k <= reach; ++k) {
-        const glm::dvec3 d(i, j, k);
-        const double r = glm::length(d);
-        if (r <= 0.0 || r >= ratio) continue;
-        const glm::dvec3 g = cubic_spline_derivative(r, ratio) / r * d;
-        offsets.push_back(d);
-        gradients.push_back(g);
-        sum_squares += glm::dot(g, g);
+        const double r = glm::length(glm::dvec3(i, j, k));
+        if (r > 0.0 && r < ratio) offsets.emplace_back(i, j, k);
       }
-  // The symbol is even and periodic in every component of k: [0, pi]^3 covers it. 24 steps per axis resolve the
-  // maximum to 1e-3 relative at h = 2 s and 3 s (a finer grid moves the third digit at most).
+  return offsets;
+}
+
+/// The largest value of `symbol(k)` over wave vectors k on a grid of [0, pi]^3 (the unit lattice's symbols are even
+/// and periodic in every component of k, so that cube covers them). 24 steps per axis resolve the maxima of
+/// jacobi_spectral_radius to 1e-3 relative at h = 2 s and 3 s (a finer grid moves the third digit at most).
+template <class Symbol>
+double max_over_wave_vectors(Symbol symbol) {
   constexpr int kSteps = 24;
   double best = 0.0;
   for (int a = 0; a <= kSteps; ++a)
     for (int b = 0; b <= kSteps; ++b)
-      for (int c = 0; c <= kSteps; ++c) {
-        const glm::dvec3 wave = std::numbers::pi / kSteps * glm::dvec3(a, b, c);
-        glm::dvec3 symbol(0.0);
-        for (size_t n = 0; n < offsets.size(); ++n) symbol += gradients[n] * std::sin(glm::dot(wave, offsets[n]));
-        best = std::max(best, glm::dot(symbol, symbol) / sum_squares);
-      }
+      for (int c = 0; c <= kSteps; ++c) best = std::max(best, symbol(std::numbers::pi / kSteps * glm::dvec3(a, b, c)));
   return best;
 }
 
+/// dfsph_jacobi_spectral_radius for support h / s = `ratio` on the unit lattice.
+double jacobi_spectral_radius(double ratio) {
+  const std::vector<glm::dvec3> offsets = unit_lattice_offsets(ratio);
+  std::vector<glm::dvec3> gradients;
+  double sum_squares = 0.0;
+  for (const glm::dvec3& d : offsets) {
+    const double r = glm::length(d);
+    gradients.push_back(cubic_spline_derivative(r, ratio) / r * d);
+    sum_squares += glm::dot(gradients.back(), gradients.back());
+  }
+  return max_over_wave_vectors([&](const glm::dvec3& wave) {
+    glm::dvec3 symbol(0.0);
+    for (size_t n = 0; n < offsets.size(); ++n) symbol += gradients[n] * std::sin(glm::dot(wave, offsets[n]));
+    return glm::dot(symbol, symbol) / sum_squares;
+  });
+}
+
+/// Largest eigenvalue of the symmetric 3x3 matrix a (the trigonometric closed form of the cubic's roots, Smith 1961).
+double largest_symmetric_eigenvalue(const glm::dmat3& a) {
+  const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+  const double q = (a[0][0] + a[1][1] + a[2][2]) / 3.0;
+  if (off == 0.0) return std::max({a[0][0], a[1][1], a[2][2]});
+  const double p2 = (a[0][0] - q) * (a[0][0] - q) + (a[1][1] - q) * (a[1][1] - q) + (a[2][2] - q) * (a[2][2] - q) +
+                    2.0 * off;
+  const double p = std::sqrt(p2 / 6.0);
+  const glm::dmat3 b = (a - q * glm::dmat3(1.0)) / p;
+  const double phi = std::acos(std::clamp(glm::determinant(b) / 2.0, -1.0, 1.0)) / 3.0;
+  return q + 2.0 * p * std::cos(phi);
+}
+
+/// The largest eigenvalue over the wave vectors k of S(k) = sum_d H(d) (1 - cos(k . d)) on the unit lattice, H the
+/// Hessian of the cubic spline of support `ratio` (see dfsph_pressure_stiffness).
+double pressure_stiffness_symbol(double ratio) {
+  const std::vector<glm::dvec3> offsets = unit_lattice_offsets(ratio);
+  std::vector<glm::dmat3> hessians;
+  for (const glm::dvec3& d : offsets) {
+    // grad W = W'(r) d / r, so H = W''(r) n n^T + W'(r) / r (I - n n^T) with n = d / r.
+    const double r = glm::length(d);
+    const glm::dmat3 nn = glm::outerProduct(d, d) / (r * r);
+    hessians.push_back(cubic_spline_second_derivative(r, ratio) * nn +
+                       cubic_spline_derivative(r, ratio) / r * (glm::dmat3(1.0) - nn));
+  }
+  return max_over_wave_vectors([&](const glm::dvec3& wave) {
+    glm::dmat3 symbol(0.0);
+    for (size_t n = 0; n < offsets.size(); ++n) symbol += hessians[n] * (1.0 - std::cos(glm::dot(wave, offsets[n])));
+    return largest_symmetric_eigenvalue(symbol);
+  });
+}
+
 }  // namespace
+
+double dfsph_pressure_stiffness(const SphSettings& settings) {
+  const double s = settings.spacing;
+  return 2.0 * lattice_mass_ratio(settings) * cubic_gradient_correction(settings) *
+         pressure_stiffness_symbol(settings.h() / s) / (settings.rest_density * s * s);
+}
 
 double dfsph_jacobi_spectral_radius(const SphSettings& settings) {
   return jacobi_spectral_radius(settings.h() / settings.spacing);

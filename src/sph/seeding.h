@@ -40,6 +40,18 @@ double cubic_gradient_correction(const SphSettings& settings);
 /// stiffer high-wavenumber modes.
 double dfsph_jacobi_spectral_radius(const SphSettings& settings);
 
+/// DFSPH's pressure stiffness omega^2 / P [1/(Pa s^2)]: within a step the solves' pressure is fixed, and a uniform
+/// pressure P pushes particle i by a_i = -(2 P m c / rho0^2) sum_j grad W(x_i - x_j) (the symmetric form with L = c I,
+/// pressure_solve.glsl). A displacement u_j = u e^(i k . x_j) changes that by -(2 P m c / rho0^2) S(k) u with
+///   S(k) = sum_d H(d) (1 - cos(k . d)),   H the Hessian of the cubic spline at the lattice offset d,
+/// so the mode oscillates at omega^2 = 2 P m c / rho0^2 lambda(S(k)) = K P / (rho0 s^2). Modes at the edge of the
+/// lattice's Brillouin zone (a checkerboard of layers, k = (pi / s, 0, 0)) change no density to first order (the
+/// pairs' gradients cancel), so no solve sees them, and the step's symplectic Euler is stable only while omega dt < 2.
+/// Returns K / (rho0 s^2) with K maximised over k in [0, pi / s]^3 (24 steps per axis): K = 8.35 at h = 2 s, 19.7 at
+/// 1.5 s, 2.0 at 3 s (m = lattice_particle_mass, c = cubic_gradient_correction). Solver::time_step_limits bounds dt
+/// by it; docs/water.md "The pressure's own step limit".
+double dfsph_pressure_stiffness(const SphSettings& settings);
+
 /// The sums over a particle's neighbours of the explicit velocity couplings a_i = sum_j k_ij (v_j - v_i) per unit
 /// coefficient [1/m^2], on the infinite cubic lattice of spacing s (water at rest density) with support h:
 /// `viscosity` = sum_j s^3 lap W_visc(r_j) = sum_j s^3 45 / (pi h^6) (h - r_j) (Mueller 2003's viscosity, per unit

@@ -39,7 +39,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
       boundary_(particles.size() * sizeof(GpuBoundaryTerms)),
       sort_(count_),
       regions_(sizeof(GpuRegion) * std::max<size_t>(1, settings.regions.size())),
-      status_(sizeof(GpuStatus)),
+      status_(gl::Buffer::from(std::vector<GpuStatus>{cleared_status()})),
       params_(sizeof(GpuParams)),
       step_state_(sizeof(GpuStep)),
       collider_points_(sizeof(glm::dvec4)),
@@ -81,6 +81,8 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
   }
   closed_tank_ = is_closed_tank();
   coupling_sums_ = explicit_coupling_sums(settings_);
+  if (settings_.pressure_solver == PressureSolver::kDfsph)
+    head_stiffness_ = settings_.rest_density * dfsph_pressure_stiffness(settings_);
   const auto regions = to_gpu(settings_.regions, settings_.h());
   if (!regions.empty()) regions_.write(regions);
   for (const GpuParticle& p : particles) mass_ += p.x_m.w;
@@ -90,11 +92,18 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
 
 void Solver::start_from(const std::vector<GpuParticle>& particles) {
   double v0 = 0;
-  for (const GpuParticle& p : particles) v0 = std::max(v0, double(glm::length(glm::vec3(p.v_rho))));
-  // The next step's dt follows from the particles' speeds and gravity, as if a step had reduced them.
+  double low = std::numeric_limits<double>::infinity(), high = -low;  // potential -g . x [J/kg]
+  for (const GpuParticle& p : particles) {
+    v0 = std::max(v0, double(glm::length(glm::vec3(p.v_rho))));
+    const double potential = -glm::dot(gravity_, glm::dvec3(glm::vec3(p.x_m)));
+    low = std::min(low, potential);
+    high = std::max(high, potential);
+  }
+  // The next step's dt follows from the particles' speeds, extent and gravity, as if a step had reduced them.
   stepper_.max_speed = v0;
   stepper_.max_accel = glm::length(gravity_);
-  choose_time_step(stepper_.max_speed, stepper_.max_accel);
+  stepper_.head = particles.empty() ? 0.0 : high - low;
+  choose_time_step(stepper_.max_speed, stepper_.max_accel, stepper_.head);
   set_time_step(limits_.dt);  // passes called one by one (tests) run with this dt
 }
 
@@ -193,7 +202,7 @@ void Solver::set_fluid(double viscosity, double artificial_viscosity, double sur
   settings_.artificial_viscosity = artificial_viscosity;
   settings_.surface_tension = surface_tension;
   settings_.sound_speed = sound_speed;
-  choose_time_step(limits_.max_speed, limits_.max_accel);
+  choose_time_step(limits_.max_speed, limits_.max_accel, limits_.head);
   upload_params();
 }
 

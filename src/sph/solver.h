@@ -35,6 +35,12 @@ struct StepLimits {
   double dt_cfl = 0;      ///< WCSPH: cfl h / (c + |v|max); DFSPH: the step that moves a particle cfl s [s]
   double dt_force = 0;    ///< 0.25 sqrt(h / |a|max) [s]
   double dt_viscous = 0;  ///< the explicit viscosity's and damping's stability bound [s] (time_step_limits)
+  /// The water's extent along gravity at the last check, as the difference of its largest and smallest potential
+  /// -g . x [J/kg]; rho0 head is the hydrostatic pressure at its lowest point
+  double head = 0;
+  /// DFSPH: DFSPH_PRESSURE_STEP_FRACTION 2 / omega, omega^2 = rho0 dfsph_pressure_stiffness head [s]; infinite with
+  /// WCSPH (its acoustic step is about 12 times shorter)
+  double dt_pressure = 0;
 };
 
 /// What DFSPH's solves did (SphSettings::pressure_solver kDfsph; zero with WCSPH).
@@ -236,10 +242,12 @@ class Solver {
   uint32_t chunk_count() const;
   void upload_params();
   void barrier() const;
-  /// The step limits for the given largest speed [m/s] and acceleration [m/s^2] (the conditions of step.comp's
-  /// time_step_limit, in the same double operations).
-  StepLimits time_step_limits(double max_speed, double max_accel) const;
-  void choose_time_step(double max_speed, double max_accel) { limits_ = time_step_limits(max_speed, max_accel); }
+  /// The step limits for the given largest speed [m/s], acceleration [m/s^2] and head [J/kg] (StepLimits::head; the
+  /// conditions of step.comp's time_step_limit, in the same double operations).
+  StepLimits time_step_limits(double max_speed, double max_accel, double head) const;
+  void choose_time_step(double max_speed, double max_accel, double head) {
+    limits_ = time_step_limits(max_speed, max_accel, head);
+  }
   bool is_closed_tank() const;
   // GPU-resident stepping (solver_advance.cpp).
   struct Readback {
@@ -285,6 +293,9 @@ class Solver {
   /// The lattice sums of the explicit viscosity and damping (explicit_coupling_sums): fixed by h and s, which no
   /// edit changes, so computed once for time_step_limits.
   ExplicitCouplingSums coupling_sums_;
+  /// DFSPH: omega^2 of the pressure's checkerboard mode per unit head [1/m^2], rho0 dfsph_pressure_stiffness; 0
+  /// with WCSPH. Fixed by the spacing and h, so computed once for time_step_limits.
+  double head_stiffness_ = 0;
   bool coupled_ = false;      ///< see set_coupled()
   bool closed_tank_ = false;  ///< no region moves water and no collider moves: the energy can only fall
   double energy_ = std::numeric_limits<double>::quiet_NaN();

@@ -69,7 +69,7 @@ double energy_slack(double mass, double sound_speed) {
 }  // namespace
 
 void Solver::upload_step(double end, double forced_dt, uint32_t budget, bool whole) {
-  const StepLimits l = time_step_limits(0.0, 0.0);  // only its viscous bound is used here
+  const StepLimits l = time_step_limits(0.0, 0.0, 0.0);  // only its viscous bound is used here
   const bool dfsph = settings_.pressure_solver == PressureSolver::kDfsph;
   GpuStep& s = stepper_;
   s.end = end;
@@ -80,6 +80,7 @@ void Solver::upload_step(double end, double forced_dt, uint32_t budget, bool who
   s.h = settings_.h();
   s.dt_max = settings_.dt_max;
   s.dt_viscous = std::isfinite(l.dt_viscous) ? l.dt_viscous : 0.0;
+  s.head_stiffness = head_stiffness_;
   s.energy_tolerance = settings_.max_energy_growth;
   s.energy_slack = energy_slack(mass_, settings_.sound_speed);
   s.energy_scale = energy_scale(settings_, gravity_);
@@ -134,7 +135,8 @@ void Solver::apply(const Readback& r) {
   step_ += static_cast<uint32_t>(r.step.count - static_cast<uint32_t>(step_));  // the GPU counts mod 2^32
   time_ = r.step.time;
   stepper_ = r.step;  // upload_step rewrites the CPU's part before the next call
-  choose_time_step(r.step.max_speed, r.step.max_accel);  // the limits the next step pass will compute
+  // the limits the next step pass will compute
+  choose_time_step(r.step.max_speed, r.step.max_accel, r.step.head);
   limits_.max_density = r.step.max_density;
   if (step_ > 0) energy_ = r.step.energy;
   colliders_.set_time(time_);  // the poses the step pass computed, in the same double operations
@@ -210,7 +212,8 @@ AdvanceResult Solver::advance_until(double end, int max_steps) {
       [&](const gl::InFlight& f) {
         const Readback r = read(f);
         if (r.status.error.flags) apply(r);  // throws, naming the step
-        return gl::StepProgress{r.step.time, time_step_limits(r.step.max_speed, r.step.max_accel).dt, r.step.taken};
+        return gl::StepProgress{r.step.time, time_step_limits(r.step.max_speed, r.step.max_accel, r.step.head).dt,
+                                r.step.taken};
       });
   // The final state: the newest read-back, waited for (the one blocking read of this call).
   const Readback r = read(last);

@@ -12,7 +12,9 @@ namespace {
 // 2: the watchdog's energy reference; 3: colliders at t = 0; 4: bodies; 5: DFSPH's solve statistics (what the
 // viewer and `firn bench` show continue across a resume); 6: the step state of GPU-resident stepping (the folded
 // reductions the next dt follows from, and whether the energy reference is set)
-constexpr std::uint32_t kStateVersion = 7;  // 7: rigid body states carry the impulse-taking fields (GpuRigidState)
+// 7: rigid body states carry the impulse-taking fields (GpuRigidState); 8: the water's head and DFSPH's pressure
+// step bound
+constexpr std::uint32_t kStateVersion = 8;
 
 }  // namespace
 
@@ -20,10 +22,10 @@ void save_state(const Solver& s, BinaryWriter& out) {
   const StepLimits& l = s.limits_;
   const GpuStep& st = s.stepper_;  // as of the last read-back, which every advance ends with
   out.put(kStateVersion, s.time_, s.step_);
-  out.put(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
+  out.put(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous, l.head, l.dt_pressure);
   // The closed-tank energy check compares with the first step's energy.
   const std::uint32_t reference = (st.flags & SPH_STEP_REFERENCE) != 0 && st.energy_epoch_seen == s.energy_epoch_;
-  out.put(s.energy_, st.energy, st.energy_start, reference, st.max_speed, st.max_accel, st.max_density);
+  out.put(s.energy_, st.energy, st.energy_start, reference, st.max_speed, st.max_accel, st.max_density, st.head);
   const PressureSolveStats& ps = s.solve_stats_;
   out.put(ps.density_iterations, ps.divergence_iterations, ps.density_error, ps.divergence_error, ps.steps,
           ps.density_iterations_sum, ps.divergence_iterations_sum, ps.unconverged);
@@ -46,10 +48,11 @@ void restore_state(Solver& s, BinaryReader& in) {
   std::uint64_t step = 0;
   StepLimits l;
   in.read(time, step);
-  in.read(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous);
+  in.read(l.dt, l.max_speed, l.max_accel, l.max_density, l.dt_cfl, l.dt_force, l.dt_viscous, l.head, l.dt_pressure);
   double energy = 0, folded_energy = 0, energy_start = 0, max_speed = 0, max_accel = 0, max_density = 0;
+  double head = 0;
   std::uint32_t reference = 0;
-  in.read(energy, folded_energy, energy_start, reference, max_speed, max_accel, max_density);
+  in.read(energy, folded_energy, energy_start, reference, max_speed, max_accel, max_density, head);
   PressureSolveStats ps;
   in.read(ps.density_iterations, ps.divergence_iterations, ps.density_error, ps.divergence_error, ps.steps,
           ps.density_iterations_sum, ps.divergence_iterations_sum, ps.unconverged);
@@ -81,7 +84,7 @@ void restore_state(Solver& s, BinaryReader& in) {
   s.unread_ = false;  // steps the solver issued before belong to the state the restore replaces: not read
   s.upload_particles(particles);  // saved sorted: the next step's sort moves none, and rebuilds the cell table
   // Zero after every fold and read; clearing makes the restore independent of the solver's past.
-  const GpuStatus zero{};
+  const GpuStatus zero = cleared_status();
   s.status_.upload(0, sizeof zero, &zero);
   s.time_ = time;
   s.step_ = step;
@@ -96,6 +99,7 @@ void restore_state(Solver& s, BinaryReader& in) {
   st.max_speed = max_speed;
   st.max_accel = max_accel;
   st.max_density = max_density;
+  st.head = head;
   st.flags = reference ? SPH_STEP_REFERENCE : 0u;
   st.energy_epoch_seen = s.energy_epoch_;
   s.set_time_step(l.dt);  // the whole step state, as the GPU had it after the saved step
