@@ -33,5 +33,12 @@ void report_error(uint bit, uint index) {
     if (v_ > SLOT) atomicMax(SLOT, v_); \
   }
 
+// The same for a minimum, reduced into a word that starts at the bits of +infinity (SPH_NO_MINIMUM_BITS).
+#define ATOMIC_MIN_IF_BELOW(SLOT, V)    \
+  {                                     \
+    uint v_ = (V);                      \
+    if (v_ < SLOT) atomicMin(SLOT, v_); \
+  }
+
 // True when no component of `a` is NaN or infinite.
 bool finite(vec4 a) { return !any(isnan(a)) && !any(isinf(a)); }

@@ -98,15 +98,17 @@ void main() {
     ATOMIC_MAX_IF_ABOVE(status.max_speed_bits, floatBitsToUint(speed))
     ATOMIC_MAX_IF_ABOVE(status.max_accel_bits, floatBitsToUint(length(a)))
     ATOMIC_MAX_IF_ABOVE(status.max_density_bits, floatBitsToUint(max(p.v_rho.w, 0.0)))
-    // Kinetic plus potential energy, the potential from the domain's lowest corner along gravity. The water's
-    // extent in that potential sets its hydrostatic pressure, which the next step's dt follows (step.comp).
+    // Kinetic plus potential energy, the potential from the domain's lowest corner along gravity. With DFSPH the
+    // water's extent in that potential sets its hydrostatic pressure, which the next step's dt follows (step.comp).
     vec3 lowest;
     for (int a = 0; a < 3; ++a) lowest[a] = gravity_dt[a] > 0.0 ? domain_max[a] : domain_min[a];
-    float potential = max(-dot(gravity_dt.xyz, x - lowest), 0.0);
-    uint potential_bits = floatBitsToUint(potential);
-    ATOMIC_MAX_IF_ABOVE(status.max_potential_bits, potential_bits)
-    if (potential_bits < status.min_potential_bits) atomicMin(status.min_potential_bits, potential_bits);
-    float e = p.x_m.w * (0.5 * dot(v, v) - dot(gravity_dt.xyz, x - lowest));
+    float potential = -dot(gravity_dt.xyz, x - lowest);
+    if (has_flag(SPH_FLAG_DFSPH)) {
+      uint potential_bits = floatBitsToUint(max(potential, 0.0));
+      ATOMIC_MAX_IF_ABOVE(status.max_potential_bits, potential_bits)
+      ATOMIC_MIN_IF_BELOW(status.min_potential_bits, potential_bits)
+    }
+    float e = p.x_m.w * (0.5 * dot(v, v) + potential);
     ATOMIC_ADD_FIXED64(status.energy_lo, status.energy_hi, e * stepper.energy_scale)
   }
   particles[s] = p;

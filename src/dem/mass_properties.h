@@ -11,6 +11,7 @@
 /// centre of mass, as §3.5 prescribes ("only done once the COM is at (0,0,0)").
 #include <glm/glm.hpp>
 
+#include "core/symmetric_eigen.h"
 #include "dem/polyhedron.h"
 
 namespace firn::dem {
@@ -26,15 +27,6 @@ struct CanonicalPyramid {
 /// Closed forms 3.8, 3.10 and 3.15 for the canonical pyramid; lengths in [m], any signs (polynomial identities).
 CanonicalPyramid canonical_pyramid(double a, double b, double c, double d);
 
-/// Eigen-decomposition of a symmetric 3x3 matrix.
-struct SymmetricEigen {
-  glm::dvec3 values{0.0};   ///< Eigenvalues in ascending order (units of the input).
-  glm::dmat3 vectors{1.0};  ///< Unit eigenvectors as columns, matching `values`, forming a right-handed frame.
-};
-
-/// Cyclic Jacobi eigen-decomposition of a symmetric matrix (Golub & Van Loan, Matrix Computations, §8.5); converges
-/// to relative off-diagonal 1e-15. Only the lower triangle is read.
-SymmetricEigen symmetric_eigen(const glm::dmat3& matrix);
 
 /// Mass properties of a homogeneous convex polyhedron, in its body frame.
 struct MassProperties {

@@ -55,7 +55,7 @@ struct alignas(16) GpuStatus {
   uint32_t max_speed_bits;    ///< floatBitsToUint of max |v| [m/s] (non-negative floats order as uints)
   uint32_t max_accel_bits;    ///< floatBitsToUint of max |a| [m/s^2]
   uint32_t max_density_bits;  ///< floatBitsToUint of max rho [kg/m^3]
-  uint32_t max_potential_bits;  ///< floatBitsToUint of max -g . (x - lowest domain corner) [J/kg] (>= 0)
+  uint32_t max_potential_bits;  ///< DFSPH: floatBitsToUint of max -g . (x - lowest domain corner) [J/kg] (>= 0)
   uint32_t min_potential_bits;  ///< the same minimum (reset to the bits of +infinity)
   uint32_t nonfinite;         ///< particles with a non-finite value in this step
   uint32_t energy_lo;         ///< kinetic + potential energy of the water (potential from the domain's lowest corner
@@ -63,6 +63,8 @@ struct alignas(16) GpuStatus {
                               ///< (fixed64.glsl)
 };
 static_assert(sizeof(GpuStatus) == 48);
+static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
+static_assert(offsetof(GpuStatus, nonfinite) == 36);
 
 /// The status with no error and every reduction at its start: 0, the minimum at the bits of +infinity.
 inline GpuStatus cleared_status() {
@@ -70,8 +72,6 @@ inline GpuStatus cleared_status() {
   s.min_potential_bits = SPH_NO_MINIMUM_BITS;
   return s;
 }
-static_assert(offsetof(GpuStatus, max_speed_bits) == 16);
-static_assert(offsetof(GpuStatus, nonfinite) == 36);
 
 /// DFSPH's solve state (std430, 48 bytes; shaders/sph/pressure_solve.glsl).
 struct GpuPressureSolve {
@@ -119,7 +119,7 @@ struct GpuStep {
   double max_speed;          ///< largest particle speed of the last folded step [m/s]
   double max_accel;          ///< largest acceleration of the last folded step [m/s^2]
   double max_density;        ///< largest density of the last folded step [kg/m^3]
-  double head;               ///< the water's extent along gravity in the last folded step, as the difference of
+  double head;               ///< DFSPH: the water's extent along gravity in the last folded step, the difference of
                              ///< its largest and smallest potential -g . x [J/kg]; rho0 head is its hydrostatic
                              ///< pressure
   double energy;             ///< kinetic plus potential energy of the last folded step [J]

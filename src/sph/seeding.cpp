@@ -11,6 +11,7 @@
 #include <glm/glm.hpp>
 
 #include "common/bindings.h"
+#include "core/symmetric_eigen.h"
 #include "sph/kernels.h"
 
 namespace firn::sph {
@@ -208,19 +209,6 @@ double jacobi_spectral_radius(double ratio) {
   });
 }
 
-/// Largest eigenvalue of the symmetric 3x3 matrix a (the trigonometric closed form of the cubic's roots, Smith 1961).
-double largest_symmetric_eigenvalue(const glm::dmat3& a) {
-  const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
-  const double q = (a[0][0] + a[1][1] + a[2][2]) / 3.0;
-  if (off == 0.0) return std::max({a[0][0], a[1][1], a[2][2]});
-  const double p2 = (a[0][0] - q) * (a[0][0] - q) + (a[1][1] - q) * (a[1][1] - q) + (a[2][2] - q) * (a[2][2] - q) +
-                    2.0 * off;
-  const double p = std::sqrt(p2 / 6.0);
-  const glm::dmat3 b = (a - q * glm::dmat3(1.0)) / p;
-  const double phi = std::acos(std::clamp(glm::determinant(b) / 2.0, -1.0, 1.0)) / 3.0;
-  return q + 2.0 * p * std::cos(phi);
-}
-
 /// The largest eigenvalue over the wave vectors k of S(k) = sum_d H(d) (1 - cos(k . d)) on the unit lattice, H the
 /// Hessian of the cubic spline of support `ratio` (see dfsph_pressure_stiffness).
 double pressure_stiffness_symbol(double ratio) {
@@ -236,7 +224,7 @@ double pressure_stiffness_symbol(double ratio) {
   return max_over_wave_vectors([&](const glm::dvec3& wave) {
     glm::dmat3 symbol(0.0);
     for (size_t n = 0; n < offsets.size(); ++n) symbol += hessians[n] * (1.0 - std::cos(glm::dot(wave, offsets[n])));
-    return largest_symmetric_eigenvalue(symbol);
+    return symmetric_eigen(symbol).values[2];
   });
 }
 

@@ -102,7 +102,8 @@ void Solver::start_from(const std::vector<GpuParticle>& particles) {
   // The next step's dt follows from the particles' speeds, extent and gravity, as if a step had reduced them.
   stepper_.max_speed = v0;
   stepper_.max_accel = glm::length(gravity_);
-  stepper_.head = particles.empty() ? 0.0 : high - low;
+  const bool dfsph = settings_.pressure_solver == PressureSolver::kDfsph;
+  stepper_.head = dfsph && !particles.empty() ? high - low : 0.0;  // WCSPH reduces no head (integrate.comp)
   choose_time_step(stepper_.max_speed, stepper_.max_accel, stepper_.head);
   set_time_step(limits_.dt);  // passes called one by one (tests) run with this dt
 }

@@ -35,8 +35,8 @@ struct StepLimits {
   double dt_cfl = 0;      ///< WCSPH: cfl h / (c + |v|max); DFSPH: the step that moves a particle cfl s [s]
   double dt_force = 0;    ///< 0.25 sqrt(h / |a|max) [s]
   double dt_viscous = 0;  ///< the explicit viscosity's and damping's stability bound [s] (time_step_limits)
-  /// The water's extent along gravity at the last check, as the difference of its largest and smallest potential
-  /// -g . x [J/kg]; rho0 head is the hydrostatic pressure at its lowest point
+  /// DFSPH: the water's extent along gravity at the last check, as the difference of its largest and smallest
+  /// potential -g . x [J/kg] (rho0 head is the hydrostatic pressure at its lowest point); 0 with WCSPH
   double head = 0;
   /// DFSPH: DFSPH_PRESSURE_STEP_FRACTION 2 / omega, omega^2 = rho0 dfsph_pressure_stiffness head [s]; infinite with
   /// WCSPH (its acoustic step is about 12 times shorter)

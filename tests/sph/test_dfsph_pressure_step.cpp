@@ -1,7 +1,8 @@
 // DFSPH's pressure step limit (issue 11 point 2; docs/water.md "The pressure's own step limit"). Within a step the
 // solves' pressure is fixed, and its push on a checkerboard of particle layers, which changes no density to first
 // order and so no solve sees, is a spring of omega^2 = K P / (rho0 s^2) (seeding.h dfsph_pressure_stiffness). The
-// step's symplectic Euler is stable only while omega dt < 2, so the step follows the largest pressure.
+// step's symplectic Euler is stable only while omega dt < 2, so the step follows the water's hydrostatic pressure
+// rho0 g H (its head H along gravity).
 #include <gtest/gtest.h>
 
 #include <algorithm>
