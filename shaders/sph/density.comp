@@ -103,6 +103,7 @@ void main() {
   if (g_dfsph) {
     float rho = solve_kernel_scale() * g_sum_solve + rest_density() * b.pressure_volume.w;
     particles[s].v_rho.w = rho;
+    particles[s].id.z = g_listed - 1u;  // neighbours and images, the particle itself left out (in_divergence_solve)
     // The factor of the DFSPH solvers (pressure_solve.glsl):
     //   D_i = (S + B) . (L S + B) + m_i sum_j m_j grad W . L grad W = (S + B) . (L S + B) + m_i trace(L K)
     // with K = sum_j m_j grad W (x) grad W and the solids' B = rho0 grad V_i = -b.pressure_volume.xyz; a particle

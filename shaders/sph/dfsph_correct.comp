@@ -33,10 +33,14 @@ vec3 g_other = vec3(0.0);  // sum_j m_j kappa_j / rho_j^2 L_j' grad W_ij, withou
 // rho0: the divergence solve that ran just before has made D rho / D t about 0, so the density now stands for the
 // prediction. Elsewhere it starts from 0: a particle that the last step's pressure had already brought below rho0
 // would otherwise get that push again, and a resting column bounced on its floor in a cycle of six to eight steps
-// (docs/water.md "The resting column").
+// (docs/water.md "The resting column"). The divergence solve's warm start is half the last total, and none for a
+// particle that has too few neighbours to take part in that solve (in_divergence_solve, pressure_solve.glsl).
 float kappa_of(uint j) {
   if (u_warm == 0u) return solve_term(j, 1u);
-  if (u_mode == SPH_SOLVE_DIVERGENCE) return DFSPH_WARM_START_DIVERGENCE * divergence_pressure(particles[j]);
+  if (u_mode == SPH_SOLVE_DIVERGENCE) {
+    Particle q = particles[j];
+    return in_divergence_solve(q) ? DFSPH_WARM_START_DIVERGENCE * divergence_pressure(q) : 0.0;
+  }
   return particles[j].v_rho.w > rest_density() ? DFSPH_WARM_START_DENSITY * particles[j].a_p.w : 0.0;
 }
 

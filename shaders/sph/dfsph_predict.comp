@@ -53,7 +53,8 @@ void main() {
     // part of the expansion it can undo. Both count as error, so a warm start that pushes too hard is corrected too.
     float dt = time_step(), f = solve_term(s, 0u);
     float dtk = u_mode == SPH_SOLVE_DENSITY ? dt * dt : dt;  // kappa = e f / dt^2 (density), e f / dt (divergence)
-    float e = u_mode == SPH_SOLVE_DENSITY ? p.v_rho.w + dt * rate - rest_density() : rate;
+    float e = u_mode == SPH_SOLVE_DENSITY ? p.v_rho.w + dt * rate - rest_density()
+                                          : (in_divergence_solve(p) ? rate : 0.0);
     float total = solve_term(s, total_component(u_mode));
     float kappa = f > 0.0 ? max(e * f / dtk, -total) : 0.0;
     float e_eff = f > 0.0 ? kappa * dtk / f : 0.0;

@@ -7,7 +7,7 @@ struct Particle {
   vec4 x_m;    // position [m], mass [kg]
   vec4 v_rho;  // velocity [m/s], density [kg/m^3]
   vec4 a_p;    // acceleration [m/s^2], pressure [Pa]
-  uvec4 id;    // x = stable particle id
+  uvec4 id;    // x = stable particle id; DFSPH: y = divergence total, z = neighbours (pressure_solve.glsl)
 };
 
 struct Region {
@@ -26,7 +26,8 @@ layout(std140, binding = SPH_BIND_PARAMS) uniform SphParams {
   vec4 domain_min;   // w = sound speed
   vec4 domain_max;   // w unused (the CFL error speed lives in SphStep)
   uvec4 counts;      // particles, table size, colliders, regions
-  uvec4 step;        // x unused (the step index lives in SphStep), flags, floatBitsToUint(max compression), bodies
+  uvec4 step;        // x DFSPH's divergence_min_neighbours (sph/seeding.h), flags, floatBitsToUint(max compression),
+                     // bodies
   vec4 field_origin_h;  // solid field (SPH_FLAG_SOLID_FIELD): node 0 [m]; w = node spacing [m]
   uvec4 field_dims;     // solid field node counts; w = floatBitsToUint(fixed-point units per N s of its reaction)
   vec4 damping;         // Monaghan's artificial viscosity: x alpha c h_s [m^2/s], y 0.01 h_s^2 [m^2] (h_s = h / 2),

@@ -28,7 +28,8 @@
 // p_i stays >= 0 (the corrections are projected: kappa_i >= -p_i), the complementarity of a free surface. Both
 // solves start warm from the last step's totals (Particle.a_p.w and Particle.id.y, carried through the sort), the
 // density solve from all of it where rho_i > rho0 (else from 0), the divergence solve from half
-// (DFSPH_WARM_START_* in common/bindings.h, dfsph_correct.comp kappa_of).
+// (DFSPH_WARM_START_* in common/bindings.h, dfsph_correct.comp kappa_of). A particle with too few neighbours takes
+// no part in the divergence solve (in_divergence_solve below).
 // The error of a solve is the average over all particles of the predicted compression max(e_i, 0) / rho0 (times dt
 // for the divergence), summed per work group in shared memory and then in 64-bit fixed point, so the decision to stop
 // is deterministic; the density solve also stops only once the largest error of one particle is within
@@ -106,6 +107,15 @@ uint total_component(uint mode) { return mode == SPH_SOLVE_DENSITY ? 2u : 3u; }
 
 // The divergence solver's running total [Pa], kept in Particle.id.y between steps (the sort moves it along).
 float divergence_pressure(Particle p) { return uintBitsToFloat(p.id.y); }
+
+// Whether the particle takes part in the divergence solve: it has at least dfsph_divergence_min_neighbours (sph/
+// seeding.h; SphParams.step.x) pairs and mirror images within h, counted by the density pass (Particle.id.z).
+// SPlisHSPlasH's "particle deficiency" rule: a sparse particle's rate is left uncorrected and its divergence
+// pressure gets no warm start. Its Jacobi factor grows as 1 / |grad W|^2 while the rate grows as |grad W|, so with
+// one neighbour at the edge of its support its pressure grew without bound (the velocity change of that step stays
+// finite), and the next step's warm start applied it with the closer pair's gradient (docs/water.md "Sparse
+// particles").
+bool in_divergence_solve(Particle p) { return p.id.z >= step.x; }
 
 // The pressure that pushes on the solids [Pa]: the equation of state's, or the sum of DFSPH's two solves.
 float solid_pressure(Particle p) {

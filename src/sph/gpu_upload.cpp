@@ -61,7 +61,9 @@ GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, uint32_t 
   if (s.eos == EquationOfState::kLinear) flags |= SPH_FLAG_LINEAR_EOS;
   if (s.pressure_solver == PressureSolver::kDfsph) flags |= SPH_FLAG_DFSPH;
   p.counts = glm::uvec4(particles, table_size, colliders, regions);
-  p.step = glm::uvec4(0, flags, std::bit_cast<uint32_t>(static_cast<float>(s.max_compression)), 0);
+  const uint32_t min_neighbours =
+      s.pressure_solver == PressureSolver::kDfsph ? dfsph_divergence_min_neighbours(s) : 0;
+  p.step = glm::uvec4(min_neighbours, flags, std::bit_cast<uint32_t>(static_cast<float>(s.max_compression)), 0);
   const double hs = 0.5 * h;  // Monaghan's smoothing length: the kernels' support h is 2 h_s
   p.damping = glm::vec4(s.artificial_viscosity * s.sound_speed * hs, 0.01 * hs * hs,
                         s.artificial_viscosity * s.rest_density * s.sound_speed * hs / 10.0, 0);

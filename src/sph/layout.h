@@ -19,7 +19,8 @@ struct alignas(16) GpuParticle {
   glm::vec4 x_m;    ///< position [m], mass m [kg]
   glm::vec4 v_rho;  ///< velocity [m/s], density rho [kg/m^3] of the last density pass
   glm::vec4 a_p;    ///< acceleration of the last force pass [m/s^2], pressure p [Pa] of the last density pass
-  glm::uvec4 id;    ///< x = stable particle id; y, z, w unused (0)
+  glm::uvec4 id;    ///< x = stable particle id; DFSPH: y = float bits of the divergence solve's total [Pa],
+                    ///< z = neighbours of the last density pass (pairs and mirror images within h); w unused (0)
 };
 static_assert(sizeof(GpuParticle) == 64);
 static_assert(offsetof(GpuParticle, v_rho) == 16);
@@ -160,7 +161,8 @@ struct GpuParams {
   glm::vec4 domain_min;   ///< walled box min [m]; w = sound speed c [m/s]
   glm::vec4 domain_max;   ///< walled box max [m]; w unused (the CFL error speed lives in GpuStep)
   glm::uvec4 counts;      ///< x particles, y hash table size T (power of two), z colliders, w regions
-  glm::uvec4 step;        ///< x unused (the step index lives in GpuStep), y SPH_FLAG_* bits, z floatBitsToUint(max_compression), w rigid bodies
+  glm::uvec4 step;        ///< x DFSPH: dfsph_divergence_min_neighbours() (else 0), y SPH_FLAG_* bits,
+                          ///< z floatBitsToUint(max_compression), w rigid bodies
   glm::vec4 field_origin_h;  ///< solid field (sph/solid_field.h): node 0 [m]; w = node spacing [m] (0: none)
   glm::uvec4 field_dims;     ///< solid field node counts; w = floatBitsToUint(reaction units per N s)
   glm::vec4 damping;  ///< artificial viscosity (SphSettings::artificial_viscosity): x alpha c h_s [m^2/s], y 0.01 h_s^2

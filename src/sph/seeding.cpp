@@ -240,6 +240,13 @@ double dfsph_jacobi_spectral_radius(const SphSettings& settings) {
   return jacobi_spectral_radius(settings.h() / settings.spacing);
 }
 
+uint32_t dfsph_divergence_min_neighbours(const SphSettings& settings) {
+  // SPlisHSPlasH's 20 of the 26 lattice neighbours at its support h = 2 s (docs in seeding.h).
+  constexpr double kSplishsplashShare = 20.0 / 26.0;
+  const double lattice = static_cast<double>(unit_lattice_offsets(settings.h() / settings.spacing).size());
+  return static_cast<uint32_t>(std::ceil(kSplishsplashShare * lattice - 1e-9));
+}
+
 double dfsph_relaxation(const SphSettings& settings) {
   const double ratio = settings.h() / settings.spacing;
   if (ratio <= 2.0) return DFSPH_RELAXATION;

@@ -1,5 +1,6 @@
 #pragma once
 /// Initial water particles: bodies filled on a cubic lattice.
+#include <cstdint>
 #include <vector>
 
 #include "sph/layout.h"
@@ -69,6 +70,16 @@ ExplicitCouplingSums explicit_coupling_sums(const SphSettings& settings);
 /// the bound 2 of Jacobi's convergence). Plain 0.5 diverged at h = 3 s, where omega lambda_max = 3.7: a resting
 /// column exploded in its first step.
 double dfsph_relaxation(const SphSettings& settings);
+
+/// The fewest neighbours (pairs and mirror images within h, not counting the particle itself) with which a particle
+/// takes part in DFSPH's divergence solve. A particle with fewer gets no divergence correction and no warm start of
+/// that solve: SPlisHSPlasH's "particle deficiency" rule (TimeStepDFSPH::computeDensityChange: 20 neighbours in 3-D,
+/// at its support of 2 s, where the seeding lattice gives 26), here the same share, 10 / 13, of the lattice's count
+/// at any support, rounded up: 14 at h = 1.5 s, 20 at 2 s, 71 at 3 s. Without it a spray particle whose one
+/// neighbour sits at the edge of its support (q -> 1, gradient ~ (1 - q)^2) got a divergence pressure ~ 1 / (1 - q)^2
+/// (1.8e11 Pa in the funnel's walls), harmless in that step but applied by the next step's warm start with the
+/// closer pair's gradient: a kick past the CFL check (docs/water.md "Sparse particles").
+uint32_t dfsph_divergence_min_neighbours(const SphSettings& settings);
 
 /// Lattice points x = o + s (k + 1/2) (k integer) inside each body, in body order, with the body's velocity and
 /// lattice_particle_mass(); a point covered by two bodies is seeded once. `id` = index. Per axis, o is the domain

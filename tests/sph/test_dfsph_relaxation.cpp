@@ -142,3 +142,28 @@ TEST(DfsphRelaxation, ColumnAtRestWithAWideKernelStaysAtRest) {
       solver.particle_count(), static_cast<unsigned long long>(solver.steps()), fastest, free_fall);
   EXPECT_LT(fastest, 0.1 * free_fall);
 }
+
+// The divergence solve's least neighbour count (sph::dfsph_divergence_min_neighbours): SPlisHSPlasH's 20 at its
+// support of 2 s, and at other supports the same share of the neighbours that the seeding lattice gives a particle in
+// the bulk, counted here by brute force (26 at 2 s, 18 at 1.5 s, 92 at 3 s). A particle with a whole lattice
+// neighbourhood always takes part; one on a flat free surface (half of it) never does.
+TEST(DfsphRelaxation, DivergenceSolveNeedsSplishsplashsShareOfTheLatticeNeighbours) {
+  EXPECT_EQ(dfsph_divergence_min_neighbours(lattice_settings(2.0)), 20u);
+  for (double ratio : {1.5, 2.0, 2.5, 3.0, 4.0}) {
+    int full = 0, half = 0;  // lattice points within ratio spacings, and those of them with z <= 0 (a flat surface)
+    const int reach = static_cast<int>(ratio) + 1;
+    for (int i = -reach; i <= reach; ++i)
+      for (int j = -reach; j <= reach; ++j)
+        for (int k = -reach; k <= reach; ++k) {
+          const int r2 = i * i + j * j + k * k;
+          if (r2 == 0 || r2 >= ratio * ratio) continue;
+          ++full;
+          half += k <= 0;
+        }
+    const uint32_t least = dfsph_divergence_min_neighbours(lattice_settings(ratio));
+    std::printf("  h = %.1f s: %d lattice neighbours, %d on a flat surface, least %u\n", ratio, full, half, least);
+    EXPECT_EQ(least, static_cast<uint32_t>(std::ceil(20.0 / 26.0 * full - 1e-9)));
+    EXPECT_LE(least, static_cast<uint32_t>(full));
+    EXPECT_GT(least, static_cast<uint32_t>(half));
+  }
+}
