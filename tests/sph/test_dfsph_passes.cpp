@@ -110,10 +110,11 @@ std::vector<bool> in_divergence_solve(const SphSettings& s, const std::vector<Gp
 
 /// One DFSPH iteration: the factors, the rates at velocities `v`, kappa, the correction, the error after it.
 /// `taking_part` says which particles the divergence solve corrects (in_divergence_solve).
+/// `pairs` = all_pairs(s, p).
 Reference one_iteration(const SphSettings& s, const std::vector<GpuParticle>& p, const std::vector<glm::dvec3>& v,
-                        uint32_t mode, double dt, const std::vector<bool>& taking_part) {
+                        uint32_t mode, double dt, const std::vector<std::vector<Pair>>& pairs,
+                        const std::vector<bool>& taking_part) {
   const double h = s.h(), rho0 = s.rest_density, corr = cubic_gradient_correction(s);
-  const auto pairs = all_pairs(s, p);
   const size_t n = p.size();
   std::vector<double> f(n), kappa(n), magnitude(n);
   std::vector<glm::dmat3> l(n);
@@ -239,9 +240,10 @@ void check_one_iteration(uint32_t mode) {
   solver.pressure_solve(mode);
   const auto after = solver.download_particles();
   size_t miscounted = 0;
-  const std::vector<bool> taking_part = in_divergence_solve(s, before, all_pairs(s, before), &miscounted);
+  const auto pairs = all_pairs(s, before);
+  const std::vector<bool> taking_part = in_divergence_solve(s, before, pairs, &miscounted);
   const size_t sparse = static_cast<size_t>(std::count(taking_part.begin(), taking_part.end(), false));
-  const Reference ref = one_iteration(s, before, v, mode, dt, taking_part);
+  const Reference ref = one_iteration(s, before, v, mode, dt, pairs, taking_part);
   size_t bad = 0, moved = 0;
   double worst = 0;
   for (size_t i = 0; i < after.size(); ++i) {
