@@ -120,8 +120,9 @@ struct SphSettings {
   /// Watchdog: a particle compressed beyond rho0 (1 + max_compression) ends the run (firn::NumericalError, exit 3).
   /// Weakly compressible SPH is set up for about 1 % (c = 10 v_max); 10 % means the pressure (Tait: about the
   /// stiffness B itself) no longer holds the water, the usual first sign of a blow-up. WCSPH adds the water hammer
-  /// |v|max / c of the last step's largest speed, up to Mach 0.3 (an impact compresses by v / c; docs/water.md
-  /// "Watchdog").
+  /// |v|max / c of the last step's largest speed, up to Mach 0.3 (an impact compresses by v / c). DFSPH judges the
+  /// compression its density solve leaves (the last prediction), not the density at the step's start, which also
+  /// holds the overlaps that solve then removes (relocation regions, wall projections; docs/water.md "Watchdog").
   double max_compression = 0.1;
   /// Watchdog: in a closed tank (no teleport, shift or set-speed region, no moving collider) the water's kinetic plus
   /// potential energy (potential from the domain's lowest corner) can only fall, by viscosity and the walls'

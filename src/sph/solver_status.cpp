@@ -15,14 +15,14 @@
 namespace firn::sph {
 namespace {
 
-/// The failed quantity in words; the compression bound as the pressure solver sets it (integrate.comp
-/// `compression_bound`).
+/// The failed quantity in words; the compression as the pressure solver judges it (integrate.comp
+/// `compression_bound`, `compression_of`).
 std::string quantity_name(uint32_t bit, bool dfsph) {
   switch (bit) {
     case SPH_ERROR_NONFINITE: return "particle state (NaN or infinity)";
     case SPH_ERROR_CFL: return "particle speed (CFL violation: more than one kernel radius per step)";
     case SPH_ERROR_DENSITY:
-      return dfsph ? "density (compression rho / rho0 - 1 above sph.max_compression)"
+      return dfsph ? "density (compression rho / rho0 - 1 above sph.max_compression after the density solve)"
                    : "density (compression rho / rho0 - 1 above sph.max_compression plus the last step's |v|max / "
                      "sound_speed, up to 0.3)";
     case SPH_ERROR_BODY_IMPULSE_OVERFLOW: return "a rigid body's impulse sum (outside the 64-bit fixed-point range)";
