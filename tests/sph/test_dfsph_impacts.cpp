@@ -219,15 +219,15 @@ TEST(DfsphImpacts, SprayMeetingWaterAtTheEdgeOfItsSupportGainsNoEnergy) {
 namespace {
 
 /// A pool 0.2 m deep at rest (DFSPH, gravity) and a block of water above it that a shift region moves down onto the
-/// pool in the first step, its lowest layer landing `landing` spacings above the pool's top layer (at 1 it would
-/// continue the lattice). The funnel's mechanism (assets/scenes/funnel.json: water shifted onto the stream moved
+/// pool in the first step, its lowest layer landing half a spacing above the pool's top layer (at one spacing it
+/// would continue the lattice). The funnel's mechanism (assets/scenes/funnel.json: water shifted onto the stream moved
 /// before it) in a small closed tank. `max_iterations` caps the density solve.
 struct ShiftedOntoWater {
   SphSettings settings;
   std::vector<GpuParticle> particles;
 };
 
-ShiftedOntoWater shifted_onto_water(double landing, uint32_t max_iterations) {
+ShiftedOntoWater shifted_onto_water(uint32_t max_iterations) {
   const glm::dvec3 gravity(0, -9.81, 0);
   ShiftedOntoWater r;
   SphSettings& st = r.settings;
@@ -247,7 +247,7 @@ ShiftedOntoWater shifted_onto_water(double landing, uint32_t max_iterations) {
   shift.action = RegionAction::kShift;
   shift.min = block.min - glm::dvec3(0.01);
   shift.max = block.max + glm::dvec3(0.01);
-  shift.vector = glm::dvec3(0.0, pool_top + landing * st.spacing - block_bottom, 0.0);
+  shift.vector = glm::dvec3(0.0, pool_top + 0.5 * st.spacing - block_bottom, 0.0);
   st.regions = {shift};
   return r;
 }
@@ -263,7 +263,7 @@ ShiftedOntoWater shifted_onto_water(double landing, uint32_t max_iterations) {
 TEST(DfsphImpacts, WaterShiftedOntoWaterIsJudgedByWhatTheDensitySolveLeaves) {
   firn::test::gl_context();
   const glm::dvec3 gravity(0, -9.81, 0);
-  const ShiftedOntoWater run = shifted_onto_water(0.5, SphSettings{}.max_iterations);
+  const ShiftedOntoWater run = shifted_onto_water(SphSettings{}.max_iterations);
   const SphSettings& st = run.settings;
   Solver solver(st, {}, gravity, run.particles);
   solver.step(solver.step_limits().dt);  // the shift
@@ -276,7 +276,7 @@ TEST(DfsphImpacts, WaterShiftedOntoWaterIsJudgedByWhatTheDensitySolveLeaves) {
     ASSERT_NO_THROW(solver.advance(0.02)) << "frame " << frame;
     later = std::max(later, max_compression(solver.download_particles(), st.rest_density));
   }
-  const ShiftedOntoWater cut = shifted_onto_water(0.5, 1);
+  const ShiftedOntoWater cut = shifted_onto_water(1);
   Solver one_correction(cut.settings, {}, gravity, cut.particles);
   one_correction.step(one_correction.step_limits().dt);
   one_correction.check_status();
