@@ -226,7 +226,13 @@ sph::SphSettings parse_sph(const Node& node) {
   if (auto k = node.find("min_iterations"))
     s.min_iterations = static_cast<uint32_t>(
         k->integer(0, s.max_iterations, "0 <= min_iterations <= max_iterations (" + std::to_string(s.max_iterations) + ")"));
-  if (auto eos = node.find("equation_of_state")) s.eos = parse_eos(*eos);
+  if (auto eos = node.find("equation_of_state")) {
+    // Only WCSPH has an equation of state: with DFSPH the key would be dropped without a word.
+    s.eos = parse_eos(*eos);
+    if (s.pressure_solver != sph::PressureSolver::kWcsph)
+      eos->fail("only the weakly compressible solver has an equation of state, and this scene's solver is dfsph",
+                "\"pressure_solver\": \"wcsph\" (the default) with it, or no equation_of_state");
+  }
   if (auto sort = node.find("sort")) s.sort = parse_sort(*sort);
   if (s.pressure_solver == sph::PressureSolver::kDfsph) {
     s.cfl = sph::kDfsphCfl;

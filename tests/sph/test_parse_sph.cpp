@@ -173,7 +173,6 @@ TEST(SphScene, EveryFieldIsRead) {
   s["surface_threshold"] = 10;
   s["domain"]["no_slip"] = {false, true, true};
   s["sound_speed"] = 20;
-  s["equation_of_state"] = "linear";
   s["sort"] = "radix";
   s["pressure_solver"] = "dfsph";
   s["max_density_error"] = 5e-4;
@@ -199,7 +198,6 @@ TEST(SphScene, EveryFieldIsRead) {
   EXPECT_EQ(w.surface_threshold, 10);
   EXPECT_EQ(w.no_slip, (std::array<bool, 3>{false, true, true}));
   EXPECT_EQ(w.sound_speed, 20);
-  EXPECT_EQ(w.eos, sph::EquationOfState::kLinear);
   EXPECT_EQ(w.sort, sph::SortMethod::kRadix);
   EXPECT_EQ(w.pressure_solver, sph::PressureSolver::kDfsph);
   EXPECT_EQ(w.max_density_error, 5e-4);
@@ -290,6 +288,9 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
                                  "starts ", 0), 0u) << error_of(slow);
   slow["sph"]["sound_speed"] = 20;  // 1 % at 20 m/s
   EXPECT_EQ(error_of(slow), "");
+  slow["sph"]["sound_speed"] = 3;
+  slow["sph"]["pressure_solver"] = "dfsph";  // DFSPH seeds the column at rest density with its pressure
+  EXPECT_EQ(error_of(slow), "");
   // The same plane moving on a face is fine inside the domain, and a static one on the face too.
   json conveyor = water_scene();
   conveyor["colliders"] = json::array({{{"type", "plane"}, {"point", {0, 0.05, 0}}, {"normal", {0, 1, 0}},
@@ -309,6 +310,15 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
                                  "(50 m/s)", 0), 0u) << error_of(fast);
   fast["sph"].erase("sound_speed");  // the default counts the collider
   EXPECT_EQ(error_of(fast), "");
+  // Only WCSPH reads an equation of state: with DFSPH the key is an error, not silently dropped.
+  json eos = water_scene();
+  eos["sph"]["equation_of_state"] = "linear";
+  EXPECT_EQ(error_of(eos), "");
+  EXPECT_EQ(scene::parse_scene(eos, "s.json").sph->eos, sph::EquationOfState::kLinear);
+  eos["sph"]["pressure_solver"] = "dfsph";
+  EXPECT_EQ(error_of(eos), "s.json: sph.equation_of_state: only the weakly compressible solver has an equation of "
+                           "state, and this scene's solver is dfsph; allowed: \"pressure_solver\": \"wcsph\" (the "
+                           "default) with it, or no equation_of_state");
   json missing = water_scene();
   missing["sph"].erase("domain");
   EXPECT_EQ(error_of(missing).rfind("s.json: sph.domain: missing required field; allowed: an object", 0), 0u)
