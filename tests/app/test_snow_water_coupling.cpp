@@ -274,6 +274,9 @@ TEST(SnowWaterExchange, WaterSeesTheSnowVolumeFractionAsTheCpuReferenceSays) {
                       dvec3(0.0), 400, dvec3(0.0), dvec3(0.4, 0.3, 0.3), dvec3(0.16, 0.07, 0.07),
                       dvec3(0.3, 0.23, 0.21), false);
   j["coupling"] = {{"snow_water", false}};
+  // The density pass writes the snow's pressure reactions under WCSPH, which this compares; DFSPH writes them after
+  // its solves (dfsph_reactions.comp), so the solver is named rather than left to the scene default.
+  j["sph"]["pressure_solver"] = "wcsph";
   Simulation sim(load(j, "field-reference"));
   mpm::Solver& snow = *sim.snow();
   sph::Solver& water = *sim.water();

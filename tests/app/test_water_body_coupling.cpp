@@ -176,7 +176,10 @@ TEST(WaterBodyCoupling, RestoredCoupledRunContinuesBitForBit) {
 TEST(WaterBodyCoupling, ABodyStartingInTheTopLayerIsNamedAsTheCauseOfTheFirstStepsCompression) {
   const fs::path dir = test::fresh_dir("water-body-top-layer");
   const double top_centres = kDepth - 0.5 * kSpacing;
-  std::ofstream(dir / "pressed.json") << tank_with_box(2000.0, top_centres + 0.3 * kSpacing, dvec3(0, -9.81, 0)).dump();
+  // WCSPH named: DFSPH's watchdog judges what its density solve leaves, and that solve removes this overlap.
+  json pressed = tank_with_box(2000.0, top_centres + 0.3 * kSpacing, dvec3(0, -9.81, 0));
+  pressed["sph"]["pressure_solver"] = "wcsph";
+  std::ofstream(dir / "pressed.json") << pressed.dump();
   const auto r = test::run_firn("run " + (dir / "pressed.json").string() + " --out " + (dir / "a").string() +
                                 " --no-render --frames 2");
   EXPECT_EQ(r.exit_code, 3) << r.output;
