@@ -147,6 +147,7 @@
    the water sees it); after the coupling's 40-43. */
 #define SPH_BIND_FIELD_FRACTION 44  /* float[n]: solid volume fraction per grid node [1] */
 #define SPH_BIND_FIELD_REACTION 45  /* uint[6 n]: the water's impulse on each node's solid, 64-bit fixed point */
+#define SPH_BIND_FIELD_MOTION 70    /* vec4[n]: per grid node the solid's velocity [m/s] and inverse mass [1/kg] */
 #define SPH_BIND_NEIGHBOUR_LISTS 47 /* uint[stride n]: per sorted slot the density pass's neighbours (count, entries) */
 #define SPH_BIND_PRESSURE_SOLVE 55  /* PressureSolve: DFSPH's iteration state and error sums */
 #define SPH_BIND_SOLVER_TERMS 56    /* vec4[] per sorted slot: DFSPH factor [m^2], kappa and running totals [Pa] */
@@ -183,6 +184,9 @@
 #define COUPLING_WATER_MOMENTUM 9 /* 9..11 */
 #define COUPLING_WATER_VOLUME 12
 #define COUPLING_TOUCHED_WORD 26
+/* A material takes part at a node with at least 2^20 units of mass, 2^-20 of the largest particle's: below that its
+   fixed-point sums (and the normal from them) carry no usable direction. */
+#define COUPLING_PRESENT_UNITS 1048576.0
 
 /* SPH uniform buffer (std140). */
 #define SPH_BIND_PARAMS 1

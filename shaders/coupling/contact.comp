@@ -15,22 +15,20 @@
 layout(local_size_x = COUPLING_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_FIELD_REACTION) buffer FieldReactionBuffer { uint field_reaction[]; };
 
-double channel(uint w, int c) { return fixed64_value(cpl_nodes[w + uint(2 * c)], cpl_nodes[w + uint(2 * c + 1)]); }
-
 void main() {
   uint k = linear_index();
   if (k >= cpl_list[0]) return;
   uint i = cpl_list[1u + k];
   uint w = i * uint(COUPLING_NODE_WORDS);
   double sm = double(cpl_scales.x), sp = double(cpl_scales.y), sv = double(cpl_scales.z), sg = double(cpl_scales.w);
-  float ms = float(channel(w, COUPLING_SNOW_MASS) / sm), mw = float(channel(w, COUPLING_WATER_MASS) / sm);
+  float ms = float(cpl_channel(i, COUPLING_SNOW_MASS) / sm), mw = float(cpl_channel(i, COUPLING_WATER_MASS) / sm);
   vec3 ps, pw, grad;
   for (int a = 0; a < 3; ++a) {
-    ps[a] = float(channel(w, COUPLING_SNOW_MOMENTUM + a) / sp);
-    pw[a] = float(channel(w, COUPLING_WATER_MOMENTUM + a) / sp);
-    grad[a] = float(channel(w, COUPLING_SNOW_GRADIENT + a) / sg);
+    ps[a] = float(cpl_channel(i, COUPLING_SNOW_MOMENTUM + a) / sp);
+    pw[a] = float(cpl_channel(i, COUPLING_WATER_MOMENTUM + a) / sp);
+    grad[a] = float(cpl_channel(i, COUPLING_SNOW_GRADIENT + a) / sg);
   }
-  float fraction = float((channel(w, COUPLING_SNOW_VOLUME) + channel(w, COUPLING_WATER_VOLUME)) / sv) /
+  float fraction = float((cpl_channel(i, COUPLING_SNOW_VOLUME) + cpl_channel(i, COUPLING_WATER_VOLUME)) / sv) /
                    (cpl_origin_h.w * cpl_origin_h.w * cpl_origin_h.w);
   for (int c = 0; c < COUPLING_NODE_WORDS; ++c) cpl_nodes[w + uint(c)] = 0u;
   vec3 reaction;  // [N s], in the momentum units
@@ -43,9 +41,7 @@ void main() {
 
   vec3 dvs = vec3(0.0), dvw = vec3(0.0);
   float g = length(grad);
-  // A material takes part with at least 2^20 units, 2^-20 of the largest particle's mass: below that its fixed-point
-  // sums (and the normal from them) carry no usable direction.
-  float present = 1048576.0 / cpl_scales.x;
+  float present = COUPLING_PRESENT_UNITS / cpl_scales.x;  // [kg]
   vec3 dv_reaction = vec3(0.0);
   if (ms >= present) {
     dv_reaction = reaction / ms;

@@ -28,6 +28,12 @@ void cpl_add(int i, int c, float value, float scale) {
   ATOMIC_ADD_FIXED64(cpl_nodes[w], cpl_nodes[w + 1u], value * scale)
 }
 
+// Channel `c` of node `i` in its fixed-point units (divide by the channel's scale).
+double cpl_channel(uint i, int c) {
+  uint w = i * uint(COUPLING_NODE_WORDS) + uint(2 * c);
+  return fixed64_value(cpl_nodes[w], cpl_nodes[w + 1u]);
+}
+
 // Marks node `i` touched; the first particle to touch it appends it to the list.
 void cpl_touch(int i) {
   if (atomicExchange(cpl_nodes[uint(i) * uint(COUPLING_NODE_WORDS) + uint(COUPLING_TOUCHED_WORD)], 1u) == 0u)

@@ -1,7 +1,7 @@
 #version 430
 // Snow particles to the coupling grid: mass, momentum, current volume V0 J (J = det F_E J_P) and the mass gradient
 // sum m grad_xp w (the gradient with respect to the particle's position), each a 64-bit fixed-point sum (src/app/snow_water_exchange.h).
-// With COUPLING_VOLUME_ONLY defined, the volume alone (for the water's view of the snow, field_set.comp).
+// With COUPLING_FIELD defined, the volume, mass and momentum alone (the water's view of the snow, field_set.comp).
 #include "mpm/layout.glsl"
 #include "mpm/particles.glsl"
 #include "coupling/layout.glsl"
@@ -24,13 +24,11 @@ void main() {
         float w = quadratic_weight(s, o);
         cpl_touch(i);
         cpl_add(i, COUPLING_SNOW_VOLUME, w * volume, cpl_scales.z);
-#ifndef COUPLING_VOLUME_ONLY
         cpl_add(i, COUPLING_SNOW_MASS, w * m, cpl_scales.x);
+        for (int k = 0; k < 3; ++k) cpl_add(i, COUPLING_SNOW_MOMENTUM + k, w * m * q.v_vol[k], cpl_scales.y);
+#ifndef COUPLING_FIELD
         vec3 g = m * quadratic_gradient(s, o);
-        for (int k = 0; k < 3; ++k) {
-          cpl_add(i, COUPLING_SNOW_MOMENTUM + k, w * m * q.v_vol[k], cpl_scales.y);
-          cpl_add(i, COUPLING_SNOW_GRADIENT + k, g[k], cpl_scales.w);
-        }
+        for (int k = 0; k < 3; ++k) cpl_add(i, COUPLING_SNOW_GRADIENT + k, g[k], cpl_scales.w);
 #endif
       }
 }

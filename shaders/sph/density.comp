@@ -18,7 +18,7 @@
 #include "sph/eos.glsl"
 #include "sph/status.glsl"
 #include "sph/body_impulses.glsl"
-#include "sph/solid_field.glsl"
+#include "sph/solid_field_reaction.glsl"
 #include "sph/pressure_solve.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;

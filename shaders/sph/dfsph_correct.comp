@@ -8,13 +8,17 @@
 // solve's only where rho_i > rho0, kappa_of) and, in the
 // density solve, first the non-pressure acceleration of forces.comp (v* = v + dt a). A pass reads the kappas of its
 // neighbours but writes only its own velocity and total, so the order of the work does not matter. Runs by indirect
-// dispatch (warm start: direct).
+// dispatch (warm start: direct). The solid field's share of the push, -dt kappa_i / rho_i^2 rho0 grad phi, goes at
+// once to the field's nodes as their reaction (solid_field_reaction.glsl), so that the next prediction sees the
+// solid move (strong coupling, solid_field_motion.glsl) and the sums hold the solves' totals at the step's end.
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/neighbours.glsl"
 #include "sph/boundary.glsl"
 #include "sph/mirror.glsl"
 #include "sph/pressure_solve.glsl"
+#include "sph/status.glsl"
+#include "sph/solid_field_reaction.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_BOUNDARY) readonly buffer BoundaryBuffer { BoundaryTerms boundary[]; };
@@ -75,6 +79,7 @@ void main() {
   v += -dt * solve_gradient_scale() * (ki_over_rho2 * (gradient_correction(s) * g_own) + g_other);
   v += dt * ki_over_rho2 * boundary[s].pressure_volume.xyz;
   particles[s].v_rho.xyz = v;
+  add_solid_field_reaction(p.x_m.xyz, dt * p.x_m.w * rest_density() * ki_over_rho2, p.id.x);
   // The running total: the warm start's share of the last step's, then each iteration's kappa. (Not in the
   // particle: the warm start's neighbours read the last step's total there.)
   uint c = total_component(u_mode);

@@ -13,7 +13,7 @@
 #include "sph/mirror.glsl"
 #include "sph/pressure_solve.glsl"
 #include "sph/dfsph_check.glsl"
-#include "common/fixed64.glsl"
+#include "sph/solid_field_motion.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
 layout(std430, binding = SPH_BIND_BOUNDARY) readonly buffer BoundaryBuffer { BoundaryTerms boundary[]; };
@@ -21,6 +21,7 @@ layout(std430, binding = SPH_BIND_NEIGHBOUR_LISTS) readonly buffer NeighbourList
 uniform uint u_list_stride;  // SphSettings::neighbour_list_stride; 0: no list
 uniform uint u_first;        // first sorted slot of this dispatch; neighbour_lists[] starts at its list
 uniform uint u_mode;         // SPH_SOLVE_DENSITY or SPH_SOLVE_DIVERGENCE
+uniform float u_relaxation;  // Jacobi's omega (sph::dfsph_relaxation), as in the density pass's factor f_i
 #include "sph/pairs.glsl"
 
 shared float s_error[SPH_LOCAL_SIZE];
@@ -48,10 +49,18 @@ void main() {
     BoundaryTerms b = boundary[s];
     // The solids: rho0 G_i . (v_i - v_solid) = -pressure_volume . v_i - viscous.w (boundary.glsl).
     float rate = solve_gradient_scale() * g_rate - dot(b.pressure_volume.xyz, g_vi) - b.viscous.w;
+    float dt = time_step(), f = solve_term(s, 0u);
+    // A solid field moves as the water pushes it (strong coupling, solid_field_motion.glsl): its velocity enters the
+    // rate, and its response to the particle's own pressure the diagonal, D_i + m_i y, so f = omega rho_i^2 / D_i
+    // becomes f / (1 + f m_i y / (omega rho_i^2)).
+    if (has_flag(SPH_FLAG_SOLID_FIELD) && f > 0.0) {
+      vec2 field = solid_field_motion(p.x_m.xyz);
+      rate -= field.x;
+      f /= 1.0 + f * p.x_m.w * field.y / (u_relaxation * p.v_rho.w * p.v_rho.w);
+    }
     // The projected step kappa = max(e f / dt^k, -p) and its residual in density units, e_eff = kappa dt^k / f: the
     // compression where the pressure may still rise, and where it may only fall (e < 0 under a pressure p > 0) the
     // part of the expansion it can undo. Both count as error, so a warm start that pushes too hard is corrected too.
-    float dt = time_step(), f = solve_term(s, 0u);
     float dtk = u_mode == SPH_SOLVE_DENSITY ? dt * dt : dt;  // kappa = e f / dt^2 (density), e f / dt (divergence)
     float e = u_mode == SPH_SOLVE_DENSITY ? p.v_rho.w + dt * rate - rest_density()
                                           : (in_divergence_solve(p) ? rate : 0.0);

@@ -1,15 +1,14 @@
 #version 430
-// DFSPH, after both solves of a step: the pressure reactions of the solids that take them - the rigid bodies
-// (body_impulses.glsl) and the solid field (solid_field.glsl) - from the step's solid_pressure (the two solves'
-// totals). Each solve moved particle i by -dt kappa / rho_i^2 rho0 grad V_i in total over its iterations, so the
-// solids gain dt m_i rho0 p_i / rho_i^2 G_k, as the density pass gives them under WCSPH; the drag reactions came
-// with the density pass (it knows the velocities the force pass used).
+// DFSPH, after both solves of a step: the pressure reactions of the rigid bodies (body_impulses.glsl) from the
+// step's solid_pressure (the two solves' totals). Each solve moved particle i by -dt kappa / rho_i^2 rho0 grad V_i in
+// total over its iterations, so the bodies gain dt m_i rho0 p_i / rho_i^2 G_k, as the density pass gives them under
+// WCSPH; the drag reactions came with the density pass (it knows the velocities the force pass used). The solid
+// field took its reactions during the solves (dfsph_correct.comp).
 #include "sph/layout.glsl"
 #include "sph/particles.glsl"
 #include "sph/boundary.glsl"
 #include "sph/status.glsl"
 #include "sph/body_impulses.glsl"
-#include "sph/solid_field.glsl"
 #include "sph/pressure_solve.glsl"
 
 layout(local_size_x = SPH_LOCAL_SIZE) in;
@@ -21,9 +20,7 @@ void main() {
   vec3 x = p.x_m.xyz;
   // The totals of this step's solves (integrate.comp stores them in the particle afterwards).
   float m = p.x_m.w, rho = p.v_rho.w, pressure = solve_term(s, 2u) + solve_term(s, 3u), dt = time_step();
-  if (pressure == 0.0) return;
-  add_solid_field_reaction(x, dt * m * rest_density() * pressure / (rho * rho), p.id.x);
-  if (body_count() == 0u) return;
+  if (pressure == 0.0 || body_count() == 0u) return;
   Near near = near_solids(x);
   bool bodies_near = false;
   for (uint k = 0u; k < near.count; ++k) bodies_near = bodies_near || near.index[k] >= first_body();

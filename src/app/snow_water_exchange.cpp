@@ -79,7 +79,7 @@ SnowWaterExchange::SnowWaterExchange(mpm::Solver& snow, sph::Solver& water, cons
   contact_ = gl::Program::compute("coupling/contact.comp");
   g2p_snow_ = gl::Program::compute("coupling/g2p_snow.comp");
   g2p_water_ = gl::Program::compute("coupling/g2p_water.comp");
-  p2g_volume_ = gl::Program::compute("coupling/p2g_snow.comp", {"#define COUPLING_VOLUME_ONLY"});
+  p2g_field_ = gl::Program::compute("coupling/p2g_snow.comp", {"#define COUPLING_FIELD"});
   field_nodes_ = gl::Program::compute("coupling/field_nodes.comp");
   field_set_ = gl::Program::compute("coupling/field_set.comp");
   const mpm::Grid& g = snow.settings().grid;
@@ -94,6 +94,7 @@ void SnowWaterExchange::bind() {
   field_list_.bind_storage(COUPLING_BIND_FIELD_LIST);
   water_.solid_field_fraction().bind_storage(SPH_BIND_FIELD_FRACTION);
   water_.solid_field_reaction().bind_storage(SPH_BIND_FIELD_REACTION);
+  water_.solid_field_motion().bind_storage(SPH_BIND_FIELD_MOTION);
   water_.particles().bind_storage(SPH_BIND_PARTICLES);
 }
 
@@ -105,7 +106,7 @@ void SnowWaterExchange::begin_interval(double, double) {
   field_nodes_.dispatch_linear(params_.counts.z, COUPLING_LOCAL_SIZE);  // the last interval's fractions to zero
   gl::storage_barrier();
   list_.upload(0, sizeof zero, &zero);
-  for_each_snow_chunk(p2g_volume_);
+  for_each_snow_chunk(p2g_field_);
   gl::storage_barrier();
   field_set_.dispatch_linear(params_.counts.z, COUPLING_LOCAL_SIZE);
   gl::storage_barrier();

@@ -80,7 +80,7 @@ class SnowWaterExchange final : public Exchange {
   gl::Buffer params_buffer_, nodes_, list_, deltas_;
   gl::Buffer field_list_;  ///< the nodes of the water's solid field (count, then node indices)
   gl::Program p2g_snow_, p2g_water_, contact_, g2p_snow_, g2p_water_;
-  gl::Program p2g_volume_, field_nodes_, field_set_;
+  gl::Program p2g_field_, field_nodes_, field_set_;
 };
 
 }  // namespace firn::app

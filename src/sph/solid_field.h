@@ -1,9 +1,10 @@
 #pragma once
 /// A solid the water sees as a volume fraction on a regular grid: the snow of a snow-water coupling
 /// (app/snow_water_exchange.h, docs/coupling.md "Snow and water"). Whoever owns the solid writes the fraction
-/// phi_n [1] of every node (sph::Solver::solid_field_fraction) and takes the water's impulse on every node
-/// (sph::Solver::solid_field_reaction); the water adds rho0 phi(x_i) to its density and the matching pressure
-/// force, phi interpolated with the quadratic B-spline of the grid (shaders/sph/solid_field.glsl).
+/// phi_n [1] and the solid's velocity and inverse mass of every node (sph::Solver::solid_field_fraction,
+/// solid_field_motion) and takes the water's impulse on every node (sph::Solver::solid_field_reaction); the water
+/// adds rho0 phi(x_i) to its density and the matching pressure force, phi interpolated with the quadratic B-spline of
+/// the grid (shaders/sph/solid_field.glsl). DFSPH's solves also let the solid move as they push it (strong coupling).
 #include <glm/glm.hpp>
 
 namespace firn::sph {

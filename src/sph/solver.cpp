@@ -78,6 +78,7 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
     solver_terms_ = gl::Buffer(size_t(count_) * 2 * sizeof(glm::uvec4));
     density_.set("u_gradient_correction", static_cast<float>(cubic_gradient_correction(settings_)));
     density_.set("u_relaxation", static_cast<float>(dfsph_relaxation(settings_)));
+    dfsph_predict_.set("u_relaxation", static_cast<float>(dfsph_relaxation(settings_)));
   }
   closed_tank_ = is_closed_tank();
   coupling_sums_ = explicit_coupling_sums(settings_);
@@ -112,7 +113,7 @@ size_t Solver::gpu_bytes() const {
   return particles_[0].size() + particles_[1].size() + positions_.size() + boundary_.size() + sort_.gpu_bytes() +
          colliders_.gpu_bytes() + regions_.size() + status_.size() + params_.size() + bodies_gpu_.size() +
          body_planes_.size() + body_impulses_.size() + body_states_.size() + field_fraction_.size() +
-         field_reaction_.size() + neighbour_lists_.size() + solve_.size() + solve_args_.size() +
+         field_reaction_.size() + field_motion_.size() + neighbour_lists_.size() + solve_.size() + solve_args_.size() +
          solver_terms_.size();
 }
 
@@ -138,6 +139,7 @@ void Solver::bind() const {
   body_states_.bind_storage(SPH_BIND_BODY_STATES);
   field_fraction_.bind_storage(SPH_BIND_FIELD_FRACTION);
   field_reaction_.bind_storage(SPH_BIND_FIELD_REACTION);
+  field_motion_.bind_storage(SPH_BIND_FIELD_MOTION);
   if (settings_.pressure_solver == PressureSolver::kDfsph) {
     solve_.bind_storage(SPH_BIND_PRESSURE_SOLVE);
     solver_terms_.bind_storage(SPH_BIND_SOLVER_TERMS);
@@ -173,6 +175,7 @@ void Solver::set_solid_field(const SolidFieldGrid& grid) {
   field_ = grid;
   field_fraction_ = gl::Buffer(nodes * sizeof(float));
   field_reaction_ = gl::Buffer(nodes * 6 * sizeof(uint32_t));
+  field_motion_ = gl::Buffer(nodes * sizeof(glm::vec4));
   upload_params();
 }
 
@@ -325,7 +328,7 @@ void Solver::issue_step() {
   forces();
   if (dfsph) {
     pressure_solve(SPH_SOLVE_DENSITY);
-    if (field_ || !bodies_.empty()) {
+    if (!bodies_.empty()) {  // (the solid field takes its reactions in the solves: dfsph_correct.comp)
       bind();
       gl::ScopedPass t(timer_, "solid reactions");
       dfsph_reactions_.dispatch_1d(count_, SPH_LOCAL_SIZE);

@@ -173,15 +173,21 @@ class Solver {
     closed_tank_ = false;
   }
   /// Makes the water see a solid given as a volume fraction on `grid` (sph/solid_field.h) from the next step on:
-  /// allocates the fraction (float per node, zero) and the reaction sums (6 uint per node, zero). Throws
+  /// allocates the fraction (float per node, zero), the reaction sums (6 uint per node, zero) and the motion (vec4
+  /// per node, zero). Throws
   /// std::invalid_argument for a spacing or scale <= 0, a count < 1, or reaction sums larger than one storage
   /// binding.
   void set_solid_field(const SolidFieldGrid& grid);
   /// Volume fraction phi_n [1] of every node (float, x fastest): the owner of the solid writes it between steps.
   const gl::Buffer& solid_field_fraction() const { return field_fraction_; }
   /// The water's impulse on every node since the owner last zeroed it (6 uint per node: int64 x, y, z, low word
-  /// first, in units of 1 / reaction_scale N s), added by every density pass.
+  /// first, in units of 1 / reaction_scale N s), added by every density pass (WCSPH) or every correction of the
+  /// solves (DFSPH).
   const gl::Buffer& solid_field_reaction() const { return field_reaction_; }
+  /// The solid's velocity [m/s] (xyz) and inverse mass [1/kg] (w; 0: it does not move) at every node, written with
+  /// the fraction: DFSPH's solves let the solid move as they push it (strong coupling,
+  /// shaders/sph/solid_field_motion.glsl); WCSPH does not read it.
+  const gl::Buffer& solid_field_motion() const { return field_motion_; }
   /// Runs the density and force passes in chunks of `particles` (tests: chunk boundaries on a small set; the solver
   /// chooses the largest chunk whose lists fit one binding). Throws std::invalid_argument unless `particles` is a
   /// positive multiple of SPH_LOCAL_SIZE whose list offsets meet the storage offset alignment, and no larger than
@@ -318,7 +324,7 @@ class Solver {
   std::vector<double> body_radii_;     ///< bounding radius of each body about its centre of mass [m]
   gl::Buffer bodies_gpu_, body_planes_, body_impulses_, body_states_;
   std::optional<SolidFieldGrid> field_;  ///< see set_solid_field
-  gl::Buffer field_fraction_, field_reaction_;
+  gl::Buffer field_fraction_, field_reaction_, field_motion_;
   gl::Buffer neighbour_lists_;  ///< see SphSettings::neighbour_list_stride (empty when 0)
   uint32_t list_chunk_ = 0;     ///< particles whose lists fit one storage binding (a multiple of the offset alignment)
   StagedRead staged_impulses_;  ///< the impulse sums read with the last status

@@ -220,6 +220,7 @@ std::vector<Mirror> sph_mirrors() {
                               rigid_state_rows()),
       array_of<glm::vec4>("glm::vec4", "BodyPlaneBuffer", SPH_BIND_BODY_PLANES, "body_planes"),
       array_of<float>("float", "FieldFractionBuffer", SPH_BIND_FIELD_FRACTION, "field_fraction"),
+      array_of<glm::vec4>("glm::vec4", "FieldMotionBuffer", SPH_BIND_FIELD_MOTION, "field_motion"),
       // DFSPH (sph::Solver::pressure_solve): the solve state, the per-slot factor and kappa, the dispatch arguments.
       struct_block<GpuPressureSolve>(
           "sph::GpuPressureSolve", "PressureSolveBuffer", SPH_BIND_PRESSURE_SOLVE, true, "PressureSolveBuffer.",
@@ -441,7 +442,7 @@ TEST(StructLayouts, SharedProgramsMatchTheirCppMirrors) {
 TEST(StructLayouts, CouplingProgramsMatchTheirCppMirrors) {
   // Each pass reads one solver's particles (the snow's and the water's blocks share the name ParticleBuffer).
   check_programs({{{"coupling/p2g_snow.comp"}, {}},
-                  {{"coupling/p2g_snow.comp"}, {"#define COUPLING_VOLUME_ONLY"}},
+                  {{"coupling/p2g_snow.comp"}, {"#define COUPLING_FIELD"}},
                   {{"coupling/g2p_snow.comp"}, {}}},
                  coupling_mirrors(mpm_mirrors(),
                                   {"ParticleBuffer", "MpmParams", "MpmStep", "AffineBuffer", "MaterialBuffer"}));
@@ -449,7 +450,7 @@ TEST(StructLayouts, CouplingProgramsMatchTheirCppMirrors) {
                  coupling_mirrors(sph_mirrors(), {"ParticleBuffer", "SphParams", "SphStep"}));
   // The contact and field passes also use the water's solid field (sph/solid_field.h).
   check_programs({{{"coupling/contact.comp"}, {}}}, coupling_mirrors(sph_mirrors(), {"FieldReactionBuffer"}));
-  std::vector<Mirror> field = coupling_mirrors(sph_mirrors(), {"FieldFractionBuffer"});
+  std::vector<Mirror> field = coupling_mirrors(sph_mirrors(), {"FieldFractionBuffer", "FieldMotionBuffer"});
   field.push_back(array_of<uint32_t>("uint32_t", "CouplingFieldList", COUPLING_BIND_FIELD_LIST, "field_list"));
   check_programs({{{"coupling/field_nodes.comp"}, {}}, {{"coupling/field_set.comp"}, {}}}, field);
 }
