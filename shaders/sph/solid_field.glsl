@@ -17,15 +17,27 @@ layout(std430, binding = SPH_BIND_FIELD_REACTION) coherent buffer FieldReactionB
 bool field_in_grid(ivec3 n) { return all(greaterThanEqual(n, ivec3(0))) && all(lessThan(n, ivec3(field_dims.xyz))); }
 uint field_node(ivec3 n) { return uint(n.x) + field_dims.x * (uint(n.y) + field_dims.y * uint(n.z)); }
 
+// Runs the statements up to END_FOR_EACH_SOLID_NODE for every node of x's quadratic stencil that lies in the grid
+// and holds solid (phi_n != 0): S the stencil and O the node's offset in it (for quadratic_weight and
+// quadratic_gradient), N the node's index, PHI its fraction phi_n.
+#define FOR_EACH_SOLID_NODE(X, S, O, N, PHI)                                         \
+  {                                                                                  \
+    QuadraticStencil S = quadratic_stencil(X, field_origin_h.xyz, field_origin_h.w); \
+    for (int k_ = 0; k_ < 27; ++k_) {                                                \
+      ivec3 O = ivec3(k_ % 3, (k_ / 3) % 3, k_ / 9);                                 \
+      if (!field_in_grid(S.base + O)) continue;                                      \
+      uint N = field_node(S.base + O);                                               \
+      float PHI = field_fraction[N];                                                 \
+      if (PHI == 0.0) continue;
+#define END_FOR_EACH_SOLID_NODE \
+  }                             \
+  }
+
 // (grad phi(x) [1/m], phi(x) [1]) of the solid field at x; zero without a field or outside its grid.
 vec4 solid_field_at(vec3 x) {
   vec4 r = vec4(0.0);
   if (!has_flag(SPH_FLAG_SOLID_FIELD)) return r;
-  QuadraticStencil s = quadratic_stencil(x, field_origin_h.xyz, field_origin_h.w);
-  for (int k = 0; k < 27; ++k) {
-    ivec3 o = ivec3(k % 3, (k / 3) % 3, k / 9);
-    if (field_in_grid(s.base + o))
-      r += field_fraction[field_node(s.base + o)] * vec4(quadratic_gradient(s, o), quadratic_weight(s, o));
-  }
+  FOR_EACH_SOLID_NODE(x, s, o, n, phi) { r += phi * vec4(quadratic_gradient(s, o), quadratic_weight(s, o)); }
+  END_FOR_EACH_SOLID_NODE
   return r;
 }

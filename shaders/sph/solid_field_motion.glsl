@@ -7,7 +7,7 @@
 // too little mass to move: it then stands as a fixed solid), written with the fraction by the field's owner.
 layout(std430, binding = SPH_BIND_FIELD_MOTION) readonly buffer FieldMotionBuffer { vec4 field_motion[]; };
 
-// DFSPH's strong coupling with the solid field (docs/coupling.md "Snow and water under DFSPH"): the solid is not
+// DFSPH's strong coupling with the solid field (docs/coupling.md "Snow and water", "Under DFSPH"): the solid is not
 // fixed but moves at v*_n = v_n + J_n / m_n, its start velocity plus the water's impulses on it so far (the reaction
 // sums, which dfsph_correct.comp adds to with every correction). Returns at x
 //   x: rho0 sum_n phi_n grad w_n(x) . v*_n [kg/(m^3 s)], the solid's share of D rho_i / D t is rho0 grad phi . v_i - x;
@@ -18,13 +18,7 @@ vec2 solid_field_motion(vec3 x) {
   vec2 r = vec2(0.0);
   if (!has_flag(SPH_FLAG_SOLID_FIELD)) return r;
   float inv_scale = 1.0 / uintBitsToFloat(field_dims.w);
-  QuadraticStencil s = quadratic_stencil(x, field_origin_h.xyz, field_origin_h.w);
-  for (int k = 0; k < 27; ++k) {
-    ivec3 o = ivec3(k % 3, (k / 3) % 3, k / 9);
-    if (!field_in_grid(s.base + o)) continue;
-    uint n = field_node(s.base + o);
-    float phi = field_fraction[n];
-    if (phi == 0.0) continue;
+  FOR_EACH_SOLID_NODE(x, s, o, n, phi) {
     vec4 motion = field_motion[n];
     vec3 impulse;
     for (uint a = 0u; a < 3u; ++a)
@@ -32,5 +26,6 @@ vec2 solid_field_motion(vec3 x) {
     vec3 g = phi * quadratic_gradient(s, o);
     r += vec2(dot(g, motion.xyz + (motion.w * inv_scale) * impulse), motion.w * dot(g, g));
   }
+  END_FOR_EACH_SOLID_NODE
   return vec2(rest_density(), rest_density() * rest_density()) * r;
 }

@@ -8,16 +8,12 @@
 void add_solid_field_reaction(vec3 x, float coefficient, uint particle) {
   if (!has_flag(SPH_FLAG_SOLID_FIELD) || coefficient == 0.0) return;
   float scale = uintBitsToFloat(field_dims.w);
-  QuadraticStencil s = quadratic_stencil(x, field_origin_h.xyz, field_origin_h.w);
-  for (int k = 0; k < 27; ++k) {
-    ivec3 o = ivec3(k % 3, (k / 3) % 3, k / 9);
-    if (!field_in_grid(s.base + o)) continue;
-    uint n = field_node(s.base + o);
-    float phi = field_fraction[n];
-    if (phi == 0.0) continue;  // no solid there: the node takes nothing (and stays untouched)
+  // A node without solid takes nothing (and stays untouched).
+  FOR_EACH_SOLID_NODE(x, s, o, n, phi) {
     vec3 j = (coefficient * phi) * quadratic_gradient(s, o);
     for (uint a = 0u; a < 3u; ++a)
       ATOMIC_ADD_FIXED64_CHECKED(field_reaction[6u * n + 2u * a], field_reaction[6u * n + 2u * a + 1u],
                                  j[a] * scale, report_error(SPH_ERROR_FIELD_REACTION_OVERFLOW, particle))
   }
+  END_FOR_EACH_SOLID_NODE
 }
