@@ -210,6 +210,7 @@ sph::SphSettings parse_sph(const Node& node) {
   s.surface_threshold = node.number("surface_threshold", {.text = "l > 0 [1/m]", .lo = 0, .lo_open = true},
                                     s.surface_threshold);
   s.sound_speed = node.number("sound_speed", {.text = "c > 0 [m/s]", .lo = 0, .lo_open = true}, s.sound_speed);
+  s.pressure_solver = sph::kScenePressureSolver;
   if (auto solver = node.find("pressure_solver")) s.pressure_solver = parse_pressure_solver(*solver);
   if (node.find("kernel_radius")) check_kernel_radius(node, s);
   s.max_density_error = node.number(
@@ -231,7 +232,7 @@ sph::SphSettings parse_sph(const Node& node) {
     s.eos = parse_eos(*eos);
     if (s.pressure_solver != sph::PressureSolver::kWcsph)
       eos->fail("only the weakly compressible solver has an equation of state, and this scene's solver is dfsph",
-                "\"pressure_solver\": \"wcsph\" (the default) with it, or no equation_of_state");
+                "\"pressure_solver\": \"wcsph\" with it, or no equation_of_state");
   }
   if (auto sort = node.find("sort")) s.sort = parse_sort(*sort);
   if (s.pressure_solver == sph::PressureSolver::kDfsph) {

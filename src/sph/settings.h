@@ -88,6 +88,7 @@ struct SphSettings {
   double surface_tension = 0.0;   ///< sigma [N/m] (Mueller 2003 colour field); 0 disables it
   double surface_threshold = 7.065;  ///< |grad c| above which surface tension acts [1/m] (Kelager 2006)
   double sound_speed = kFallbackSoundSpeed;  ///< numerical speed of sound c [m/s]
+  /// WCSPH here, for the solver's own tests; a scene that names none gets kScenePressureSolver.
   PressureSolver pressure_solver = PressureSolver::kWcsph;
   /// DFSPH: each solve stops when the average predicted compression over all particles, relative to rho0, is at most
   /// this (the constant-density solve: (rho* - rho0) / rho0; the divergence-free solve: the compression its rate
@@ -154,6 +155,9 @@ struct SphSettings {
 /// step): at 0.4, 9 of 14 user-built dam breaks ended at their first impact (0.18-0.37 s) and one at 0.95 s on the
 /// CFL check; at 0.2 all 14 and avalanche-into-lake ran their whole duration (single runs, docs/water.md "DFSPH").
 inline constexpr double kDfsphCfl = 0.2;
+/// The pressure solver of a scene's `sph` section that names none (issue 11: DFSPH is the default; docs/water.md
+/// "DFSPH, the default since 2026-12-07" has what it took).
+inline constexpr PressureSolver kScenePressureSolver = PressureSolver::kDfsph;
 
 /// A scene's default dt_max with DFSPH [s]: SPlisHSPlasH's default bound on its CFL step (cflMaxTimeStepSize, 5 ms;
 /// SPlisHSPlasH commit e580653, Simulation.cpp). At 1 ms, WCSPH's default, DFSPH's speed condition would rarely act.

@@ -55,7 +55,13 @@ TEST(SphScene, DefaultsAreWatersViscosityAndALittleDamping) {
   EXPECT_EQ(w.surface_tension, 0);
   EXPECT_TRUE(w.regions.empty());
   EXPECT_EQ(w.no_slip, (std::array<bool, 3>{false, false, false}));  // free-slip walls unless asked
-  EXPECT_EQ(w.dt_max, 1e-3);
+  // DFSPH unless the scene names wcsph (issue 11), with its step from the particle speed.
+  EXPECT_EQ(w.pressure_solver, sph::PressureSolver::kDfsph);
+  EXPECT_EQ(w.cfl, sph::kDfsphCfl);
+  EXPECT_EQ(w.dt_max, sph::kDfsphDtMax);
+  json wcsph = water_scene();
+  wcsph["sph"]["pressure_solver"] = "wcsph";
+  EXPECT_EQ(scene::parse_scene(wcsph, "s.json").sph->dt_max, 1e-3);
 }
 
 // A scene that names no sound_speed gets c = 10 v, v the fastest flow its energy allows (sph/sound_speed.h): the
@@ -281,6 +287,7 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
   }
   // A hydrostatic column 0.4 m tall at c = 3 m/s starts 36 % compressed at its foot (Tait), above the 10 % bound.
   json slow = water_scene();
+  slow["sph"]["pressure_solver"] = "wcsph";
   slow["gravity"] = {0, -9.81, 0};
   slow["sph"]["sound_speed"] = 3;
   slow["sph"]["bodies"][0]["hydrostatic"] = true;
@@ -301,8 +308,9 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
   json plate = water_scene();
   plate["colliders"] = json::array({{{"type", "box"}, {"min", {3, 0, 0}}, {"max", {3.001, 0.5, 0.3}}}});
   EXPECT_EQ(error_of(plate), "");
-  // A sound speed below a collider's speed: the water it hits would compress by v / c > 100 %.
+  // A sound speed below a collider's speed: the water it hits would compress by v / c > 100 % (WCSPH).
   json fast = water_scene();
+  fast["sph"]["pressure_solver"] = "wcsph";
   fast["sph"]["sound_speed"] = 30;
   fast["colliders"] = json::array({{{"type", "sphere"}, {"center", {0.6, 0.2, 0.15}}, {"radius", 0.05},
                                     {"velocity", {-50, 0, 0}}}});
@@ -313,12 +321,13 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
   // Only WCSPH reads an equation of state: with DFSPH the key is an error, not silently dropped.
   json eos = water_scene();
   eos["sph"]["equation_of_state"] = "linear";
+  eos["sph"]["pressure_solver"] = "wcsph";
   EXPECT_EQ(error_of(eos), "");
   EXPECT_EQ(scene::parse_scene(eos, "s.json").sph->eos, sph::EquationOfState::kLinear);
-  eos["sph"]["pressure_solver"] = "dfsph";
+  eos["sph"].erase("pressure_solver");  // the default, dfsph
   EXPECT_EQ(error_of(eos), "s.json: sph.equation_of_state: only the weakly compressible solver has an equation of "
-                           "state, and this scene's solver is dfsph; allowed: \"pressure_solver\": \"wcsph\" (the "
-                           "default) with it, or no equation_of_state");
+                           "state, and this scene's solver is dfsph; allowed: \"pressure_solver\": \"wcsph\" with "
+                           "it, or no equation_of_state");
   json missing = water_scene();
   missing["sph"].erase("domain");
   EXPECT_EQ(error_of(missing).rfind("s.json: sph.domain: missing required field; allowed: an object", 0), 0u)
@@ -342,6 +351,7 @@ TEST(SphScene, KernelRadiusMustGiveTheWaterTheMassOfItsVolume) {
 
   json j = water_scene();
   j["sph"]["kernel_radius"] = 0.022;
+  j["sph"]["pressure_solver"] = "wcsph";
   EXPECT_EQ(error_of(j),
             "s.json: sph.kernel_radius: 0.022 m (1.1 s) makes the seeded water weigh 82.4 % of its volume (poly6's sum "
             "over the particle lattice misses its integral); allowed: a radius whose lattice sum is within 2 % of 1 / "
