@@ -13,7 +13,9 @@
 /// 0. (At every interval's start.) The snow's volume fraction phi_n = sum_p w_np V_p / h^3 on the nodes it touches
 ///    becomes a solid field of the water (sph/solid_field.h): the water adds rho0 phi to its density and the
 ///    matching pressure force, and sums the reaction per node; step 2 hands each node's sum to the snow there
-///    (dv_snow = J / m_snow) before the contact. This keeps the water out of the snow between exchanges.
+///    (dv_snow = J / m_snow) before the contact. This keeps the water out of the snow between exchanges. The field
+///    also holds each node's snow velocity and inverse mass, so that DFSPH's solves see the snow move as they push
+///    it (docs/coupling.md "Under DFSPH").
 /// Work is proportional to the particles plus the nodes they touch (a list of touched nodes); no read-back.
 #include "app/coupling.h"
 #include "app/coupling_layout.h"

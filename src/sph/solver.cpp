@@ -77,8 +77,9 @@ Solver::Solver(const SphSettings& settings, std::vector<Collider> colliders, con
     // pressure_solve.glsl).
     solver_terms_ = gl::Buffer(size_t(count_) * 2 * sizeof(glm::uvec4));
     density_.set("u_gradient_correction", static_cast<float>(cubic_gradient_correction(settings_)));
-    density_.set("u_relaxation", static_cast<float>(dfsph_relaxation(settings_)));
-    dfsph_predict_.set("u_relaxation", static_cast<float>(dfsph_relaxation(settings_)));
+    const auto relaxation = static_cast<float>(dfsph_relaxation(settings_));
+    density_.set("u_relaxation", relaxation);
+    dfsph_predict_.set("u_relaxation", relaxation);
   }
   closed_tank_ = is_closed_tank();
   coupling_sums_ = explicit_coupling_sums(settings_);
