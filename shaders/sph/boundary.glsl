@@ -206,9 +206,18 @@ void clip_box(vec3 r, vec3 e, vec3 half_extent, inout float t0, inout float t1) 
   }
 }
 
-// The interval [t0, t1] of the ray x + t e (t in [0, h]) inside solid w; empty when t1 <= t0.
-vec2 solid_interval(uint w, vec3 x, vec3 e) {
+// The part [t0, t1] of the ray x + t e (t in [0, h]) inside the domain box (all of it without walls): beyond the
+// domain's faces the mirror images stand for the solids already. The same for every solid on the ray.
+vec2 domain_interval(vec3 x, vec3 e) {
   float t0 = 0.0, t1 = kernel_radius();
+  if (has_flag(SPH_FLAG_WALLS))
+    clip_box(x - 0.5 * (domain_min.xyz + domain_max.xyz), e, 0.5 * (domain_max.xyz - domain_min.xyz), t0, t1);
+  return vec2(t0, t1);
+}
+
+// The interval [t0, t1] of the ray x + t e inside solid w and within `span` (domain_interval); empty when t1 <= t0.
+vec2 solid_interval(uint w, vec3 x, vec3 e, vec2 span) {
+  float t0 = span.x, t1 = span.y;
   uint kind = solid_kind(w);
   if (kind == SOLID_HALF_SPACE) {
     Plane pl = half_space_plane(w);
@@ -238,9 +247,6 @@ vec2 solid_interval(uint w, vec3 x, vec3 e) {
     clip_box(x - 0.5 * (reg.min_action.xyz + reg.max_thickness.xyz), e,
              0.5 * (reg.max_thickness.xyz - reg.min_action.xyz), t0, t1);
   }
-  // Only the part inside the domain box: beyond its faces the mirror images stand for the solid already.
-  if (has_flag(SPH_FLAG_WALLS))
-    clip_box(x - 0.5 * (domain_min.xyz + domain_max.xyz), e, 0.5 * (domain_max.xyz - domain_min.xyz), t0, t1);
   return vec2(t0, t1);
 }
 
@@ -346,12 +352,17 @@ Near near_solids(vec3 x) {
 bool same_way(vec3 a, vec3 b) { return dot(a, b) > 0.9999; }
 
 // Whether the part of the kernel ball beyond the tangent plane (distance d, normal n) lies inside the bounding plane
-// at signed distance sd (> 0 outside) with outward normal m: over that cap (y - x) . m is at most -d when m is n,
-// at most h otherwise (a bound, so the test is conservative).
-bool cap_inside(float sd, vec3 m, float d, vec3 n) {
-  float reach = dot(m, n) > 0.9999 ? -d : kernel_radius();
-  return sd + reach <= 1e-5 * kernel_radius();
+// at signed distance sd (> 0 outside) with outward normal m. Over that cap, {|z| <= h, z . n <= -d} with z = y - x,
+// the largest z . m (c = m . n) is h where h m lies in the cap (h c <= -d), else on the cap's rim (the circle of
+// radius sqrt(h^2 - d^2) around -d n): -d c + sqrt(h^2 - d^2) sqrt(1 - c^2); -d when m is n.
+float cap_reach(vec3 m, float d, vec3 n) {
+  float c = dot(m, n), h = kernel_radius();
+  if (c > 0.9999) return -d;
+  if (h * c <= -d) return h;
+  return -d * c + sqrt(max(h * h - d * d, 0.0)) * sqrt(max(1.0 - c * c, 0.0));
 }
+
+bool cap_inside(float sd, vec3 m, float d, vec3 n) { return sd + cap_reach(m, d, n) <= 1e-5 * kernel_radius(); }
 
 bool cap_inside_box(vec3 r, vec3 half_extent, float d, vec3 n) {
   for (int a = 0; a < 3; ++a) {
@@ -427,6 +438,34 @@ bool half_spaces_meet(float da, vec3 na, float db, vec3 nb) {
   return -alpha * da - beta * db < h2;
 }
 
+// Adds w times the radial integrals over [t0, t1] of the ray in direction e (nothing when empty) to a share.
+void add_ray(inout Share share, float w, vec3 e, float t0, float t1, float inv_h) {
+  if (t1 <= t0) return;
+  vec3 f = w * (radial_antiderivatives(t1 * inv_h) - radial_antiderivatives(t0 * inv_h));
+  share.v += f.x;
+  share.g += f.y * e;
+  share.l += f.z;
+}
+
+// The rays of boundary_shares for one solid w near x (tangent distance d, normal n), given its share holding the
+// tangent's closed form: the same sums, in the same order, as the loop for several solids below, whose union on a
+// ray is then the solid's interval.
+Share single_solid_rays(vec3 x, uint w, float d, vec3 n, Share share) {
+  const float weight = 4.0 * PI / float(BOUNDARY_DIRECTIONS);
+  float inv_h = 1.0 / kernel_radius();
+  for (int k = 0; k < BOUNDARY_DIRECTIONS; ++k) {
+    vec3 e = boundary_direction(k);
+    float c = dot(e, n);
+    if (d > 0.0 && c >= 0.0) continue;  // leaves the tangent half-space, so misses the solid (see below)
+    float t0 = 0.0, t1 = kernel_radius();
+    clip_half_space(d, c, t0, t1);
+    add_ray(share, -weight, e, t0, t1, inv_h);
+    vec2 iv = solid_interval(w, x, e, domain_interval(x, e));
+    add_ray(share, weight, e, iv.x, iv.y, inv_h);
+  }
+  return share;
+}
+
 // Per-solid shares of the boundary integrals at x for the solids in `s` (share[k] belongs to s.index[k]).
 void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
   for (uint k = 0u; k < uint(BOUNDARY_MAX_NEAR); ++k) share[k] = Share(0.0, vec3(0.0), 0.0);
@@ -459,35 +498,46 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
     }
     return;
   }
-  // Closed forms of the tangent half-spaces (the control variates).
-  for (uint k = 0u; k < s.count; ++k)
-    if (tangent_used(s, k)) share[k] = half_space_share(s.d[k], s.n[k]);
+  // Closed forms of the tangent half-spaces (the control variates); bit k of `tangents` says whether solid k's is used.
+  uint tangents = 0u;
+  for (uint k = 0u; k < s.count; ++k) {
+    if (!tangent_used(s, k)) continue;
+    tangents |= 1u << k;
+    share[k] = half_space_share(s.d[k], s.n[k]);
+  }
   const float weight = 4.0 * PI / float(BOUNDARY_DIRECTIONS);
   float inv_h = 1.0 / kernel_radius();
+  if (s.count == 1u) {  // the common case, without the arrays (a third faster on llvmpipe)
+    share[0] = single_solid_rays(x, s.index[0], s.d[0], s.n[0], share[0]);
+    return;
+  }
   for (int k = 0; k < BOUNDARY_DIRECTIONS; ++k) {
     vec3 e = boundary_direction(k);
+    // Every solid lies in its tangent half-space (convex, n its SDF gradient), so a ray leaving all of them (e . n
+    // >= 0 from a point outside, d > 0) meets no solid, and no tangent either: nothing to add. From outside, that
+    // is about half of the directions.
+    bool meets = false;
+    for (uint j = 0u; j < s.count; ++j) meets = meets || s.d[j] <= 0.0 || dot(e, s.n[j]) < 0.0;
+    if (!meets) continue;
+    vec2 span = domain_interval(x, e);
+    // Minus the tangent half-spaces' ray quadrature (their closed forms are in the shares).
+    for (uint j = 0u; j < s.count; ++j) {
+      if ((tangents & (1u << j)) == 0u) continue;
+      float t0 = 0.0, t1 = kernel_radius();
+      clip_half_space(s.d[j], dot(e, s.n[j]), t0, t1);
+      add_ray(share[j], -weight, e, t0, t1, inv_h);
+    }
+    // Insertion sort of the interval ends, then each piece of the union to the lowest-index solid covering it.
     vec2 iv[BOUNDARY_MAX_NEAR];
     float cut[2 * BOUNDARY_MAX_NEAR];
     uint cuts = 0u;
     for (uint j = 0u; j < s.count; ++j) {
-      iv[j] = solid_interval(s.index[j], x, e);
+      iv[j] = solid_interval(s.index[j], x, e, span);
       if (iv[j].y > iv[j].x) {
         cut[cuts++] = iv[j].x;
         cut[cuts++] = iv[j].y;
       }
-      // Minus the tangent half-space's ray quadrature (its closed form is in the share).
-      if (tangent_used(s, j)) {
-        float t0 = 0.0, t1 = kernel_radius();
-        clip_half_space(s.d[j], dot(e, s.n[j]), t0, t1);
-        if (t1 > t0) {
-          vec3 f = weight * (radial_antiderivatives(t1 * inv_h) - radial_antiderivatives(t0 * inv_h));
-          share[j].v -= f.x;
-          share[j].g -= f.y * e;
-          share[j].l -= f.z;
-        }
-      }
     }
-    // Insertion sort of the interval ends, then each piece of the union to the lowest-index solid covering it.
     for (uint a = 1u; a < cuts; ++a) {
       float key = cut[a];
       uint b = a;
@@ -502,10 +552,7 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
       float mid = 0.5 * (cut[a] + cut[a + 1u]);
       for (uint j = 0u; j < s.count; ++j) {
         if (mid < iv[j].x || mid > iv[j].y) continue;
-        vec3 f = weight * (radial_antiderivatives(cut[a + 1u] * inv_h) - radial_antiderivatives(cut[a] * inv_h));
-        share[j].v += f.x;
-        share[j].g += f.y * e;
-        share[j].l += f.z;
+        add_ray(share[j], weight, e, cut[a], cut[a + 1u], inv_h);
         break;
       }
     }
@@ -522,6 +569,9 @@ struct BoundaryTerms {
                          // D rho_i / D t (DFSPH)
   vec4 damping;          // xyz = 2 sum_k L_k (normal part of v_k - v_i while i approaches k) [1/(m s)]
                          // (times mu_a / rho_i)
+  vec4 body_share;       // the rigid body near the particle: xyz = its G_k [1] (in units of 1/h, as Share.g),
+                         // w = its index; w = -1: no body near, -2: several (DFSPH's reaction pass,
+                         // dfsph_reactions.comp, reads the share instead of integrating it again)
 };
 
 // The velocity of near solid k relative to a particle at x moving at v, as the viscous term sees it: the solid's
@@ -554,9 +604,13 @@ vec3 solid_pressure_force(Share sh, float m, float rho, float p) {
 
 // The solids' terms at x for a particle moving at v, from the near solids `s`; their shares are left in `share`.
 BoundaryTerms boundary_terms(vec3 x, vec3 v, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
-  BoundaryTerms t = BoundaryTerms(vec4(0.0), vec4(0.0), vec4(0.0));
+  BoundaryTerms t = BoundaryTerms(vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0, 0.0, 0.0, -1.0));
   boundary_shares(x, s, share);
   for (uint k = 0u; k < s.count; ++k) {
+    if (s.index[k] >= first_body()) {
+      bool first = t.body_share.w == -1.0;
+      t.body_share = first ? vec4(share[k].g, float(s.index[k] - first_body())) : vec4(0.0, 0.0, 0.0, -2.0);
+    }
     t.pressure_volume += vec4(-rest_density() * share[k].g / kernel_radius(), share[k].v);
     if (has_flag(SPH_FLAG_DFSPH)) {
       vec3 v_solid = solid_velocity(s.index[k], x - s.d[k] * s.n[k]);

@@ -38,15 +38,18 @@ struct GpuRegion {
 };
 static_assert(sizeof(GpuRegion) == 64);
 
-/// What the density pass leaves per sorted slot for the force pass of the same step (std430, 32 bytes;
+/// What the density pass leaves per sorted slot for the later passes of the same step (std430, 64 bytes;
 /// BoundaryTerms in shaders/sph/boundary.glsl): the solids' pressure and viscous terms at the particle.
 struct GpuBoundaryTerms {
   glm::vec4 pressure_volume;  ///< xyz = -rho0 G_i [kg/m^4] (times p_i / rho_i^2: an acceleration); w = V_i [1]
-  glm::vec4 viscous;          ///< xyz = 2 sum_k L_k (v_k - v_i) [1/(m s)] (times mu / rho_i); w unused
+  glm::vec4 viscous;          ///< xyz = 2 sum_k L_k (v_k - v_i) [1/(m s)] (times mu / rho_i); w = rho0 sum_k G_k .
+                              ///< v_k [kg/(m^3 s)] (DFSPH: the solids' motion's share of D rho_i / D t)
   glm::vec4 damping;          ///< xyz = 2 sum_k L_k (the normal part of v_k - v_i while i approaches solid k)
                               ///< [1/(m s)] (times the damping's viscosity mu_a / rho_i); w unused
+  glm::vec4 body_share;       ///< the one rigid body near: xyz = its G_k [1/h], w = its index; w = -1 none, -2
+                              ///< several (read by DFSPH's reaction pass)
 };
-static_assert(sizeof(GpuBoundaryTerms) == 48);
+static_assert(sizeof(GpuBoundaryTerms) == 64);
 
 /// Error record and per-step reductions written by the shaders (std430; shaders/sph/status.glsl). 48 bytes of
 /// members: the buffer is allocated with sizeof, and Mesa reports GL_BUFFER_DATA_SIZE 48 (the minimum buffer size

@@ -205,7 +205,8 @@ std::vector<Mirror> sph_mirrors() {
       array_of<GpuBoundaryTerms>("sph::GpuBoundaryTerms", "BoundaryBuffer", SPH_BIND_BOUNDARY, "boundary",
                                  {FIRN_ROW(GpuBoundaryTerms, pressure_volume, "pressure_volume"),
                                   FIRN_ROW(GpuBoundaryTerms, viscous, "viscous"),
-                                  FIRN_ROW(GpuBoundaryTerms, damping, "damping")}),
+                                  FIRN_ROW(GpuBoundaryTerms, damping, "damping"),
+                                  FIRN_ROW(GpuBoundaryTerms, body_share, "body_share")}),
       struct_block<GpuParams>(
           "sph::GpuParams", "SphParams", SPH_BIND_PARAMS, false, "",
           {FIRN_ROW(GpuParams, origin_cell, "origin_cell"), FIRN_ROW(GpuParams, kernel, "kernel"),

@@ -242,10 +242,19 @@ std::vector<NearSolid> near_faces(const sph::SphSettings& s, const glm::dvec3& x
 }
 
 /// Whether the cap of the ball of radius h around x beyond the plane (d, n) lies inside the half-space
-/// {(y - p) . m <= 0}: the largest (y - x) . m over the cap is -d for m = n and at most h otherwise.
+/// {(y - p) . m <= 0}. The largest (y - x) . m over the cap: -d for m = n; h when x + h m is in the cap; otherwise
+/// its maximum over the cap's boundary circle, centre x - d n and radius sqrt(h^2 - d^2) in the plane, which is
+/// -d (m . n) plus that radius times the length of m's part in the plane.
 bool cap_inside(const glm::dvec3& x, const glm::dvec3& p, const glm::dvec3& m, double d, const glm::dvec3& n,
                 double h) {
-  const double reach = glm::dot(m, n) > 0.9999 ? -d : h;
+  const double c = glm::dot(m, n);
+  double reach = h;
+  if (c > 0.9999) {
+    reach = -d;
+  } else if (h * c > -d) {
+    const glm::dvec3 in_plane = m - c * n;
+    reach = -d * c + std::sqrt(std::max(h * h - d * d, 0.0)) * glm::length(in_plane);
+  }
   return glm::dot(x - p, m) + reach <= 1e-5 * h;
 }
 

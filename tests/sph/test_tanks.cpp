@@ -15,8 +15,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 
+#include "core/error.h"
 #include "sph/diagnostics.h"
 #include "sph/seeding.h"
 #include "sph/solver.h"
@@ -144,6 +146,104 @@ double potential(const std::vector<GpuParticle>& particles, double floor) {
   return sphtest::potential_energy(particles, kG, floor);
 }
 
+/// The scene defaults of DFSPH on a tank's settings: water's viscosity, alpha = 0.1 of damping, cfl and dt_max.
+void use_dfsph(SphSettings& st) {
+  st.pressure_solver = PressureSolver::kDfsph;
+  st.cfl = kDfsphCfl;
+  st.dt_max = kDfsphDtMax;
+  st.viscosity = 1e-3;
+  st.artificial_viscosity = 0.1;
+}
+
+/// Sets the tank's water: one column at hydrostatic rest from the tank's -x, -y corner to x = `x_max` [m], `height`
+/// [m] high, through the tank's depth in z. Returns it.
+const Body& add_column(Tank& t, double x_max, double height) {
+  Body column;
+  column.min = t.lo;
+  column.max = glm::dvec3(x_max, t.lo.y + height, t.hi.z);
+  column.hydrostatic = true;
+  t.settings.bodies = {column};
+  return t.settings.bodies[0];
+}
+
+/// The first check at the top of the file on `trials` random tanks (this test's seed), `model` applied to each
+/// tank's settings: a column 0.2 m high at hydrostatic rest keeps its largest speed below 1 % of sqrt(g H) for 1 s.
+void column_at_rest(int trials, const std::function<void(SphSettings&)>& model) {
+  firn::test::gl_context();
+  std::mt19937_64 rng(sphtest::test_seed());
+  const double height = 0.2;
+  for (int trial = 0; trial < trials; ++trial) {
+    Tank t = random_tank(rng, glm::dvec3(0.04, 0.25, 0.03));
+    add_column(t, t.hi.x, height);
+    model(t.settings);
+    const glm::dvec3 gravity(0, -kG, 0);
+    Solver solver(t.settings, t.colliders, gravity, seed_bodies(t.settings, gravity));
+    try {
+      solver.advance(1.0);
+    } catch (const NumericalError& e) {  // the watchdog: a failure of this tank, the next one still runs
+      ADD_FAILURE() << "tank " << trial << ": " << t.summary << ": " << e.what();
+      continue;
+    }
+    const Diagnostics d = measure(solver.download_particles(), t.settings.rest_density);
+    const double limit = 0.01 * std::sqrt(kG * height);
+    std::printf("  tank %d: %s| %u particles, %llu steps, max speed after 1 s %.2e m/s (limit %.2e)\n", trial,
+                t.summary.c_str(), solver.particle_count(), static_cast<unsigned long long>(solver.steps()),
+                d.max_speed, limit);
+    EXPECT_EQ(d.nonfinite, 0u);
+    EXPECT_LT(d.max_speed, limit) << t.summary;
+  }
+}
+
+/// The second check at the top of the file on `trials` random tanks (this test's seed): a column 0.05 x 0.08 m
+/// settles for 0.3 s behind a gate under the settings that `settle` makes of the tank's, is released under
+/// `model`'s, and over 0.5 s never has kinetic plus potential energy above its total at the release by more than 1 %
+/// of its potential energy.
+void released_column(int trials, const std::function<void(SphSettings&)>& model,
+                     const std::function<void(SphSettings&)>& settle) {
+  firn::test::gl_context();
+  std::mt19937_64 rng(sphtest::test_seed());
+  const double height = 0.08;
+  for (int trial = 0; trial < trials; ++trial) {
+    Tank t = random_tank(rng, glm::dvec3(0.16, 0.14, 0.04));
+    const Body& column = add_column(t, t.lo.x + 0.05, height);
+    model(t.settings);
+    const glm::dvec3 gravity(0, -kG, 0);
+    Collider gate;
+    gate.point = glm::dvec3(column.max.x, 0.0, 0.0);
+    gate.normal = glm::dvec3(-1, 0, 0);
+    SphSettings settling = t.settings;
+    settle(settling);
+    std::vector<Collider> held = t.colliders;
+    held.push_back(gate);
+    Solver before(settling, held, gravity, seed_bodies(t.settings, gravity));
+    double e0 = 0, pe0 = 0, worst = -1e30, ke_max = 0;
+    unsigned count = 0;
+    try {
+      before.advance(0.3);
+      const auto settled = before.download_particles();
+      Solver solver(t.settings, t.colliders, gravity, settled);
+      e0 = energy(settled, t.lo.y);
+      pe0 = potential(settled, t.lo.y);
+      count = solver.particle_count();
+      for (int k = 0; k < 25; ++k) {
+        solver.advance(0.02);
+        const auto p = solver.download_particles();
+        const double e = energy(p, t.lo.y);
+        worst = std::max(worst, e - e0);
+        ke_max = std::max(ke_max, e - potential(p, t.lo.y));
+      }
+    } catch (const NumericalError& e) {  // the watchdog: a failure of this tank, the next one still runs
+      ADD_FAILURE() << "tank " << trial << ": " << t.summary << ": " << e.what();
+      continue;
+    }
+    std::printf("  tank %d: %s| %u particles, E0 %.4f J, PE0 %.4f J, largest KE %.4f J, largest E - E0 %+.2e J "
+                "(limit %.2e)\n",
+                trial, t.summary.c_str(), count, e0, pe0, ke_max, worst, 0.01 * pe0);
+    EXPECT_GT(ke_max, 0.05 * pe0) << "the column did not collapse";
+    EXPECT_LE(worst, 0.01 * pe0) << t.summary;
+  }
+}
+
 }  // namespace
 
 // Disabled: fails. Measured on the tank its seed builds (slabs at both x ends and the floor, a plane on the z- face
@@ -179,26 +279,8 @@ double potential(const std::vector<GpuParticle>& particles, double floor) {
 // 2026-11-30: wider tanks fail as well (three tanks of this generator 12 x 10 particles across: 1.58-2.29e-2 m/s; 4 x 3
 // across: 1.33-4.58e-2), the fastest particles lying on the continuum walls (docs/water.md "The water creeps").
 TEST(SphTanks, DISABLED_ColumnAtRestStaysAtRest) {
-  firn::test::gl_context();
-  std::mt19937_64 rng(sphtest::test_seed());
-  const double height = 0.2;
-  Tank t = random_tank(rng, glm::dvec3(0.04, 0.25, 0.03));
-  Body column;
-  column.min = t.lo;
-  column.max = glm::dvec3(t.hi.x, t.lo.y + height, t.hi.z);
-  column.hydrostatic = true;
-  t.settings.bodies = {column};
-  t.settings.viscosity = 20;  // Pa s: damps the start (see the top of the file)
-  const glm::dvec3 gravity(0, -kG, 0);
-  const auto seeded = seed_bodies(t.settings, gravity);
-  Solver solver(t.settings, t.colliders, gravity, seeded);
-  solver.advance(1.0);
-  const Diagnostics d = measure(solver.download_particles(), t.settings.rest_density);
-  const double limit = 0.01 * std::sqrt(kG * height);
-  std::printf("  %s| %u particles, %llu steps, max speed after 1 s %.2e m/s (limit %.2e)\n", t.summary.c_str(),
-              solver.particle_count(), static_cast<unsigned long long>(solver.steps()), d.max_speed, limit);
-  EXPECT_EQ(d.nonfinite, 0u);
-  EXPECT_LT(d.max_speed, limit) << t.summary;
+  // mu = 20 Pa s damps the start (see the top of the file).
+  column_at_rest(1, [](SphSettings& st) { st.viscosity = 20; });
 }
 
 // Disabled: fails on one of its two tanks. Measured (settled 0.3 s behind the gate, then 0.5 s released): tank 1
@@ -213,44 +295,8 @@ TEST(SphTanks, DISABLED_ColumnAtRestStaysAtRest) {
 // particles that end a step inside a solid half a spacing outside it instead of onto it was worse (2.8 m/s at
 // 0.065 s): the jump itself injects energy.
 TEST(SphTanks, DISABLED_ReleasedColumnGainsNoEnergy) {
-  firn::test::gl_context();
-  std::mt19937_64 rng(sphtest::test_seed());
-  const double height = 0.08;
-  for (int trial = 0; trial < 2; ++trial) {
-    Tank t = random_tank(rng, glm::dvec3(0.16, 0.14, 0.04));
-    Body column;
-    column.min = t.lo;
-    column.max = glm::dvec3(t.lo.x + 0.05, t.lo.y + height, t.hi.z);
-    column.hydrostatic = true;
-    t.settings.bodies = {column};
-    const glm::dvec3 gravity(0, -kG, 0);
-    // Settle behind the gate with a damping viscosity, then release with the scene's own.
-    Collider gate;
-    gate.point = glm::dvec3(column.max.x, 0.0, 0.0);
-    gate.normal = glm::dvec3(-1, 0, 0);
-    SphSettings settle = t.settings;
-    settle.viscosity = 20;
-    std::vector<Collider> held = t.colliders;
-    held.push_back(gate);
-    Solver before(settle, held, gravity, seed_bodies(t.settings, gravity));
-    before.advance(0.3);
-    const auto settled = before.download_particles();
-    Solver solver(t.settings, t.colliders, gravity, settled);
-    const double e0 = energy(settled, t.lo.y), pe0 = potential(settled, t.lo.y);
-    double worst = -1e30, ke_max = 0;
-    for (int k = 0; k < 25; ++k) {
-      solver.advance(0.02);
-      const auto p = solver.download_particles();
-      const double e = energy(p, t.lo.y);
-      worst = std::max(worst, e - e0);
-      ke_max = std::max(ke_max, e - potential(p, t.lo.y));
-    }
-    std::printf("  tank %d: %s| %u particles, E0 %.4f J, PE0 %.4f J, largest KE %.4f J, largest E - E0 %+.2e J "
-                "(limit %.2e)\n",
-                trial, t.summary.c_str(), solver.particle_count(), e0, pe0, ke_max, worst, 0.01 * pe0);
-    EXPECT_GT(ke_max, 0.05 * pe0) << "the column did not collapse";
-    EXPECT_LE(worst, 0.01 * pe0) << t.summary;
-  }
+  // Settles behind the gate with a damping viscosity, then is released with the tank's own.
+  released_column(2, [](SphSettings&) {}, [](SphSettings& st) { st.viscosity = 20; });
 }
 
 // The loads on the solids (Solver::solid_loads): a column at rest in a tank of five plane colliders set more than h
@@ -325,3 +371,21 @@ TEST(SphTanks, PlanesOnTheDomainFacesChangeNothing) {
   EXPECT_EQ(differ, 0u);
   EXPECT_LT(d.max_speed, 2 * std::sqrt(2 * kG * 0.1));  // at most twice the free-fall speed from the column top
 }
+
+// The two checks above under DFSPH (the scene default since 2026-12-07) with the scene defaults (water's viscosity,
+// alpha = 0.1; use_dfsph), three tanks each. Disabled: they fail, worse than WCSPH. Measured 2026-12-07, one run each,
+// under these names' seeds: column at rest, tanks 0 (-x face, +x plane set in, -y plane set in, -z box, +z plane set
+// in) and 1 (-x plane set in, +x slab, -y face, -z box, +z slab) end on the closed-tank energy watchdog at their second
+// and third steps (+41 % and +13 %), tank 2 keeps 3.2e-2 m/s after 1 s (limit 1.4e-2); released column, tanks 0 and 1
+// pass (-5.7e-4 and -5.6e-4 J against the limit +6e-4), tank 2 (-x slab, +x plane set in, -y plane set in, -z slab, +z
+// box) ends on the watchdog at its second step (+21 %). Traced on a tank of that kind (-x plane set in, +x slab, -y
+// slab, -z slab, +z box, the gate): the seeding lattice, half a spacing from a continuum solid, is not at rest density
+// under the cubic spline with h = 2 s: a particle next to one flat solid reads 1,039-1,040 kg/m^3, at an edge of two
+// 1,060-1,063, in a corner of three 1,071-1,075 (a domain face's mirror images continue the lattice exactly). DFSPH
+// undoes that in its first step, but the corner particle moved into the corner (2.6 mm towards the +z box in the first
+// 5 ms step), was projected out, and the energy grew. A suspect, not tested: its compressed neighbours push it with p_i
+// / rho_i^2 + p_j / rho_j^2, the solids push back with p_i / rho_i^2 alone. The WCSPH checks above fail at the same
+// kind of walls, more slowly.
+TEST(SphTanks, DISABLED_DfsphColumnAtRestStaysAtRest) { column_at_rest(3, use_dfsph); }
+
+TEST(SphTanks, DISABLED_DfsphReleasedColumnGainsNoEnergy) { released_column(3, use_dfsph, [](SphSettings&) {}); }
