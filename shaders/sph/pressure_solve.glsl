@@ -4,8 +4,8 @@
 //   divergence-free solver (start of the step, after the density pass): D rho_i / D t = 0,
 //   constant-density solver (after the non-pressure forces):            rho_i + dt D rho_i / D t = rho0,
 // with D rho_i / D t = sum_j m_j (v_i - v_j) . grad W_ij + rho0 grad V_i . (v_i - v_solid) (the continuum solids of
-// boundary.glsl; the images of the domain faces are pairs), W the cubic spline (solve_kernel below; the solids keep
-// boundary.glsl's poly6 integrals, an approximation of the spline's: both are 1/2 at the surface and 0 beyond h).
+// boundary.glsl, whose V and grad V integrate the same spline under DFSPH; the images of the domain faces are pairs),
+// W the cubic spline (solve_kernel below).
 // A pressure kappa moves the velocities by
 //   v_i -= dt sum_j m_j (kappa_i / rho_i^2 L_i + kappa_j / rho_j^2 L_j) grad W_ij + dt kappa_i / rho_i^2 rho0 grad V_i
 // (Monaghan's symmetric form, as the WCSPH forces, each pressure's gradient corrected by its own particle's L; the
