@@ -390,11 +390,11 @@ TEST(SphTanks, PlanesOnTheDomainFacesChangeNothing) {
 // colliders set one or two spacings into the domain (a scene of `firn run`) ends on the watchdog within two steps (with
 // it relaxed, the column is thrown upwards at up to 40 m/s within 5 ms); with the floor a domain face and four such
 // planes it survives, 1.5 m/s after 5 ms. In the first density solve of that tank (5 ms, 26 corrections, average error
-// 9.7e-4) the bottom corner particle, 7 % over rest density, gained (0.14, -0.28, 0.48) m/s: into all three walls. A
-// reading, not checked: beside a continuum solid that continues the lattice, moving a particle along the normal changes
-// its density hardly at all (V gains what the neighbour sum loses; the mirror images of a face move with it and do
-// change it), so the Jacobi diagonal D_i = (S + B) . (L S + B) is nearly 0 there and the particle is moved by its
-// neighbours' pressure. The WCSPH checks above fail at the same kind of walls, more slowly.
+// 9.7e-4) the bottom corner particle, 7 % over rest density, gained (0.14, -0.28, 0.48) m/s: into all three walls. Why
+// (checked since, DfsphPasses.DISABLED_ContinuumWallHoldsItsFirstLayerAsMirrorImagesDo): next to a continuum solid a
+// first-layer particle gets lighter as it moves towards the solid (+0.022 rho0 per spacing away from it; next to a
+// face, whose own image gives the slope, -0.239), so the solve moves it into the solid. The WCSPH checks above fail at
+// the same kind of walls, more slowly.
 TEST(SphTanks, DISABLED_DfsphColumnAtRestStaysAtRest) { column_at_rest(3, use_dfsph); }
 
 TEST(SphTanks, DISABLED_DfsphReleasedColumnGainsNoEnergy) { released_column(3, use_dfsph, [](SphSettings&) {}); }
