@@ -505,12 +505,12 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
     tangents |= 1u << k;
     share[k] = half_space_share(s.d[k], s.n[k]);
   }
-  const float weight = 4.0 * PI / float(BOUNDARY_DIRECTIONS);
-  float inv_h = 1.0 / kernel_radius();
   if (s.count == 1u) {  // the common case, without the arrays (a third faster on llvmpipe)
     share[0] = single_solid_rays(x, s.index[0], s.d[0], s.n[0], share[0]);
     return;
   }
+  const float weight = 4.0 * PI / float(BOUNDARY_DIRECTIONS);
+  float inv_h = 1.0 / kernel_radius();
   for (int k = 0; k < BOUNDARY_DIRECTIONS; ++k) {
     vec3 e = boundary_direction(k);
     // Every solid lies in its tangent half-space (convex, n its SDF gradient), so a ray leaving all of them (e . n

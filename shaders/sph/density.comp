@@ -98,7 +98,10 @@ void main() {
   BoundaryTerms b = boundary_terms(xi, vi, near, share);
   vec4 field = solid_field_at(xi);
   b.pressure_volume += vec4(-rest_density() * field.xyz, field.w);
-  boundary[s] = b;
+  boundary[s].pressure_volume = b.pressure_volume;
+  boundary[s].viscous = b.viscous;
+  boundary[s].damping = b.damping;
+  if (body_count() > 0u) boundary[s].body_share = b.body_share;  // read only with bodies (dfsph_reactions.comp)
   // DFSPH's density is its own kernel's (pressure_solve.glsl), WCSPH's poly6's.
   if (g_dfsph) {
     float rho = solve_kernel_scale() * g_sum_solve + rest_density() * b.pressure_volume.w;

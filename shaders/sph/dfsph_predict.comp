@@ -46,9 +46,10 @@ void main() {
     Particle p = particles[s];
     g_vi = p.v_rho.xyz;
     for_each_pair(s, list, p.x_m.xyz);
-    BoundaryTerms b = boundary[s];
-    // The solids: rho0 G_i . (v_i - v_solid) = -pressure_volume . v_i - viscous.w (boundary.glsl).
-    float rate = solve_gradient_scale() * g_rate - dot(b.pressure_volume.xyz, g_vi) - b.viscous.w;
+    // The solids: rho0 G_i . (v_i - v_solid) = -pressure_volume . v_i - viscous.w (boundary.glsl). Only the two
+    // members are read: every iteration runs this, and the rest of BoundaryTerms is not needed here.
+    float rate =
+        solve_gradient_scale() * g_rate - dot(boundary[s].pressure_volume.xyz, g_vi) - boundary[s].viscous.w;
     float dt = time_step(), f = solve_term(s, 0u);
     // A solid field moves as the water pushes it (strong coupling, solid_field_motion.glsl): its velocity enters the
     // rate, and its response to the particle's own pressure the diagonal, D_i + m_i y, so f = omega rho_i^2 / D_i
