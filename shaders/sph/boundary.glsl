@@ -1,34 +1,38 @@
-// Solid boundaries of the water. The six faces of the walled domain box act through mirror images (mirror.glsl,
-// the method of images: exact for the lattice, at edges and in corners). Every other solid - the scene's colliders
-// (planes, boxes, spheres, static or moving) and the "boundary" control regions (slabs: a half-space `thickness`
-// deep, clipped to the region box) - is continuum, as in the volume maps of Bender et al. 2019 (Koschier & Bender
-// 2017's density maps): a particle i sees the integrals of the kernels over the solid region S within its support,
-//   V_i = int_S W_poly6(x_i - y) dy        (density:   rho_i += rho0 V_i)
-//   G_i = grad V_i = int_S grad_i W_poly6   (pressure:  a_i += -rho0 p_i / rho_i^2 G_i, the force of the
-//                                           solid's share of rho_i on the particle: with the solid fixed, the
-//                                           negative gradient of the internal energy m_i e(rho_i), de/drho = p /
-//                                           rho^2, so the solids do no work on the water but through its density;
-//                                           Akinci et al. 2012 Eq. 10 and Bender et al. 2019 Eq. 12 have this form)
-//   L_i = int_S lap W_visc(x_i - y) dy     (viscosity: a_i += 2 mu / rho_i L_i (v_solid - v_i), the solid's ghost
-//                                           velocity 2 v_solid - v_i mirroring the particle's; on a free-slip
-//                                           solid only the normal part)
-// S is the UNION of the colliders and slabs, clipped to the domain box (beyond the domain faces the images stand
-// for the solid already), so solids that coincide or overlap count once: a plane collider on a domain face adds
-// nothing, a box reaching through a face adds only its part inside, two boxes sharing a wall count it once. The
-// integrals are split per solid (force and torque on each solid): a point of S belongs to the lowest-index solid
+// Solid boundaries of the water (docs/water.md "Solids"). The six faces of the walled domain box act through mirror
+// images (mirror.glsl, the method of images: exact for the lattice, at edges and in corners). Every other solid - the
+// scene's colliders (planes, boxes, spheres, static or moving), the "boundary" control regions (slabs: a half-space
+// `thickness` deep, clipped to the region box) and the rigid bodies - is continuum, as in the volume maps of Bender
+// et al. 2019 (Koschier & Bender 2017's density maps), built to stand for mirror images: a particle i of mass m sees
+// the integrals of the kernels (W: poly6 under WCSPH, the cubic spline under DFSPH) over a region S,
+//   V_i = int_S W(x_i - y) dy + own      (density:   rho_i += rho0 V_i)
+//   G_i = grad V_i                        (DFSPH's density rate: rho0 G_i . (v_i - v_solid))
+//   P_i = k G_i,continuum + G_i,own       (pressure:  a_i += -rho0 p_i / rho_i^2 P_i; k = 1 under WCSPH, the force
+//                                          of the solid's share of rho_i, Akinci et al. 2012 Eq. 10, Bender et al.
+//                                          2019 Eq. 12; k = 2 under DFSPH, the symmetric pair form of the mirror
+//                                          images the continuum stands for)
+//   L_i = int_S lap W_visc(x_i - y) dy + own  (viscosity: a_i += 2 mu / rho_i L_i (v_solid - v_i), the ghost
+//                                          velocity 2 v_solid - v_i; on a free-slip solid only the normal part)
+// where S is the union of the solids ERODED by erosion() = a (sph::continuum_erosion: the depth at which a half-space
+// gives the lattice's first layer what its mirror images give), less the SKIN below each near solid's tangent plane
+// (0 < depth < a: where two solids meet, each image region of the lattice is eroded from every wall it lies behind),
+// clipped to the domain box and continued beyond the face a ray leaves by as its MIRROR image (mirrored_ray); and
+// "own" is the particle's own mirror image across each near solid's tangent plane, m W(2 d) / rho0 (add_own_images).
+// Solids that coincide or overlap count once: a plane collider on a domain face adds nothing, a box reaching through
+// a face adds only its part inside (continued beyond as its mirror image), two boxes sharing a wall count it once.
+// The integrals are split per solid (force and torque on each solid): a point of S belongs to the lowest-index solid
 // containing it.
 //
 // Evaluation: every solid is convex, so a ray from x_i in direction e meets it in one interval [a, b] (closed
 // forms for half-spaces, slab clipping for boxes, slabs and the domain box, the quadratic for spheres); the union
 // on the ray is exact, and the radial integrals int_a^b f(t) t^2 dt of the three kernels are polynomials. The
 // angular integral uses a fixed Fibonacci sphere of BOUNDARY_DIRECTIONS directions, with a control variate that
-// makes the common cases exact: for each solid within h its tangent half-space (the plane at the solid's signed
-// distance, normal = SDF gradient) is integrated in closed form and its ray quadrature subtracted, so one flat
-// wall or a box face are exact and only the overlap of walls at an edge or corner and the curvature of spheres
-// and box edges go through the quadrature. Parallel tangent planes facing the same way keep only the nearest
+// makes the common cases exact: for each solid within h its eroded tangent half-space (the plane at the eroded
+// solid's signed distance, normal = SDF gradient) is integrated in closed form and its ray quadrature subtracted, so
+// one flat wall or a box face are exact and only the overlap of walls at an edge or corner and the curvature of
+// spheres and box edges go through the quadrature. Parallel tangent planes facing the same way keep only the nearest
 // (their union is that one). Where every solid within h is a half-space and no two non-parallel ones (nor one and
-// the region beyond a domain face) meet inside the kernel, the closed forms alone are exact and the rays are
-// skipped.
+// the region beyond a domain face, unless it is a plane at right angles to the face) meet inside the kernel, the
+// closed forms alone are exact and the rays are skipped.
 //
 // Rigid bodies (core/rigid_collider.h; issue 14 point 3) are solids of a fifth kind, after the regions: a convex
 // polyhedron given by face planes in its body frame, posed by R and p. Inside, max_k (n_k . R^T (x - p) - d_k) is
@@ -119,19 +123,19 @@ mat3 body_rotation(uint b) {
   return mat3(bodies[b].rotation[0].xyz, bodies[b].rotation[1].xyz, bodies[b].rotation[2].xyz);
 }
 
-// Signed distance of x from body b's polyhedron [m] (exact inside, a lower bound outside) and the world normal of
-// the maximising face; beyond h from the bounding ball, the distance to that ball.
-float hull_distance(uint b, vec3 x, out vec3 n) {
+// Signed distance of x from body b's polyhedron eroded by a [m] (exact inside, a lower bound outside) and the world
+// normal of the maximising face; beyond h from the bounding ball, the distance to that ball.
+float hull_distance(uint b, vec3 x, float a, out vec3 n) {
   RigidBody body = bodies[b];
   vec3 r = x - body.position.xyz;
-  float ball = length(r) - body.position.w;
+  float ball = length(r) - body.position.w + a;
   n = ball > 0.0 ? r / length(r) : vec3(0.0, 1.0, 0.0);
-  if (ball >= kernel_radius()) return ball;
+  if (ball >= kernel_radius() + a) return ball;
   mat3 R = body_rotation(b);
   vec3 r_body = r * R;  // R^T r
   float d = -3.0e38;
   for (uint f = body.faces.x; f < body.faces.x + body.faces.y; ++f) {
-    float df = dot(body_planes[f].xyz, r_body) - body_planes[f].w;
+    float df = dot(body_planes[f].xyz, r_body) - body_planes[f].w + a;
     if (df > d) {
       d = df;
       n = R * body_planes[f].xyz;
@@ -145,27 +149,38 @@ vec3 body_velocity(uint b, vec3 y) {
   return bodies[b].velocity_friction.xyz + cross(bodies[b].angular_velocity.xyz, y - bodies[b].position.xyz);
 }
 
-// Signed distance from x to solid w [m] (negative inside) and the unit normal of its tangent plane (the SDF
-// gradient). For a slab, the intersection of three convex sets, the largest of their distances (exact inside and
-// on the faces, a lower bound near its edges).
-float solid_distance(uint w, vec3 x, out vec3 n) {
+// Signed distance of x from half-space solid w's plane [m] (not eroded).
+float plane_distance(uint w, vec3 x) {
+  Plane pl = half_space_plane(w);
+  return dot(x - pl.point, pl.n);
+}
+
+// Signed distance from x to solid w eroded by a [m] (negative inside; a = 0: the solid itself) and the unit normal
+// of its tangent plane (the SDF gradient). For a slab, the intersection of three convex sets, the largest of their distances (exact
+// inside and on the faces, a lower bound near its edges).
+float solid_distance(uint w, vec3 x, float a, out vec3 n) {
   uint kind = solid_kind(w);
-  if (kind == SOLID_HULL) return hull_distance(w - first_body(), x, n);
+  if (kind == SOLID_HULL) return hull_distance(w - first_body(), x, a, n);
   if (kind == SOLID_HALF_SPACE) {
     Plane pl = half_space_plane(w);
     n = pl.n;
-    return dot(x - pl.point, pl.n);
+    return dot(x - pl.point, pl.n) + a;
   }
-  if (kind == SOLID_BOX || kind == SOLID_SPHERE) {
+  if (kind == SOLID_BOX) {
+    vec3 r = x - colliders[w].point_shape.xyz, half_extent = colliders[w].normal_radius.xyz - a;
+    n = box_normal(r, half_extent);
+    return box_distance(r, half_extent);
+  }
+  if (kind == SOLID_SPHERE) {
     Collider c = colliders[w];
     n = collider_normal(c, x);
-    return collider_distance(c, x);
+    return collider_distance(c, x) + a;
   }
   Region r = regions[w - collider_count() - 6u];
   vec3 centre = 0.5 * (r.min_action.xyz + r.max_thickness.xyz);
-  vec3 half_extent = 0.5 * (r.max_thickness.xyz - r.min_action.xyz);
-  float front = dot(x - r.point.xyz, r.vector.xyz);
-  float back = -front - r.max_thickness.w;
+  vec3 half_extent = 0.5 * (r.max_thickness.xyz - r.min_action.xyz) - a;
+  float front = dot(x - r.point.xyz, r.vector.xyz) + a;
+  float back = -front - r.max_thickness.w + 2.0 * a;
   float box = box_distance(x - centre, half_extent);
   n = r.vector.xyz;
   float d = front;
@@ -206,8 +221,8 @@ void clip_box(vec3 r, vec3 e, vec3 half_extent, inout float t0, inout float t1) 
   }
 }
 
-// The part [t0, t1] of the ray x + t e (t in [0, h]) inside the domain box (all of it without walls): beyond the
-// domain's faces the mirror images stand for the solids already. The same for every solid on the ray.
+// The part [t0, t1] of the ray x + t e (t in [0, h]) inside the domain box (all of it without walls); beyond it, the
+// solids' mirror images (mirrored_ray).
 vec2 domain_interval(vec3 x, vec3 e) {
   float t0 = 0.0, t1 = kernel_radius();
   if (has_flag(SPH_FLAG_WALLS))
@@ -215,24 +230,64 @@ vec2 domain_interval(vec3 x, vec3 e) {
   return vec2(t0, t1);
 }
 
-// The interval [t0, t1] of the ray x + t e inside solid w and within `span` (domain_interval); empty when t1 <= t0.
+// The ray x + t e beyond the domain face it leaves by at t_exit (the end of domain_interval, < h), reflected across
+// that face: for t in `span` the points xm + t em are the mirror images (inside the domain) of the ray's points
+// beyond the face, up to where it would cross a second face. Beyond a face the solids continue as their mirror images,
+// as the water does (mirror.glsl), so a wall that meets a face at right angles continues through it unchanged and
+// water in the edge between them sees what the lattice's images would give; without this the quarter-space beyond
+// both was empty. A solid parallel to the face and facing the same way (a plane set in from it) is not continued:
+// beyond the face the images of the water stand for it (`nf`, the face's normal into the domain, says which). False
+// when the ray stays inside within h (or there are no walls).
+bool mirrored_ray(vec3 x, vec3 e, float t_exit, out vec3 xm, out vec3 em, out vec2 span, out vec3 nf) {
+  xm = x;
+  em = e;
+  span = vec2(0.0);
+  nf = vec3(0.0);
+  if (!has_flag(SPH_FLAG_WALLS) || t_exit >= kernel_radius()) return false;
+  int axis = 0;
+  float miss = 3.0e38, bound = 0.0;
+  for (int a = 0; a < 3; ++a) {  // the face reached at t_exit
+    if (e[a] == 0.0) continue;
+    float b = e[a] > 0.0 ? domain_max[a] : domain_min[a], t = (b - x[a]) / e[a];
+    if (abs(t - t_exit) < miss) {
+      miss = abs(t - t_exit);
+      axis = a;
+      bound = b;
+    }
+  }
+  xm[axis] = 2.0 * bound - x[axis];
+  em[axis] = -e[axis];
+  nf[axis] = e[axis] > 0.0 ? -1.0 : 1.0;
+  span = domain_interval(xm, em);
+  span.x = max(span.x, t_exit);
+  return span.y > span.x;
+}
+
+// Whether a domain face lies within h of x (else no ray leaves the domain: mirrored_ray has nothing to do).
+bool near_a_face(vec3 x) {
+  return has_flag(SPH_FLAG_WALLS) && (any(lessThan(x - domain_min.xyz, vec3(kernel_radius()))) ||
+                                      any(lessThan(domain_max.xyz - x, vec3(kernel_radius()))));
+}
+
+// The interval [t0, t1] of the ray x + t e inside solid w eroded by erosion() and within `span` (domain_interval or
+// mirrored_ray); empty when t1 <= t0.
 vec2 solid_interval(uint w, vec3 x, vec3 e, vec2 span) {
-  float t0 = span.x, t1 = span.y;
+  float t0 = span.x, t1 = span.y, a = erosion();
   uint kind = solid_kind(w);
   if (kind == SOLID_HALF_SPACE) {
     Plane pl = half_space_plane(w);
-    clip_half_space(dot(x - pl.point, pl.n), dot(e, pl.n), t0, t1);
+    clip_half_space(dot(x - pl.point, pl.n) + a, dot(e, pl.n), t0, t1);
   } else if (kind == SOLID_BOX) {
-    clip_box(x - colliders[w].point_shape.xyz, e, colliders[w].normal_radius.xyz, t0, t1);
+    clip_box(x - colliders[w].point_shape.xyz, e, colliders[w].normal_radius.xyz - a, t0, t1);
   } else if (kind == SOLID_HULL) {
     uint b = w - first_body();
     mat3 R = body_rotation(b);
     vec3 r = (x - bodies[b].position.xyz) * R, e_body = e * R;  // R^T: the ray in the body frame
     for (uint f = bodies[b].faces.x; f < bodies[b].faces.x + bodies[b].faces.y; ++f)
-      clip_half_space(dot(body_planes[f].xyz, r) - body_planes[f].w, dot(body_planes[f].xyz, e_body), t0, t1);
+      clip_half_space(dot(body_planes[f].xyz, r) - body_planes[f].w + a, dot(body_planes[f].xyz, e_body), t0, t1);
   } else if (kind == SOLID_SPHERE) {
     vec3 r = x - colliders[w].point_shape.xyz;
-    float radius = colliders[w].normal_radius.w;
+    float radius = max(colliders[w].normal_radius.w - a, 0.0);
     float b = dot(r, e), q = dot(r, r) - radius * radius, disc = b * b - q;
     if (disc <= 0.0) return vec2(0.0);
     float s = sqrt(disc);
@@ -241,11 +296,11 @@ vec2 solid_interval(uint w, vec3 x, vec3 e, vec2 span) {
   } else {
     Region reg = regions[w - collider_count() - 6u];
     vec3 n = reg.vector.xyz;
-    float front = dot(x - reg.point.xyz, n), c = dot(e, n);
+    float front = dot(x - reg.point.xyz, n) + a, c = dot(e, n);
     clip_half_space(front, c, t0, t1);
-    clip_half_space(-front - reg.max_thickness.w, -c, t0, t1);
+    clip_half_space(-front - reg.max_thickness.w + 2.0 * a, -c, t0, t1);
     clip_box(x - 0.5 * (reg.min_action.xyz + reg.max_thickness.xyz), e,
-             0.5 * (reg.max_thickness.xyz - reg.min_action.xyz), t0, t1);
+             0.5 * (reg.max_thickness.xyz - reg.min_action.xyz) - a, t0, t1);
   }
   return vec2(t0, t1);
 }
@@ -307,11 +362,13 @@ vec3 half_space_integrals(float d) {
   return d >= 0.0 ? vec3(v, g, l) : vec3(1.0 - v, g, 15.0 - l);
 }
 
-// One solid's share of the integrals at a particle: V, G and L in units of 1, 1/h and 1/h^2.
+// One solid's share of the integrals at a particle: V, G and L in units of 1, 1/h and 1/h^2, and the gradient that
+// its pressure term pushes with, P (units of 1/h; boundary_shares).
 struct Share {
   float v;
   vec3 g;
   float l;
+  vec3 push;
 };
 
 // The solids within h of x: index, tangent distance and normal.
@@ -338,8 +395,11 @@ Near near_solids(vec3 x) {
   for (uint w = 0u; w < solid_count(); ++w) {
     if (solid_kind(w) == SOLID_NONE) continue;
     vec3 n;
-    float d = solid_distance(w, x, n);
-    if (d >= kernel_radius() || (solid_kind(w) == SOLID_HALF_SPACE && beyond_a_face(x, d, n))) continue;
+    float d = solid_distance(w, x, erosion(), n);
+    // Within h of the solid itself: its skin (continuum_shares) reaches into the kernel before its eroded part does.
+    // A plane is compared with the faces at its own distance, not the eroded one (rounding): one on a face drops.
+    if (d >= kernel_radius() + erosion()) continue;
+    if (solid_kind(w) == SOLID_HALF_SPACE && beyond_a_face(x, plane_distance(w, x), n)) continue;
     if (s.count == uint(BOUNDARY_MAX_NEAR)) break;
     s.index[s.count] = w;
     s.d[s.count] = d;
@@ -378,23 +438,25 @@ bool cap_inside_box(vec3 r, vec3 half_extent, float d, vec3 n) {
 bool acts_as_half_space(uint w, vec3 x, float d, vec3 n) {
   uint kind = solid_kind(w);
   if (kind == SOLID_HALF_SPACE) return true;
-  if (kind == SOLID_BOX) return cap_inside_box(x - colliders[w].point_shape.xyz, colliders[w].normal_radius.xyz, d, n);
+  if (kind == SOLID_BOX)
+    return cap_inside_box(x - colliders[w].point_shape.xyz, colliders[w].normal_radius.xyz - erosion(), d, n);
   if (kind == SOLID_HULL) {
     uint b = w - first_body();
     mat3 R = body_rotation(b);
     vec3 r = x - bodies[b].position.xyz;
     for (uint f = bodies[b].faces.x; f < bodies[b].faces.x + bodies[b].faces.y; ++f) {
       vec3 m = R * body_planes[f].xyz;
-      if (!cap_inside(dot(m, r) - body_planes[f].w, m, d, n)) return false;
+      if (!cap_inside(dot(m, r) - body_planes[f].w + erosion(), m, d, n)) return false;
     }
     return true;
   }
   if (kind != SOLID_SLAB) return false;
   Region r = regions[w - collider_count() - 6u];
-  float front = dot(x - r.point.xyz, r.vector.xyz);
-  return cap_inside(front, r.vector.xyz, d, n) && cap_inside(-front - r.max_thickness.w, -r.vector.xyz, d, n) &&
+  float front = dot(x - r.point.xyz, r.vector.xyz) + erosion();
+  return cap_inside(front, r.vector.xyz, d, n) &&
+         cap_inside(-front - r.max_thickness.w + 2.0 * erosion(), -r.vector.xyz, d, n) &&
          cap_inside_box(x - 0.5 * (r.min_action.xyz + r.max_thickness.xyz),
-                        0.5 * (r.max_thickness.xyz - r.min_action.xyz), d, n);
+                        0.5 * (r.max_thickness.xyz - r.min_action.xyz) - erosion(), d, n);
 }
 
 // Whether near solid k's tangent half-space is used as a control variate: not when another parallel one facing
@@ -415,7 +477,7 @@ vec3 boundary_direction(int k) {
 
 Share half_space_share(float d, vec3 n) {
   vec3 c = half_space_integrals(d);
-  return Share(c.x, -c.y * n, c.z);
+  return Share(c.x, -c.y * n, c.z, vec3(0.0));
 }
 
 void subtract(inout Share a, Share b) {
@@ -453,34 +515,49 @@ void add_ray(inout Share share, float w, vec3 e, float t0, float t1, float inv_h
 Share single_solid_rays(vec3 x, uint w, float d, vec3 n, Share share) {
   const float weight = 4.0 * PI / float(BOUNDARY_DIRECTIONS);
   float inv_h = 1.0 / kernel_radius();
+  bool face_near = near_a_face(x);
   for (int k = 0; k < BOUNDARY_DIRECTIONS; ++k) {
     vec3 e = boundary_direction(k);
     float c = dot(e, n);
-    if (d > 0.0 && c >= 0.0) continue;  // leaves the tangent half-space, so misses the solid (see below)
+    bool misses = d > 0.0 && c >= 0.0;  // leaves the tangent half-space, so misses the solid (see below)
+    if (misses && !face_near) continue;
+    vec2 span = domain_interval(x, e);
+    vec3 xm, em, nf;
+    vec2 mirrored;
+    if (face_near && mirrored_ray(x, e, span.y, xm, em, mirrored, nf) && !same_way(nf, n)) {  // its mirror image
+      vec2 iv = solid_interval(w, xm, em, mirrored);
+      add_ray(share, weight, e, iv.x, iv.y, inv_h);
+    }
+    if (misses) continue;
     float t0 = 0.0, t1 = kernel_radius();
     clip_half_space(d, c, t0, t1);
     add_ray(share, -weight, e, t0, t1, inv_h);
-    vec2 iv = solid_interval(w, x, e, domain_interval(x, e));
+    vec2 iv = solid_interval(w, x, e, span);
     add_ray(share, weight, e, iv.x, iv.y, inv_h);
   }
   return share;
 }
 
-// Per-solid shares of the boundary integrals at x for the solids in `s` (share[k] belongs to s.index[k]).
-void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
-  for (uint k = 0u; k < uint(BOUNDARY_MAX_NEAR); ++k) share[k] = Share(0.0, vec3(0.0), 0.0);
+// Per-solid shares of the integrals over the eroded continuum solids at x for the solids in `s` (share[k] belongs to
+// s.index[k]).
+void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
+  for (uint k = 0u; k < uint(BOUNDARY_MAX_NEAR); ++k) share[k] = Share(0.0, vec3(0.0), 0.0, vec3(0.0));
   // Closed forms only when they are exact: every solid a half-space within the kernel (acts_as_half_space) and no
-  // two that are not parallel facing the same way meeting inside the kernel, nor one and the region beyond a face.
-  // Parallel ones nest; each keeps the part that the lower-index ones and the domain faces leave.
+  // two that are not parallel facing the same way meeting inside the kernel (the solids themselves, not their
+  // eroded parts: where they meet, one's skin cuts into the other), nor one and the region beyond a face unless it is
+  // a plane at right angles to the face (its mirror image beyond is itself: mirrored_ray). Parallel ones nest; each
+  // keeps the part that the lower-index ones and the domain faces leave.
   bool exact = true;
+  float a = erosion();
   for (uint k = 0u; k < s.count && exact; ++k) {
     exact = acts_as_half_space(s.index[k], x, s.d[k], s.n[k]);
     for (uint j = 0u; j < k && exact; ++j)
-      exact = same_way(s.n[j], s.n[k]) || !half_spaces_meet(s.d[j], s.n[j], s.d[k], s.n[k]);
+      exact = same_way(s.n[j], s.n[k]) || !half_spaces_meet(s.d[j] - a, s.n[j], s.d[k] - a, s.n[k]);
     for (uint f = 0u; f < 6u && exact && has_flag(SPH_FLAG_WALLS); ++f) {
       vec3 nf;
       float df = face_distance(f, x, nf);
-      exact = df >= kernel_radius() || same_way(nf, s.n[k]) || !half_spaces_meet(df, nf, s.d[k], s.n[k]);
+      exact = df >= kernel_radius() || same_way(nf, s.n[k]) || !half_spaces_meet(df, nf, s.d[k] - a, s.n[k]) ||
+              (solid_kind(s.index[k]) == SOLID_HALF_SPACE && abs(dot(nf, s.n[k])) < 1e-4);
     }
   }
   if (exact) {
@@ -511,109 +588,200 @@ void boundary_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
   }
   const float weight = 4.0 * PI / float(BOUNDARY_DIRECTIONS);
   float inv_h = 1.0 / kernel_radius();
+  bool face_near = near_a_face(x);
   for (int k = 0; k < BOUNDARY_DIRECTIONS; ++k) {
     vec3 e = boundary_direction(k);
     // Every solid lies in its tangent half-space (convex, n its SDF gradient), so a ray leaving all of them (e . n
     // >= 0 from a point outside, d > 0) meets no solid, and no tangent either: nothing to add. From outside, that
     // is about half of the directions.
     bool meets = false;
-    for (uint j = 0u; j < s.count; ++j) meets = meets || s.d[j] <= 0.0 || dot(e, s.n[j]) < 0.0;
-    if (!meets) continue;
+    for (uint j = 0u; j < s.count; ++j) meets = meets || s.d[j] <= a || dot(e, s.n[j]) < 0.0;
+    if (!meets && !face_near) continue;
     vec2 span = domain_interval(x, e);
+    vec3 xm, em, nf;
+    vec2 mirrored;
+    bool beyond = face_near && mirrored_ray(x, e, span.y, xm, em, mirrored, nf);
+    if (!meets && !beyond) continue;
     // Minus the tangent half-spaces' ray quadrature (their closed forms are in the shares).
-    for (uint j = 0u; j < s.count; ++j) {
+    for (uint j = 0u; j < s.count && meets; ++j) {
       if ((tangents & (1u << j)) == 0u) continue;
       float t0 = 0.0, t1 = kernel_radius();
       clip_half_space(s.d[j], dot(e, s.n[j]), t0, t1);
       add_ray(share[j], -weight, e, t0, t1, inv_h);
     }
-    // Insertion sort of the interval ends, then each piece of the union to the lowest-index solid covering it.
-    vec2 iv[BOUNDARY_MAX_NEAR];
-    float cut[2 * BOUNDARY_MAX_NEAR];
-    uint cuts = 0u;
-    for (uint j = 0u; j < s.count; ++j) {
-      iv[j] = solid_interval(s.index[j], x, e, span);
-      if (iv[j].y > iv[j].x) {
-        cut[cuts++] = iv[j].x;
-        cut[cuts++] = iv[j].y;
-      }
-    }
-    for (uint a = 1u; a < cuts; ++a) {
-      float key = cut[a];
-      uint b = a;
-      while (b > 0u && cut[b - 1u] > key) {
-        cut[b] = cut[b - 1u];
-        --b;
-      }
-      cut[b] = key;
-    }
-    for (uint a = 0u; a + 1u < cuts; ++a) {
-      if (cut[a + 1u] <= cut[a]) continue;
-      float mid = 0.5 * (cut[a] + cut[a + 1u]);
+    // The region is the union of the eroded solids less the skin under every near solid's tangent plane (the slab
+    // 0 < depth < a below it, which reaches into another solid meeting it at an edge; only the nearest of parallel
+    // planes facing the same way, as for the tangents). That is what the mirror images of a lattice leave where
+    // walls meet: each image region is eroded from every wall it lies behind. For one solid it is its eroded part
+    // (the loop above): the solid lies below its tangent plane, so its eroded part lies below the skin. Pass 0 takes
+    // the ray inside the domain, pass 1 its mirrored part beyond a face (the solids and the skins reflected).
+    for (int pass = 0; pass < 2; ++pass) {
+      if (pass == 0 ? !meets : !beyond) continue;
+      vec3 xr = pass == 0 ? x : xm, er = pass == 0 ? e : em;
+      vec2 sp = pass == 0 ? span : mirrored;
+      // Insertion sort of the interval ends, then each piece to the lowest-index solid covering it, unless a skin
+      // does.
+      vec2 iv[BOUNDARY_MAX_NEAR], skin[BOUNDARY_MAX_NEAR];
+      float cut[4 * BOUNDARY_MAX_NEAR];
+      uint cuts = 0u;
       for (uint j = 0u; j < s.count; ++j) {
-        if (mid < iv[j].x || mid > iv[j].y) continue;
-        add_ray(share[j], weight, e, cut[a], cut[a + 1u], inv_h);
-        break;
+        iv[j] = pass == 1 && same_way(nf, s.n[j]) ? vec2(0.0) : solid_interval(s.index[j], xr, er, sp);
+        if (iv[j].y > iv[j].x) {
+          cut[cuts++] = iv[j].x;
+          cut[cuts++] = iv[j].y;
+        }
+        // The skin along the ray: 0 < depth below the tangent plane (through x - (d - a) n) < a.
+        float dr = s.d[j] + dot(xr - x, s.n[j]), c = dot(er, s.n[j]);
+        float t0 = sp.x, t1 = sp.y;
+        clip_half_space(dr - a, c, t0, t1);  // below the tangent plane
+        clip_half_space(-dr, -c, t0, t1);    // above the eroded one
+        if ((tangents & (1u << j)) == 0u) t1 = t0;
+        skin[j] = vec2(t0, t1);
+        if (t1 > t0) {
+          cut[cuts++] = t0;
+          cut[cuts++] = t1;
+        }
+      }
+      for (uint i = 1u; i < cuts; ++i) {
+        float key = cut[i];
+        uint b = i;
+        while (b > 0u && cut[b - 1u] > key) {
+          cut[b] = cut[b - 1u];
+          --b;
+        }
+        cut[b] = key;
+      }
+      for (uint i = 0u; i + 1u < cuts; ++i) {
+        if (cut[i + 1u] <= cut[i]) continue;
+        float mid = 0.5 * (cut[i] + cut[i + 1u]);
+        bool in_skin = false;
+        for (uint j = 0u; j < s.count; ++j) in_skin = in_skin || (mid > skin[j].x && mid < skin[j].y);
+        if (in_skin) continue;
+        for (uint j = 0u; j < s.count; ++j) {
+          if (mid < iv[j].x || mid > iv[j].y) continue;
+          add_ray(share[j], weight, e, cut[i], cut[i + 1u], inv_h);
+          break;
+        }
       }
     }
   }
+}
+
+// ---- The particle's own mirror images. The eroded continuum stands for the images of the other particles; the
+// particle's own image across a near solid's tangent plane (at the solid's own signed distance d, normal its
+// gradient; not the eroded solid's), m W(2 d), gives it what a domain face's images give: the restoring slope of its density towards the
+// wall. Only the single reflections: where walls meet at an edge or a corner, the skins (continuum_shares) and
+// these give the lattice's density within 0.3 % (DfsphPasses.ContinuumEdgesAndCornersReadAsFacesDo), and the double
+// and triple reflections on top would make it 1.6 % and 5 % too dense (docs/water.md "Solids").
+// Density kernel (the cubic spline under DFSPH, poly6 else) [1/m^3], its radial derivative [1/m^4] and the
+// viscosity's Laplacian [1/m^5] at distance r < h.
+vec3 own_image_kernels(float r) {
+  float h = kernel_radius(), q = r / h;
+  if (q >= 1.0) return vec3(0.0);
+  float lap = 45.0 / (PI * kernel.y * kernel.y * kernel.y) * (h - r);
+  if (has_flag(SPH_FLAG_DFSPH)) {
+    float c = 8.0 / (PI * h * kernel.y), u = 1.0 - q;
+    if (q <= 0.5) return vec3(c * ((6.0 * q - 6.0) * q * q + 1.0), 6.0 * c / h * q * (3.0 * q - 2.0), lap);
+    return vec3(2.0 * c * u * u * u, -6.0 * c / h * u * u, lap);
+  }
+  float c = 315.0 / (64.0 * PI * kernel.y * kernel.y * kernel.y * kernel.y * h), w = kernel.y - r * r;
+  return vec3(c * w * w * w, -6.0 * c * r * w * w, lap);
+}
+
+// Adds the particle's own images (mass m [kg]) across the near solids' tangent planes to their shares: V += m W(2 d)
+// / rho0, G += grad_x of that (2 W'(2 d) n m / rho0: the image moves with the particle), L += m lap W_visc(2 d) / rho0.
+// Only the nearest of parallel planes facing the same way (tangent_used), as for the tangents, and none across a
+// plane on or beyond a domain face facing the same way (a solid reaching through the face): the face's images have
+// the particle's own image already.
+void add_own_images(vec3 x, Near s, float m, inout Share share[BOUNDARY_MAX_NEAR]) {
+  float h = kernel_radius();
+  for (uint k = 0u; k < s.count; ++k) {
+    // The tangent plane of the solid itself (not eroded: at a box's edge the two differ within a of it).
+    vec3 n;
+    float d = solid_distance(s.index[k], x, 0.0, n), r = 2.0 * max(d, 0.0);
+    if (r >= h || !tangent_used(s, k) || beyond_a_face(x, d + 1e-4 * h, n)) continue;
+    vec3 f = own_image_kernels(r) * (m / rest_density());
+    share[k].v += f.x;
+    share[k].g += 2.0 * h * f.y * n;
+    share[k].push += 2.0 * h * f.y * n;
+    share[k].l += kernel.y * f.z;
+  }
+}
+
+// Per-solid shares of the boundary terms at x for a particle of mass m [kg] and the solids in `s` (share[k] belongs
+// to s.index[k]): the eroded continuum's integrals and the particle's own images. The pressure pushes with P = 2
+// G_continuum + G_own: the continuum stands for the images of other particles, which the symmetric pair form pushes
+// with p_i / rho_i^2 + p_j / rho_j^2, at rest twice the particle's own term (so a wall pushes back as hard as the
+// water beside it presses, and the layer along it stays at the bulk's density); the own image moves with the
+// particle, and the gradient of m W(2 d) already has that factor 2.
+void boundary_shares(vec3 x, Near s, float m, out Share share[BOUNDARY_MAX_NEAR]) {
+  continuum_shares(x, s, share);
+  float continuum_push = has_flag(SPH_FLAG_DFSPH) ? 2.0 : 1.0;
+  for (uint k = 0u; k < s.count; ++k) share[k].push = continuum_push * share[k].g;
+  add_own_images(x, s, m, share);
 }
 
 // What the density and force passes need of the solids at a particle (BoundaryTerms, one per sorted slot, written
 // by the density pass and read by the force pass of the same step, which depend on x_i and v_i only; C++ mirror
 // sph::GpuBoundaryTerms, checked by tests/gl/test_struct_layouts.cpp).
 struct BoundaryTerms {
-  vec4 pressure_volume;  // xyz = -rho0 G_i [kg/m^4] (times p_i / rho_i^2: an acceleration), w = V_i [1]
+  vec4 pressure_volume;  // xyz = -rho0 G_i [kg/m^4] (the gradient of the solids' share of rho_i), w = V_i [1]
   vec4 viscous;          // xyz = 2 sum_k L_k (v_k - v_i) (normal part on free-slip solids) [1/(m s)]
                          // (times mu / rho_i); w = rho0 sum_k G_k . v_k [kg/(m^3 s)], the solids' motion's share of
                          // D rho_i / D t (DFSPH)
   vec4 damping;          // xyz = 2 sum_k L_k (normal part of v_k - v_i while i approaches k) [1/(m s)]
                          // (times mu_a / rho_i)
-  vec4 body_share;       // the rigid body near the particle: xyz = its G_k [1] (in units of 1/h, as Share.g),
+  vec4 body_share;       // the rigid body near the particle: xyz = its P_k [1] (in units of 1/h, as Share.push),
                          // w = its index; w = -1: no body near, -2: several (DFSPH's reaction pass,
                          // dfsph_reactions.comp, reads the share instead of integrating it again)
+  vec4 push;             // xyz = -rho0 sum_k P_k [kg/m^4] (times p_i / rho_i^2: the solids' pressure acceleration;
+                         // boundary_shares); w unused
 };
+
+// The point of near solid k's surface nearest to x (at its true distance, s.d[k] - erosion()).
+vec3 surface_point(Near s, uint k, vec3 x) { return x - (s.d[k] - erosion()) * s.n[k]; }
 
 // The velocity of near solid k relative to a particle at x moving at v, as the viscous term sees it: the solid's
 // velocity at the foot point x - d n, all of it on a no-slip solid, its normal part on a free-slip one.
 vec3 relative_velocity(Near s, uint k, vec3 x, vec3 v) {
-  vec3 dv = solid_velocity(s.index[k], x - s.d[k] * s.n[k]) - v;
+  vec3 dv = solid_velocity(s.index[k], surface_point(s, k, x)) - v;
   return solid_no_slip(s.index[k]) ? dv : dot(dv, s.n[k]) * s.n[k];
 }
 
 // The damping's share of the relative velocity (SphSettings::artificial_viscosity at continuum solids): the normal
 // part of v_solid - v while the particle approaches the solid (moves against its outward normal n), else 0.
 vec3 approach_velocity(Near s, uint k, vec3 x, vec3 v) {
-  float vn = dot(solid_velocity(s.index[k], x - s.d[k] * s.n[k]) - v, s.n[k]);
+  float vn = dot(solid_velocity(s.index[k], surface_point(s, k, x)) - v, s.n[k]);
   return vn > 0.0 ? vn * s.n[k] : vec3(0.0);
 }
 
 // The force [N] of a particle (mass m, density rho, pressure p, at x moving at v) on near solid k with share sh:
-// the reaction to that solid's terms in the force pass, m (rho0 p / rho^2 G_k - (mu (v_k - v) + mu_a
+// the reaction to that solid's terms in the force pass, m (rho0 p / rho^2 P_k - (mu (v_k - v) + mu_a
 // approach(v_k - v)) / rho 2 L_k).
 vec3 solid_force(Near s, uint k, Share sh, vec3 x, vec3 v, float m, float rho, float p) {
   vec3 drag = material.y * relative_velocity(s, k, x, v);
   if (damping.z > 0.0) drag += damping.z * approach_velocity(s, k, x, v);
-  return m * (rest_density() * p / (rho * rho) * sh.g / kernel_radius() - 2.0 / (rho * kernel.y) * sh.l * drag);
+  return m * (rest_density() * p / (rho * rho) * sh.push / kernel_radius() - 2.0 / (rho * kernel.y) * sh.l * drag);
 }
 
-// The pressure part of solid_force alone, m rho0 p / rho^2 G_k [N] (DFSPH's pressure is known after its solves).
+// The pressure part of solid_force alone, m rho0 p / rho^2 P_k [N] (DFSPH's pressure is known after its solves).
 vec3 solid_pressure_force(Share sh, float m, float rho, float p) {
-  return m * (rest_density() * p / (rho * rho) * sh.g / kernel_radius());
+  return m * (rest_density() * p / (rho * rho) * sh.push / kernel_radius());
 }
 
 // The solids' terms at x for a particle moving at v, from the near solids `s`; their shares are left in `share`.
-BoundaryTerms boundary_terms(vec3 x, vec3 v, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
-  BoundaryTerms t = BoundaryTerms(vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0, 0.0, 0.0, -1.0));
-  boundary_shares(x, s, share);
+BoundaryTerms boundary_terms(vec3 x, vec3 v, float m, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
+  BoundaryTerms t = BoundaryTerms(vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0, 0.0, 0.0, -1.0), vec4(0.0));
+  boundary_shares(x, s, m, share);
   for (uint k = 0u; k < s.count; ++k) {
     if (s.index[k] >= first_body()) {
       bool first = t.body_share.w == -1.0;
-      t.body_share = first ? vec4(share[k].g, float(s.index[k] - first_body())) : vec4(0.0, 0.0, 0.0, -2.0);
+      t.body_share = first ? vec4(share[k].push, float(s.index[k] - first_body())) : vec4(0.0, 0.0, 0.0, -2.0);
     }
     t.pressure_volume += vec4(-rest_density() * share[k].g / kernel_radius(), share[k].v);
+    t.push.xyz -= rest_density() * share[k].push / kernel_radius();
     if (has_flag(SPH_FLAG_DFSPH)) {
-      vec3 v_solid = solid_velocity(s.index[k], x - s.d[k] * s.n[k]);
+      vec3 v_solid = solid_velocity(s.index[k], surface_point(s, k, x));
       t.viscous.w += rest_density() / kernel_radius() * dot(share[k].g, v_solid);
     }
     t.viscous.xyz += 2.0 / kernel.y * share[k].l * relative_velocity(s, k, x, v);
@@ -643,7 +811,7 @@ bool wall_at(uint w, vec3 x, out Wall wall) {
   }
   if (w >= first_body()) {
     uint b = w - first_body();
-    wall.d = hull_distance(b, x, wall.n);
+    wall.d = hull_distance(b, x, 0.0, wall.n);
     wall.velocity = body_velocity(b, x);
     wall.friction = bodies[b].velocity_friction.w;
     wall.kind = bodies[b].faces.z;

@@ -95,10 +95,12 @@ void main() {
   vec3 vi = particles[s].v_rho.xyz;
   Near near = near_solids(xi);
   Share share[BOUNDARY_MAX_NEAR];
-  BoundaryTerms b = boundary_terms(xi, vi, near, share);
+  BoundaryTerms b = boundary_terms(xi, vi, particles[s].x_m.w, near, share);
   vec4 field = solid_field_at(xi);
   b.pressure_volume += vec4(-rest_density() * field.xyz, field.w);
+  b.push.xyz -= rest_density() * field.xyz;
   boundary[s].pressure_volume = b.pressure_volume;
+  boundary[s].push = b.push;
   boundary[s].viscous = b.viscous;
   boundary[s].damping = b.damping;
   if (body_count() > 0u) boundary[s].body_share = b.body_share;  // read only with bodies (dfsph_reactions.comp)
@@ -108,15 +110,16 @@ void main() {
     particles[s].v_rho.w = rho;
     particles[s].id.z = g_listed - 1u;  // neighbours and images, the particle itself left out (in_divergence_solve)
     // The factor of the DFSPH solvers (pressure_solve.glsl):
-    //   D_i = (S + B) . (L S + B) + m_i sum_j m_j grad W . L grad W = (S + B) . (L S + B) + m_i trace(L K)
-    // with K = sum_j m_j grad W (x) grad W and the solids' B = rho0 grad V_i = -b.pressure_volume.xyz; a particle
+    //   D_i = (S + B) . (L S + P) + m_i sum_j m_j grad W . L grad W = (S + B) . (L S + P) + m_i trace(L K)
+    // with K = sum_j m_j grad W (x) grad W, the solids' B = rho0 grad V_i = -b.pressure_volume.xyz (the change of
+    // rho_i as the particle moves) and P = -b.push.xyz (what the solids push it with; boundary_shares); a particle
     // with no gradient at all (alone) gets no pressure.
     float scale = solve_gradient_scale();
     mat3 moment = (scale / rest_density()) * g_moment;
     mat3 l = store_gradient_correction(s, gradient_correction_of(moment, u_gradient_correction));
     mat3 lk = l * g_grad2;
-    vec3 pairs = scale * g_grad, solids = -b.pressure_volume.xyz;
-    float d = dot(pairs + solids, l * pairs + solids) +
+    vec3 pairs = scale * g_grad, solids = -b.pressure_volume.xyz, push = -b.push.xyz;
+    float d = dot(pairs + solids, l * pairs + push) +
               particles[s].x_m.w * scale * (scale * (lk[0][0] + lk[1][1] + lk[2][2]));
     solver_terms[s] = uvec4(floatBitsToUint(d > 0.0 ? u_relaxation * rho * rho / d : 0.0), 0u, 0u, 0u);
     // The solids' drag reactions now; their pressure reactions once the solvers have found the pressure

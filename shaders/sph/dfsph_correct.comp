@@ -77,7 +77,7 @@ void main() {
   if (u_warm != 0u && u_mode == SPH_SOLVE_DENSITY) v += dt * p.a_p.xyz;
   for_each_pair(s, list, p.x_m.xyz);
   v += -dt * solve_gradient_scale() * (ki_over_rho2 * (gradient_correction(s) * g_own) + g_other);
-  v += dt * ki_over_rho2 * boundary[s].pressure_volume.xyz;
+  v += dt * ki_over_rho2 * boundary[s].push.xyz;
   particles[s].v_rho.xyz = v;
   add_solid_field_reaction(p.x_m.xyz, dt * p.x_m.w * rest_density() * ki_over_rho2, p.id.x);
   // The running total: the warm start's share of the last step's, then each iteration's kappa. (Not in the

@@ -27,7 +27,7 @@ void main() {
   vec4 body_share = boundary[s].body_share;
   if (body_share.w == -1.0) return;
   if (body_share.w >= 0.0) {
-    Share share = Share(0.0, body_share.xyz, 0.0);
+    Share share = Share(0.0, vec3(0.0), 0.0, body_share.xyz);
     add_body_impulse(uint(body_share.w), dt * solid_pressure_force(share, m, rho, pressure), x, p.id.x);
     return;
   }
@@ -36,7 +36,7 @@ void main() {
   for (uint k = 0u; k < near.count; ++k) bodies_near = bodies_near || near.index[k] >= first_body();
   if (!bodies_near) return;
   Share share[BOUNDARY_MAX_NEAR];
-  boundary_shares(x, near, share);
+  boundary_shares(x, near, m, share);
   for (uint k = 0u; k < near.count; ++k) {
     if (near.index[k] < first_body()) continue;
     add_body_impulse(near.index[k] - first_body(), dt * solid_pressure_force(share[k], m, rho, pressure), x, p.id.x);

@@ -85,7 +85,7 @@ void main() {
   float n_len = length(grad_c);
   if (material.z > 0.0 && n_len > material.w) a += -material.z * lap_c * grad_c / (n_len * g_rho_i);
   // The solids' terms, member by member (BoundaryTerms.body_share is DFSPH's reaction pass's, not read here).
-  a += g_p_over_rho2 * boundary[s].pressure_volume.xyz + material.y / g_rho_i * boundary[s].viscous.xyz;
+  a += g_p_over_rho2 * boundary[s].push.xyz + material.y / g_rho_i * boundary[s].viscous.xyz;
   // The damping against colliders, slabs and bodies (continuum solids: no pairs): Monaghan's alpha as the viscosity
   // it amounts to, mu_a = alpha rho0 c h_s / 10 (Monaghan 2005 Sec. 4.4, 3-D), on the normal part of the relative
   // velocity and only while the particle approaches the solid (boundary.glsl, approach_velocity).

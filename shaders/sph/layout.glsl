@@ -24,7 +24,7 @@ layout(std140, binding = SPH_BIND_PARAMS) uniform SphParams {
   vec4 material;     // EOS stiffness, mu, sigma, surface threshold l
   vec4 gravity_dt;   // gravity; w unused (dt lives in SphStep)
   vec4 domain_min;   // w = sound speed
-  vec4 domain_max;   // w unused (the CFL error speed lives in SphStep)
+  vec4 domain_max;   // w = the continuum solids' erosion a [m] (sph::continuum_erosion; boundary.glsl)
   uvec4 counts;      // particles, table size, colliders, regions
   uvec4 step;        // x DFSPH's divergence_min_neighbours (sph/seeding.h), flags, floatBitsToUint(max compression),
                      // bodies
@@ -54,6 +54,7 @@ layout(std430, binding = SPH_BIND_STEP) SPH_STEP_ACCESS buffer SphStep {
 
 float kernel_radius() { return kernel.x; }
 float rest_density() { return kernel.z; }
+float erosion() { return domain_max.w; }
 float time_step() { return stepper.dt_f; }
 // False when the step pass has decided that the issued step does not run (the advance reached its end, spent its
 // budget or met an error): every step pass then returns at once, so a step issued past the end changes nothing.

@@ -42,7 +42,7 @@ void main() {
   Near near = near_solids(x);
   if (near.count == 0u) return;
   Share share[BOUNDARY_MAX_NEAR];
-  boundary_shares(x, near, share);
+  boundary_shares(x, near, p.x_m.w, share);
   float rho = p.v_rho.w;
   for (uint k = 0u; k < near.count; ++k) {
     uint w = near.index[k];

@@ -41,15 +41,17 @@ static_assert(sizeof(GpuRegion) == 64);
 /// What the density pass leaves per sorted slot for the later passes of the same step (std430, 64 bytes;
 /// BoundaryTerms in shaders/sph/boundary.glsl): the solids' pressure and viscous terms at the particle.
 struct GpuBoundaryTerms {
-  glm::vec4 pressure_volume;  ///< xyz = -rho0 G_i [kg/m^4] (times p_i / rho_i^2: an acceleration); w = V_i [1]
+  glm::vec4 pressure_volume;  ///< xyz = -rho0 G_i [kg/m^4] (grad of the solids' share of rho_i); w = V_i [1]
   glm::vec4 viscous;          ///< xyz = 2 sum_k L_k (v_k - v_i) [1/(m s)] (times mu / rho_i); w = rho0 sum_k G_k .
                               ///< v_k [kg/(m^3 s)] (DFSPH: the solids' motion's share of D rho_i / D t)
   glm::vec4 damping;          ///< xyz = 2 sum_k L_k (the normal part of v_k - v_i while i approaches solid k)
                               ///< [1/(m s)] (times the damping's viscosity mu_a / rho_i); w unused
-  glm::vec4 body_share;       ///< the one rigid body near: xyz = its G_k [1/h], w = its index; w = -1 none, -2
+  glm::vec4 body_share;       ///< the one rigid body near: xyz = its push P_k [1/h], w = its index; w = -1 none, -2
                               ///< several (read by DFSPH's reaction pass)
+  glm::vec4 push;             ///< xyz = -rho0 sum_k P_k [kg/m^4] (times p_i / rho_i^2: the solids' pressure
+                              ///< acceleration; P = 2 G_continuum + G_own image, boundary.glsl); w unused
 };
-static_assert(sizeof(GpuBoundaryTerms) == 64);
+static_assert(sizeof(GpuBoundaryTerms) == 80);
 
 /// Error record and per-step reductions written by the shaders (std430; shaders/sph/status.glsl). 48 bytes of
 /// members: the buffer is allocated with sizeof, and Mesa reports GL_BUFFER_DATA_SIZE 48 (the minimum buffer size
@@ -162,7 +164,7 @@ struct GpuParams {
   glm::vec4 material;     ///< x EOS stiffness (Tait B [Pa] or k [m^2/s^2]), y mu [Pa s], z sigma [N/m], w l [1/m]
   glm::vec4 gravity_dt;   ///< gravity [m/s^2]; w unused (dt lives in GpuStep)
   glm::vec4 domain_min;   ///< walled box min [m]; w = sound speed c [m/s]
-  glm::vec4 domain_max;   ///< walled box max [m]; w unused (the CFL error speed lives in GpuStep)
+  glm::vec4 domain_max;   ///< walled box max [m]; w = the continuum solids' erosion a [m] (continuum_erosion())
   glm::uvec4 counts;      ///< x particles, y hash table size T (power of two), z colliders, w regions
   glm::uvec4 step;        ///< x DFSPH: dfsph_divergence_min_neighbours() (else 0), y SPH_FLAG_* bits,
                           ///< z floatBitsToUint(max_compression), w rigid bodies

@@ -148,6 +148,39 @@ double cubic_gradient_correction(const SphSettings& settings) {
   return gradient_correction(settings, cubic_spline_derivative);
 }
 
+double continuum_erosion(const SphSettings& settings) {
+  const double s = settings.spacing, h = settings.h(), m = lattice_particle_mass(settings);
+  const bool cubic = settings.pressure_solver == PressureSolver::kDfsph;
+  auto w = [&](double r) { return cubic ? cubic_spline(r, h) : poly6(r, h); };
+  // The first layer's images relative to it: lattice points one or more layers below (y <= -s), the particle's own
+  // image (0, -s, 0) left out.
+  const double images = m * lattice_sum(settings, [&](double r, double y) {
+    const bool own = std::abs(r - s) < 1e-9 * s && y < 0;
+    return y < -0.5 * s && !own ? w(r) : 0.0;
+  });
+  const double target = images;
+  // V(D) by Simpson's rule (the integrand is a polynomial of degree <= 8 on each piece of the kernel; 512 intervals
+  // put its error far below 1e-9).
+  auto half_space = [&](double depth) {
+    constexpr int n = 512;
+    const double step = (h - depth) / n;
+    double sum = 0;
+    for (int k = 0; k <= n; ++k) {
+      const double r = depth + step * k, f = w(r) * r * (r - depth);
+      sum += (k == 0 || k == n ? 1.0 : (k % 2 ? 4.0 : 2.0)) * f;
+    }
+    return 2.0 * std::numbers::pi * sum * step / 3.0;
+  };
+  double lo = 0.0, hi = h - 0.5 * s;
+  if (settings.rest_density * half_space(0.5 * s) <= target) return 0.0;
+  if (settings.rest_density * half_space(0.5 * s + hi) > target) return 0.0;
+  for (int it = 0; it < 60; ++it) {  // V falls with depth: bisection
+    const double mid = 0.5 * (lo + hi);
+    (settings.rest_density * half_space(0.5 * s + mid) > target ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
 ExplicitCouplingSums explicit_coupling_sums(const SphSettings& settings) {
   const double h = settings.h(), s = settings.spacing;
   const double scale = s * s * s * 45.0 / (std::numbers::pi * std::pow(h, 6));

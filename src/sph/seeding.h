@@ -29,6 +29,20 @@ inline constexpr double kMaxLatticeMassError = 0.02;
 /// constant form of Bonet & Lok 1999's gradient correction), so a resting column carries rho g d, not 4.6 % more.
 double pressure_gradient_correction(const SphSettings& settings);
 
+/// How far the continuum solids of the water (colliders, slabs, bodies; docs/water.md "Solids") are eroded before
+/// their kernel integrals are taken, a [m], with each particle's own mirror image across every continuum solid near
+/// it added to its density (shaders/sph/boundary.glsl). A continuum half-space stands for the mirror images of the
+/// fluid, but not exactly: beside a plane, the seeding lattice's first layer (s / 2 from it) read 1.038 rho0 under
+/// the cubic spline and got lighter towards the wall (+0.022 rho0 per spacing), so DFSPH moved it into the wall;
+/// beside a domain face, whose images continue the lattice, it reads rho0 and its own image restores it (-0.24 per
+/// spacing). a is the depth at which the eroded half-space plus the particle's own image give that first layer the
+/// images' density: rho0 V(s / 2 + a) = m sum_j W(x_j) over the lattice's image points j (all the layers beyond the
+/// wall but the particle's own image, which is added as it is), with V(D) = 2 pi int_D^h W(r) r (r - D) dr the half-space integral
+/// of the settings' density kernel (poly6 under WCSPH, the cubic spline under DFSPH) and m =
+/// lattice_particle_mass(). About 0.317 s (cubic) and 0.267 s (poly6) at h = 2 s; 0 when no depth in [0, h - s / 2]
+/// matches (a support too thin for the images to reach past the own one).
+double continuum_erosion(const SphSettings& settings);
+
 /// The same correction for the cubic spline's gradient (about 0.980 at h = 2 s): DFSPH's per-particle correction
 /// L_i equals it times I on the seeding lattice and falls back to it where the support is thin (pressure_solve.glsl).
 double cubic_gradient_correction(const SphSettings& settings);

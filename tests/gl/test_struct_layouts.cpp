@@ -206,7 +206,8 @@ std::vector<Mirror> sph_mirrors() {
                                  {FIRN_ROW(GpuBoundaryTerms, pressure_volume, "pressure_volume"),
                                   FIRN_ROW(GpuBoundaryTerms, viscous, "viscous"),
                                   FIRN_ROW(GpuBoundaryTerms, damping, "damping"),
-                                  FIRN_ROW(GpuBoundaryTerms, body_share, "body_share")}),
+                                  FIRN_ROW(GpuBoundaryTerms, body_share, "body_share"),
+                                  FIRN_ROW(GpuBoundaryTerms, push, "push")}),
       struct_block<GpuParams>(
           "sph::GpuParams", "SphParams", SPH_BIND_PARAMS, false, "",
           {FIRN_ROW(GpuParams, origin_cell, "origin_cell"), FIRN_ROW(GpuParams, kernel, "kernel"),

@@ -5,6 +5,8 @@
 #include <functional>
 #include <numbers>
 
+#include "sph/seeding.h"
+
 namespace firn::sphref {
 namespace {
 
@@ -57,6 +59,7 @@ enum class Kind { kNone, kHalfSpace, kBox, kSphere, kSlab };
 struct Solids {
   const sph::SphSettings& s;
   const std::vector<Collider>& colliders;
+  double a = 0;  ///< the erosion [m] (sph::continuum_erosion)
 
   size_t count() const { return colliders.size() + 6 + s.regions.size(); }
 
@@ -86,24 +89,32 @@ struct Solids {
     p = f % 2 ? s.domain_max : s.domain_min;
   }
 
-  double distance(size_t k, const glm::dvec3& x, glm::dvec3& n) const {
+  /// Signed distance of x from solid k eroded by `a` [m] (the set of its points at least a deep; erode = false: the
+  /// solid itself) and the normal there.
+  double distance(size_t k, const glm::dvec3& x, glm::dvec3& n, bool erode = true) const {
+    const double a = erode ? this->a : 0.0;
     switch (kind(k)) {
       case Kind::kHalfSpace: {
         glm::dvec3 p;
         plane(k, p, n);
-        return glm::dot(x - p, n);
+        return glm::dot(x - p, n) + a;
       }
-      case Kind::kBox:
+      case Kind::kBox: {
+        Collider box = colliders[k];
+        box.half_extent -= glm::dvec3(a);
+        n = surface_normal(box, x);
+        return signed_distance(box, x);
+      }
       case Kind::kSphere:
         n = surface_normal(colliders[k], x);
-        return signed_distance(colliders[k], x);
+        return signed_distance(colliders[k], x) + a;
       case Kind::kSlab: {
         const sph::Region& r = s.regions[k - colliders.size() - 6];
         Collider box;
         box.shape = ColliderShape::kBox;
         box.point = 0.5 * (r.min + r.max);
-        box.half_extent = 0.5 * (r.max - r.min);
-        const double front = glm::dot(x - r.point, r.normal), back = -front - thickness(r);
+        box.half_extent = 0.5 * (r.max - r.min) - glm::dvec3(a);
+        const double front = glm::dot(x - r.point, r.normal) + a, back = -front - thickness(r) + 2 * a;
         const double inside_box = signed_distance(box, x);
         double d = front;
         n = r.normal;
@@ -116,9 +127,10 @@ struct Solids {
     return 1e30;
   }
 
-  /// [t0, t1] of the ray x + t e inside solid k, t in [0, h].
-  std::pair<double, double> interval(size_t k, const glm::dvec3& x, const glm::dvec3& e, double h) const {
-    double t0 = 0, t1 = h;
+  /// [t0, t1] of the ray x + t e inside solid k eroded by `erode` [m], t in [lo, hi] (not clipped to the domain).
+  std::pair<double, double> interval(size_t k, const glm::dvec3& x, const glm::dvec3& e, double lo, double hi,
+                                     double erode) const {
+    double t0 = lo, t1 = hi;
     // Keeps the points with (x + t e - p) . n < 0.
     auto clip = [&](const glm::dvec3& p, const glm::dvec3& n) {
       const double d = glm::dot(x - p, n), c = glm::dot(e, n);
@@ -138,15 +150,17 @@ struct Solids {
       case Kind::kHalfSpace: {
         glm::dvec3 p, n;
         plane(k, p, n);
-        clip(p, n);
+        clip(p - erode * n, n);
         break;
       }
       case Kind::kBox:
-        clip_box(colliders[k].point - colliders[k].half_extent, colliders[k].point + colliders[k].half_extent);
+        clip_box(colliders[k].point - colliders[k].half_extent + erode,
+                 colliders[k].point + colliders[k].half_extent - erode);
         break;
       case Kind::kSphere: {
         const glm::dvec3 r = x - colliders[k].point;
-        const double b = glm::dot(r, e), q = glm::dot(r, r) - colliders[k].radius * colliders[k].radius;
+        const double radius = std::max(colliders[k].radius - erode, 0.0);
+        const double b = glm::dot(r, e), q = glm::dot(r, r) - radius * radius;
         const double disc = b * b - q;
         if (disc <= 0) return {0, 0};
         t0 = std::max(t0, -b - std::sqrt(disc));
@@ -155,14 +169,24 @@ struct Solids {
       }
       case Kind::kSlab: {
         const sph::Region& r = s.regions[k - colliders.size() - 6];
-        clip(r.point, r.normal);
-        clip(r.point - thickness(r) * r.normal, -r.normal);
-        clip_box(r.min, r.max);
+        clip(r.point - erode * r.normal, r.normal);
+        clip(r.point - (thickness(r) - erode) * r.normal, -r.normal);
+        clip_box(r.min + erode, r.max - erode);
         break;
       }
       case Kind::kNone: return {0, 0};
     }
-    clip_box(s.domain_min, s.domain_max);  // beyond the domain faces the mirror images stand for the solid
+    return {t0, t1};
+  }
+
+  /// [t0, t1] of the ray x + t e inside the domain box, t in [0, h] (all of it without walls... the faces are
+  /// always walls here).
+  std::pair<double, double> in_domain(const glm::dvec3& x, const glm::dvec3& e, double h) const {
+    double t0 = 0, t1 = h;
+    for (int ax = 0; ax < 3; ++ax) {
+      if (e[ax] > 0) t1 = std::min(t1, (s.domain_max[ax] - x[ax]) / e[ax]);
+      else if (e[ax] < 0) t1 = std::min(t1, (s.domain_min[ax] - x[ax]) / e[ax]);
+    }
     return {t0, t1};
   }
 };
@@ -208,23 +232,32 @@ struct NearSolid {
   glm::dvec3 n;
 };
 
-/// The solids within h of x, leaving out half-spaces that lie wholly beyond a domain face (empty once clipped).
+/// Whether a plane at distance d [m] from x with normal n lies on or beyond a domain face facing the same way.
+bool beyond_a_face(const sph::SphSettings& s, const glm::dvec3& x, double d, const glm::dvec3& n) {
+  for (int f = 0; f < 6; ++f) {
+    glm::dvec3 nf(0.0);
+    nf[f / 2] = f % 2 ? -1.0 : 1.0;
+    const double df = f % 2 ? s.domain_max[f / 2] - x[f / 2] : x[f / 2] - s.domain_min[f / 2];
+    if (df <= d && glm::dot(nf, n) > 0.9999) return true;
+  }
+  return false;
+}
+
+/// The solids within h of x (their un-eroded selves: the skins reach into the kernel first; d is the eroded
+/// distance), leaving out half-spaces that lie wholly beyond a domain face (empty once clipped).
 std::vector<NearSolid> near_solids(const Solids& solids, const glm::dvec3& x, double h) {
   std::vector<NearSolid> out;
   for (size_t k = 0; k < solids.count() && out.size() < 8; ++k) {
     if (solids.kind(k) == Kind::kNone) continue;
     glm::dvec3 n;
     const double d = solids.distance(k, x, n);
-    if (d >= h) continue;
-    bool empty = false;
-    if (solids.kind(k) == Kind::kHalfSpace)
-      for (int f = 0; f < 6; ++f) {
-        glm::dvec3 nf(0.0);
-        nf[f / 2] = f % 2 ? -1.0 : 1.0;
-        const double df = f % 2 ? solids.s.domain_max[f / 2] - x[f / 2] : x[f / 2] - solids.s.domain_min[f / 2];
-        empty |= df <= d && glm::dot(nf, n) > 0.9999;
-      }
-    if (!empty) out.push_back({k, d, n});
+    if (d >= h + solids.a) continue;
+    if (solids.kind(k) == Kind::kHalfSpace) {
+      glm::dvec3 p, pn;
+      solids.plane(k, p, pn);
+      if (beyond_a_face(solids.s, x, glm::dot(x - p, pn), pn)) continue;
+    }
+    out.push_back({k, d, n});
   }
   return out;
 }
@@ -275,26 +308,35 @@ bool acts_as_half_space(const Solids& solids, const NearSolid& q, const glm::dve
     case Kind::kHalfSpace: return true;
     case Kind::kBox: {
       const Collider& c = solids.colliders[q.k];
-      return cap_inside_box(x, c.point - c.half_extent, c.point + c.half_extent, q.d, q.n, h);
+      return cap_inside_box(x, c.point - c.half_extent + solids.a, c.point + c.half_extent - solids.a, q.d, q.n, h);
     }
     case Kind::kSlab: {
       const sph::Region& r = solids.s.regions[q.k - solids.colliders.size() - 6];
-      return cap_inside(x, r.point, r.normal, q.d, q.n, h) &&
-             cap_inside(x, r.point - solids.thickness(r) * r.normal, -r.normal, q.d, q.n, h) &&
-             cap_inside_box(x, r.min, r.max, q.d, q.n, h);
+      const double a = solids.a;
+      return cap_inside(x, r.point - a * r.normal, r.normal, q.d, q.n, h) &&
+             cap_inside(x, r.point - (solids.thickness(r) - a) * r.normal, -r.normal, q.d, q.n, h) &&
+             cap_inside_box(x, r.min + a, r.max - a, q.d, q.n, h);
     }
     default: return false;
   }
 }
 
+/// Whether closed forms are exact: every near solid its (eroded) tangent half-space within the ball, no two
+/// non-parallel solids (themselves, not eroded: one's skin cuts into the other) meeting inside it, nor one and the
+/// region beyond a face unless it is a plane at right angles to the face (its mirror image beyond is itself).
 bool exact_case(const Solids& solids, const std::vector<NearSolid>& near, const glm::dvec3& x, double h) {
   const auto faces = near_faces(solids.s, x);
+  const double a = solids.a;
   for (size_t i = 0; i < near.size(); ++i) {
     if (!acts_as_half_space(solids, near[i], x, h)) return false;
     for (size_t j = 0; j < i; ++j)
-      if (!same_way(near[i].n, near[j].n) && meet_in_ball(near[i].d, near[i].n, near[j].d, near[j].n, h)) return false;
-    for (const NearSolid& f : faces)
-      if (!same_way(near[i].n, f.n) && meet_in_ball(near[i].d, near[i].n, f.d, f.n, h)) return false;
+      if (!same_way(near[i].n, near[j].n) && meet_in_ball(near[i].d - a, near[i].n, near[j].d - a, near[j].n, h))
+        return false;
+    for (const NearSolid& f : faces) {
+      const bool right_angle = solids.kind(near[i].k) == Kind::kHalfSpace && std::abs(glm::dot(near[i].n, f.n)) < 1e-4;
+      if (!same_way(near[i].n, f.n) && !right_angle && meet_in_ball(near[i].d - a, near[i].n, f.d, f.n, h))
+        return false;
+    }
   }
   return true;
 }
@@ -357,17 +399,38 @@ double w_poly6(double r, double h) {
 }
 
 std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::vector<Collider>& colliders,
-                                        const glm::dvec3& x, Rule rule) {
-  const Solids solids{s, colliders};
-  const double h = s.h();
+                                        const glm::dvec3& x, double mass, Rule rule) {
+  const Solids solids{s, colliders, sph::continuum_erosion(s)};
+  const double h = s.h(), a = solids.a;
   const auto near = near_solids(solids, x, h);
   std::vector<SolidShare> out(near.size());
   for (size_t i = 0; i < near.size(); ++i) {
     out[i].solid = near[i].k;
     out[i].normal = near[i].n;
-    out[i].d = near[i].d;
+    out[i].d = near[i].d - a;
   }
   if (near.empty()) return out;
+  // The nearest solid of each family of parallel ones facing the same way carries the family's skin and own image.
+  std::vector<bool> nearest(near.size(), true);
+  for (size_t i = 0; i < near.size(); ++i)
+    for (size_t j = 0; j < near.size(); ++j)
+      if (j != i && same_way(near[j].n, near[i].n) &&
+          (near[j].d < near[i].d || (near[j].d == near[i].d && j < i)))
+        nearest[i] = false;
+  // The particle's own mirror image across each such solid's tangent plane (at its true distance), unless a domain
+  // face facing the same way is as near (its images have it): m W(2 d) / rho0, its gradient 2 W'(2 d) n m / rho0.
+  auto add_own_images = [&] {
+    const double c = 315.0 / (64.0 * kPi * std::pow(h, 9));
+    for (size_t i = 0; i < near.size(); ++i) {
+      glm::dvec3 n;  // the solid's own tangent plane, not the eroded one's
+      const double d = solids.distance(near[i].k, x, n, false), r = 2 * std::max(d, 0.0);
+      if (r >= h || !nearest[i] || beyond_a_face(s, x, d + 1e-4 * h, n)) continue;
+      const double q = h * h - r * r, scale = mass / s.rest_density;
+      out[i].v += scale * c * q * q * q;
+      out[i].g += scale * 2.0 * (-6.0 * c * r * q * q) * n;
+      out[i].l += scale * lap_visc(r, h);
+    }
+  };
   const bool shader = rule == Rule::kShader;
   if (shader && exact_case(solids, near, x, h)) {
     for (size_t i = 0; i < near.size(); ++i) {
@@ -380,56 +443,103 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
       if (nearest_lower < h)
         add(out[i], half_space_share(near[i].k, std::max(near[i].d, nearest_lower), near[i].n, h), -1);
     }
+    add_own_images();
     return out;
   }
-  // Control variates: the tangent half-spaces, the nearest of each parallel family.
-  std::vector<bool> tangent(near.size(), shader);
-  for (size_t i = 0; i < near.size() && shader; ++i)
-    for (size_t j = 0; j < near.size(); ++j)
-      if (j != i && same_way(near[j].n, near[i].n) &&
-          (near[j].d < near[i].d || (near[j].d == near[i].d && j < i)))
-        tangent[i] = false;
+  // Control variates (shader rule): the tangent half-spaces of the eroded solids, the nearest of each family.
+  std::vector<bool> tangent(near.size(), false);
+  for (size_t i = 0; i < near.size(); ++i) tangent[i] = shader && nearest[i];
   for (size_t i = 0; i < near.size(); ++i)
     if (tangent[i]) add(out[i], half_space_share(near[i].k, near[i].d, near[i].n, h), 1);
   for (const Direction& dir : directions(rule)) {
     const glm::dvec3 e = dir.e;
-    auto add_ray = [&](size_t i, double a, double b, double sign) {
-      const glm::dvec3 f = dir.weight * radial(a, b, h);
+    auto add_ray = [&](size_t i, double t0, double t1, double sign) {
+      const glm::dvec3 f = dir.weight * radial(t0, t1, h);
       out[i].v += sign * f.x;
       out[i].g += sign * f.y * e;
       out[i].l += sign * f.z;
     };
-    std::vector<std::pair<double, double>> iv(near.size());
-    std::vector<double> cuts;
     for (size_t i = 0; i < near.size(); ++i) {
-      iv[i] = solids.interval(near[i].k, x, e, h);
-      if (iv[i].second > iv[i].first) cuts.insert(cuts.end(), {iv[i].first, iv[i].second});
-      if (tangent[i]) {
-        // The tangent half-space's ray: points with (t e) . n < -d.
-        const double c = glm::dot(e, near[i].n);
-        double t0 = 0, t1 = h;
-        if (c < 0) t0 = std::max(t0, -near[i].d / c);
-        else if (c > 0) t1 = std::min(t1, -near[i].d / c);
-        else if (near[i].d >= 0) t1 = t0;
-        if (t1 > t0) add_ray(i, t0, t1, -1);
+      if (!tangent[i]) continue;
+      // The tangent half-space's ray: points with (t e) . n < -d.
+      const double c = glm::dot(e, near[i].n);
+      double t0 = 0, t1 = h;
+      if (c < 0) t0 = std::max(t0, -near[i].d / c);
+      else if (c > 0) t1 = std::min(t1, -near[i].d / c);
+      else if (near[i].d >= 0) t1 = t0;
+      if (t1 > t0) add_ray(i, t0, t1, -1);
+    }
+    // The solids' region on the ray: inside the domain, the union of the eroded solids; beyond the face where the
+    // ray leaves, the same of the ray's mirror image (solids parallel to that face and facing its way left out);
+    // less, on both, the skins: points less than a below a nearest solid's tangent plane.
+    const auto [in0, in1] = solids.in_domain(x, e, h);
+    struct Piece {
+      glm::dvec3 origin, dir;
+      double t0, t1;
+      glm::dvec3 face;  // the mirroring face's normal into the domain; 0 inside
+    };
+    std::vector<Piece> pieces = {{x, e, in0, in1, glm::dvec3(0.0)}};
+    if (in1 < h) {
+      int axis = 0;
+      double miss = 1e300;
+      for (int ax = 0; ax < 3; ++ax) {
+        if (e[ax] == 0) continue;
+        const double bound = e[ax] > 0 ? s.domain_max[ax] : s.domain_min[ax], t = (bound - x[ax]) / e[ax];
+        if (std::abs(t - in1) < miss) miss = std::abs(t - in1), axis = ax;
+      }
+      const double bound = e[axis] > 0 ? s.domain_max[axis] : s.domain_min[axis];
+      Piece m{x, e, in1, h, glm::dvec3(0.0)};
+      m.origin[axis] = 2 * bound - x[axis];
+      m.dir[axis] = -e[axis];
+      m.face[axis] = e[axis] > 0 ? -1.0 : 1.0;
+      m.t1 = std::min(h, solids.in_domain(m.origin, m.dir, 1e300).second);
+      if (m.t1 > m.t0) pieces.push_back(m);
+    }
+    for (const Piece& piece : pieces) {
+      std::vector<std::pair<double, double>> iv(near.size()), skin(near.size(), {0, 0});
+      std::vector<double> cuts;
+      for (size_t i = 0; i < near.size(); ++i) {
+        const bool left_out = glm::dot(piece.face, piece.face) > 0 && same_way(piece.face, near[i].n);
+        iv[i] = left_out ? std::make_pair(0.0, 0.0)
+                         : solids.interval(near[i].k, piece.origin, piece.dir, piece.t0, piece.t1, a);
+        if (iv[i].second > iv[i].first) cuts.insert(cuts.end(), {iv[i].first, iv[i].second});
+        if (!nearest[i]) continue;
+        // Depth below the tangent plane through x - (d - a) n, along this piece: -(dr + t c).
+        const double dr = near[i].d - a + glm::dot(piece.origin - x, near[i].n), c = glm::dot(piece.dir, near[i].n);
+        double t0 = piece.t0, t1 = piece.t1;
+        auto keep_below = [&](double dist, double slope) {  // points with dist + t slope < 0
+          if (slope < 0) t0 = std::max(t0, -dist / slope);
+          else if (slope > 0) t1 = std::min(t1, -dist / slope);
+          else if (dist >= 0) t1 = t0;
+        };
+        keep_below(dr, c);            // below the tangent plane
+        keep_below(-(dr + a), -c);    // above the eroded one
+        if (t1 > t0) {
+          skin[i] = {t0, t1};
+          cuts.insert(cuts.end(), {t0, t1});
+        }
+      }
+      std::sort(cuts.begin(), cuts.end());
+      for (size_t c = 0; c + 1 < cuts.size(); ++c) {
+        if (cuts[c + 1] <= cuts[c]) continue;
+        const double mid = 0.5 * (cuts[c] + cuts[c + 1]);
+        bool in_skin = false;
+        for (const auto& sk : skin) in_skin = in_skin || (mid > sk.first && mid < sk.second);
+        if (in_skin) continue;
+        for (size_t i = 0; i < near.size(); ++i)
+          if (mid >= iv[i].first && mid <= iv[i].second) {
+            add_ray(i, cuts[c], cuts[c + 1], 1);
+            break;
+          }
       }
     }
-    std::sort(cuts.begin(), cuts.end());
-    for (size_t c = 0; c + 1 < cuts.size(); ++c) {
-      if (cuts[c + 1] <= cuts[c]) continue;
-      const double mid = 0.5 * (cuts[c] + cuts[c + 1]);
-      for (size_t i = 0; i < near.size(); ++i)
-        if (mid >= iv[i].first && mid <= iv[i].second) {
-          add_ray(i, cuts[c], cuts[c + 1], 1);
-          break;
-        }
-    }
   }
+  add_own_images();
   return out;
 }
 
 bool closed_forms_only(const sph::SphSettings& s, const std::vector<Collider>& colliders, const glm::dvec3& x) {
-  const Solids solids{s, colliders};
+  const Solids solids{s, colliders, sph::continuum_erosion(s)};
   return exact_case(solids, near_solids(solids, x, s.h()), x, s.h());
 }
 

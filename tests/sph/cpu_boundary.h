@@ -1,9 +1,11 @@
 #pragma once
-/// Double-precision CPU reference of the SPH solid boundary model (shaders/sph/boundary.glsl): the integrals of the
-/// kernels over the union S of all solids (colliders, domain faces, boundary slabs) around a particle, split per
-/// solid (a point of S belongs to the lowest-index solid containing it). Written from the definitions: the
-/// half-space integrals by nested Simpson quadrature of the kernels (not the shader's closed forms), the solids'
-/// ray intervals in double, the radial integrals from the kernels' polynomials in h.
+/// Double-precision CPU reference of the SPH solid boundary model (shaders/sph/boundary.glsl; docs/water.md
+/// "Solids") under WCSPH's poly6: the integrals of the kernels over the continuum solids (colliders, boundary slabs)
+/// around a particle, eroded by sph::continuum_erosion(), less the skins below the nearest solids' tangent planes,
+/// continued beyond the domain face a ray leaves by as their mirror image, plus the particle's own mirror image
+/// across each near solid; split per solid (a point belongs to the lowest-index solid containing it). Written from
+/// the definitions: the half-space integrals by nested Simpson quadrature of the kernels (not the shader's closed
+/// forms), the solids' ray intervals in double, the radial integrals from the kernels' polynomials in h.
 #include <functional>
 #include <vector>
 
@@ -24,7 +26,7 @@ double w_poly6(double r, double h);
 struct SolidShare {
   size_t solid = 0;          ///< index: colliders, then the 6 domain faces (x-, x+, y-, ...), then the regions
   glm::dvec3 normal{0.0};    ///< unit normal of the solid's tangent plane at the particle (out of the solid)
-  double d = 0;              ///< signed distance of the particle from the solid [m]
+  double d = 0;              ///< signed distance of the particle from the solid itself (not eroded) [m]
   double v = 0;              ///< int W_poly6 [1]
   glm::dvec3 g{0.0};         ///< int grad_i W_poly6 = grad V [1/m]
   double l = 0;              ///< int lap W_visc [1/m^2]
@@ -45,9 +47,9 @@ struct Direction {
 /// The directions of `rule` (kFine: Gauss-Legendre nodes in cos(theta) by Newton's method on P_64, uniform in phi).
 std::vector<Direction> directions(Rule rule);
 
-/// The shares of every solid within h of x.
+/// The shares of every solid within h of x for a particle of mass `mass` [kg] (its own images).
 std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::vector<Collider>& colliders,
-                                        const glm::dvec3& x, Rule rule);
+                                        const glm::dvec3& x, double mass, Rule rule);
 
 /// Whether the shader rule evaluates x by closed forms only (every solid within h a half-space, no two
 /// non-parallel ones meeting inside the kernel); exact up to rounding there.

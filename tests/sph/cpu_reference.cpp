@@ -121,7 +121,7 @@ std::vector<Density> density(const Setup& s, const std::vector<GpuParticle>& par
         ++n;
       }
     double walls = 0;
-    const auto shares = boundary_shares(s.settings, s.colliders, xi, Rule::kShader);
+    const auto shares = boundary_shares(s.settings, s.colliders, xi, particles[i].x_m.w, Rule::kShader);
     for (const SolidShare& b : shares) walls += b.v;
     out[i].rho = sum + s.settings.rest_density * walls;
     out[i].p = pressure_of(s.settings, out[i].rho);
@@ -204,9 +204,15 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
       a += f;
       magnitude += glm::length(f) * 8.0;  // lap c cancels between the self term and the neighbours
     }
-    // The colliders and slabs: the force of their share of rho_i, the ghost velocity in the viscous term.
-    for (const SolidShare& b : boundary_shares(st, s.colliders, xi, Rule::kShader)) {
+    // The colliders and slabs: the force of their share of rho_i, the ghost velocity in the viscous term. G is a sum
+    // over 256 rays (and, beyond the faces, their mirrored parts) that round relative to the integral of |grad W|
+    // over the kernel ball, not to their net, which nearly cancels inside a solid: that integral is the magnitude.
+    const double abs_gradient = simpson(
+        [&](double r) { return 4 * kPi * r * r * 945.0 / (32.0 * kPi * std::pow(h, 9)) * r * std::pow(h * h - r * r, 2); },
+        0.0, h);
+    for (const SolidShare& b : boundary_shares(st, s.colliders, xi, pi.x_m.w, Rule::kShader)) {
       const glm::dvec3 fp = -st.rest_density * p_i / (rho_i * rho_i) * b.g;
+      magnitude += st.rest_density * std::abs(p_i) / (rho_i * rho_i) * abs_gradient;
       glm::dvec3 dv = solid_velocity(s.colliders, b.solid) - vi;
       if (!solid_no_slip(st, s.colliders, b.solid)) dv = glm::dot(dv, b.normal) * b.normal;
       const glm::dvec3 fv = 2.0 * st.viscosity / rho_i * b.l * dv;

@@ -11,6 +11,7 @@
 
 #include "cpu_boundary.h"
 #include "cpu_reference.h"
+#include "sph/seeding.h"
 #include "sph_test_util.h"
 
 using namespace firn;
@@ -41,17 +42,20 @@ TEST(SphBoundary, CoincidingAndOverlappingSolidsCountOnce) {
   const sph::SphSettings s = domain();
   for (Rule rule : {Rule::kShader, Rule::kFine}) {
     // A plane on the domain floor: the images stand for it, it adds nothing.
+    const double m = sph::lattice_particle_mass(s);
     const glm::dvec3 x(0.2, 0.013, 0.15);
-    EXPECT_EQ(total_v(boundary_shares(s, {plane({0, 0, 0}, {0, 1, 0})}, x, rule)), 0.0);
-    // Two planes on one another 0.1 m up, and a box whose top face lies on them: one half-space.
+    EXPECT_EQ(total_v(boundary_shares(s, {plane({0, 0, 0}, {0, 1, 0})}, x, m, rule)), 0.0);
+    // Two planes on one another 0.1 m up, and a box whose top face lies on them: one half-space, eroded by a, and
+    // the particle's own image across it.
     const glm::dvec3 y(0.2, 0.113, 0.15);
-    const double want = wall_volume_poly6(0.013, kH);
+    const double want =
+        wall_volume_poly6(0.013 + sph::continuum_erosion(s), kH) + m / s.rest_density * w_poly6(2 * 0.013, kH);
     Collider box;
     box.shape = ColliderShape::kBox;
     box.point = {0.2, 0.05, 0.15};
     box.half_extent = {0.3, 0.05, 0.3};  // reaches through the domain's sides: only its inside counts
     const std::vector<Collider> stacked = {plane({0, 0.1, 0}, {0, 1, 0}), plane({0.3, 0.1, 0.1}, {0, 1, 0}), box};
-    const auto shares = boundary_shares(s, stacked, y, rule);
+    const auto shares = boundary_shares(s, stacked, y, m, rule);
     std::printf("  %s rule: stacked V %.9f, one plane %.9f; shares %.4f %.4f %.4f\n",
                 rule == Rule::kShader ? "shader" : "fine", total_v(shares), want, shares[0].v, shares[1].v,
                 shares[2].v);
@@ -85,13 +89,13 @@ TEST(SphBoundary, ShaderRuleAgreesWithFineRule) {
   int compared = 0;
   for (int k = 0; compared < 300 && k < 100000; ++k) {
     const glm::dvec3 x(sphtest::uniform(rng, 0, 0.5), sphtest::uniform(rng, 0, 0.4), sphtest::uniform(rng, 0, 0.3));
-    const auto a = boundary_shares(s, colliders, x, Rule::kShader);
+    const auto a = boundary_shares(s, colliders, x, sph::lattice_particle_mass(s), Rule::kShader);
     if (a.size() < 2) continue;  // the interesting cases: edges, overlaps, curvature
     // Where the water's particles sit: at least half a lattice spacing (h / 4) outside every solid.
     bool clear = true;
     for (const SolidShare& q : a) clear &= q.d >= 0.25 * kH;
     if (!clear) continue;
-    const auto b = boundary_shares(s, colliders, x, Rule::kFine);
+    const auto b = boundary_shares(s, colliders, x, sph::lattice_particle_mass(s), Rule::kFine);
     double va = 0, vb = 0;
     glm::dvec3 ga(0.0), gb(0.0);
     for (const SolidShare& q : a) va += q.v, ga += q.g;

@@ -280,7 +280,10 @@ void check_one_iteration(uint32_t mode) {
 // The solids' share of DFSPH's density (boundary.glsl's cubic-spline integrals: the half-space closed form and the ray
 // quadrature with its control variates) against brute force: particles within h of a tilted plane collider and of a
 // box collider (its edges and corners included), far from the domain faces, rho_i = sum_j m_j W_ij + rho0 V_i with
-// V_i = int_S W(x_i - y) dy over the union of the solids by a midpoint rule on a 160^3 grid over the kernel ball.
+// V_i = int_S W(x_i - y) dy by a midpoint rule on a 160^3 grid over the kernel ball, S the union of the solids eroded
+// by a (continuum_erosion) less the skin (0 < depth < a) below each solid's tangent plane, plus the particle's own
+// image m_i W(2 d) across each, d the solid's signed distance (docs/water.md "Solids"). The skin's tangent plane is
+// the model's: normal the gradient of the eroded solid's signed distance, at that distance less a.
 TEST(DfsphPasses, SolidIntegralsOfTheCubicSplineMatchBruteForce) {
   firn::test::gl_context();
   std::mt19937_64 rng(test_seed());
@@ -308,7 +311,10 @@ TEST(DfsphPasses, SolidIntegralsOfTheCubicSplineMatchBruteForce) {
     for (const glm::dvec3& o : x) apart &= glm::length(o - q) > h / 3;
     if (d > 0.0 && d < h && apart) x.push_back(q);
   }
-  const double mass = lattice_particle_mass(s);
+  const double mass = lattice_particle_mass(s), a = continuum_erosion(s);
+  std::vector<Collider> eroded = solids;
+  eroded[0].point -= a * plane.normal;
+  eroded[1].half_extent -= glm::dvec3(a);
   Solver solver(s, solids, glm::dvec3(0.0), particles_at(x, mass));
   solver.set_time_step(1e-3);
   solver.sort();
@@ -318,15 +324,29 @@ TEST(DfsphPasses, SolidIntegralsOfTheCubicSplineMatchBruteForce) {
   for (size_t i = 0; i < x.size(); ++i) {
     double rho = 0;
     for (const glm::dvec3& o : x) rho += mass * cubic_spline(glm::length(x[i] - o), h);
+    // The tangent planes of the solids within h (true distance d, normal n), their skins and own images.
+    std::vector<std::pair<double, glm::dvec3>> tangents;
+    for (const Collider& c : eroded) {
+      const double d = signed_distance(c, x[i]) - a;
+      if (d < h) tangents.emplace_back(d, surface_normal(c, x[i]));
+    }
+    for (const Collider& c : solids)  // own images: across the solids' own tangent planes
+      if (signed_distance(c, x[i]) < h) rho += mass * cubic_spline(2 * std::max(signed_distance(c, x[i]), 0.0), h);
     constexpr int n = 160;
     const double cell = 2 * h / n;
     double v = 0;
-    for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b)
-        for (int c = 0; c < n; ++c) {
-          const glm::dvec3 y = x[i] + cell * (glm::dvec3(a, b, c) + 0.5) - h;
+    for (int ia = 0; ia < n; ++ia)
+      for (int ib = 0; ib < n; ++ib)
+        for (int ic = 0; ic < n; ++ic) {
+          const glm::dvec3 y = x[i] + cell * (glm::dvec3(ia, ib, ic) + 0.5) - h;
           const double r = glm::length(y - x[i]);
-          if (r < h && (signed_distance(plane, y) < 0 || signed_distance(box, y) < 0)) v += cubic_spline(r, h);
+          if (r >= h || (signed_distance(eroded[0], y) >= 0 && signed_distance(eroded[1], y) >= 0)) continue;
+          bool skin = false;
+          for (const auto& [d, nt] : tangents) {
+            const double depth = -(d + glm::dot(y - x[i], nt));
+            skin |= depth > 0 && depth < a;
+          }
+          if (!skin) v += cubic_spline(r, h);
         }
     rho += s.rest_density * v * cell * cell * cell;
     const double e = std::abs(p[i].v_rho.w - rho) / s.rest_density;
@@ -352,15 +372,12 @@ TEST(DfsphPasses, DensitySolveIterationMatchesCpuReference) { check_one_iteratio
 // its density rises as it moves towards the wall (d rho / d n < 0 along the normal n into the water), so that its own
 // pressure can push it off. Measured by the GPU density pass on a lattice block 7 x 5 x 7 spacings over the wall, the
 // centre particle of the first layer moved by +-2 % of a spacing along n, with DFSPH's cubic spline and with WCSPH's
-// poly6. Disabled: a plane collider fails both (2026-12-07, DFSPH: rho = 1.038 rho0 and d rho / d n = +0.022 rho0 / s,
-// the face 1.000 rho0 and -0.239 rho0 / s; WCSPH: 1.026 and +0.052, the face 1.000 and -0.163; a one-dimensional sum of
-// the kernels over the lattice gives the same): beside the plane V gains what the neighbour sum loses, so DFSPH's
-// Jacobi diagonal is nearly 0 there and the solve moves such a particle into the wall (SphTanks.DISABLED_Dfsph*), and
-// under WCSPH the water creeps onto the wall (docs/water.md). The bounds: within 1 % of rho0, and at least half the
-// face's slope. A model that passes on paper (docs/water.md "Solids"): the solid eroded by a plus the particle's own
-// image across the tangent plane, m_i W(2 d), with a = 0.317 s (cubic) or 0.267 s (poly6), gives 1.000 and -0.225
-// (-0.125) here.
-TEST(DfsphPasses, DISABLED_ContinuumWallHoldsItsFirstLayerAsMirrorImagesDo) {
+// poly6. The bounds: within 1 % of rho0 (the face: 0.1 %), and at least half the face's slope. Before the solids
+// stood for mirror images (docs/water.md "Solids", 2026-12-07) a plane collider failed both (DFSPH: 1.038 rho0 and
+// +0.022 rho0 / s, WCSPH 1.026 and +0.052): beside the plane V gained what the neighbour sum lost, so the solve moved
+// such a particle into the wall and the water crept onto it. Now: 1.000 and -0.225 (cubic), 1.000 and -0.125 (poly6),
+// against the face's 1.000 and -0.239 (-0.163).
+TEST(DfsphPasses, ContinuumWallHoldsItsFirstLayerAsMirrorImagesDo) {
   firn::test::gl_context();
   const double h = 0.04;
   for (PressureSolver solver_kind : {PressureSolver::kDfsph, PressureSolver::kWcsph}) {
@@ -399,5 +416,59 @@ TEST(DfsphPasses, DISABLED_ContinuumWallHoldsItsFirstLayerAsMirrorImagesDo) {
     EXPECT_LT(slope[0], 0.0);
     EXPECT_NEAR(rho[1], 1.0, 1e-2) << (dfsph ? "DFSPH" : "WCSPH");
     EXPECT_LT(slope[1], 0.5 * slope[0]) << (dfsph ? "DFSPH" : "WCSPH");
+  }
+}
+
+// Where continuum walls meet each other or a domain face, the eroded solids, their skins, their mirror images
+// beyond the faces and the particle's own images give the lattice particles in the edge and the corner what the
+// domain faces' images give them (docs/water.md "Solids"). Every combination of faces and planes for an edge and a
+// corner, at the corner cell and its neighbours. Bound: 0.5 % of rho0, the tolerance of the solids' angular rule where
+// walls meet (test_boundary.cpp); a three-dimensional quadrature of the model on the lattice gives 0.1-0.3 %, and
+// before the skins (the union of eroded solids) an edge read 1.7 % over and a corner 4.8 %.
+TEST(DfsphPasses, ContinuumEdgesAndCornersReadAsFacesDo) {
+  firn::test::gl_context();
+  const double h = 0.04;
+  for (PressureSolver solver_kind : {PressureSolver::kDfsph, PressureSolver::kWcsph}) {
+    const bool dfsph = solver_kind == PressureSolver::kDfsph;
+    for (int walls = 2; walls <= 3; ++walls) {
+      // Bit a of `planes`: wall a (x = 0, y = 0, z = 0) is a plane collider, else a domain face.
+      auto density = [&](int planes, const glm::ivec3& cell) {
+        glm::dvec3 lo(0.0);
+        for (int a = 0; a < 3; ++a) lo[a] = a >= walls || (planes >> a & 1) ? -0.5 : 0.0;
+        SphSettings s = settings_for(lo, glm::dvec3(0.5), h);
+        s.pressure_solver = solver_kind;
+        std::vector<Collider> solids;
+        for (int a = 0; a < walls; ++a) {
+          if (!(planes >> a & 1)) continue;
+          Collider c;
+          c.point = glm::dvec3(0.0);
+          c.normal = glm::dvec3(0.0);
+          c.normal[a] = 1.0;
+          solids.push_back(c);
+        }
+        const double sp = s.spacing;
+        std::vector<glm::dvec3> x = {sp * (glm::dvec3(cell) + 0.5)};
+        for (int i = 0; i < 5; ++i)
+          for (int j = 0; j < 5; ++j)
+            for (int k = walls == 3 ? 0 : -4; k < 5; ++k)
+              if (glm::ivec3(i, j, k) != cell) x.push_back(sp * (glm::dvec3(i, j, k) + 0.5));
+        Solver solver(s, solids, glm::dvec3(0.0), particles_at(x, lattice_particle_mass(s)));
+        solver.set_time_step(1e-3);
+        solver.sort();
+        solver.density();
+        return double(by_id(solver.download_particles())[0].v_rho.w) / s.rest_density;
+      };
+      for (glm::ivec3 cell : {glm::ivec3(0, 0, 0), glm::ivec3(1, 0, 0), glm::ivec3(0, 1, 0), glm::ivec3(1, 1, 0)}) {
+        const double faces = density(0, cell);
+        EXPECT_NEAR(faces, 1.0, 1e-3);
+        for (int planes = 1; planes < (1 << walls); ++planes) {
+          const double rho = density(planes, cell);
+          std::printf("  %s, %d walls, planes %d, cell (%d %d %d): faces %.4f, with planes %.4f\n",
+                      dfsph ? "DFSPH" : "WCSPH", walls, planes, cell.x, cell.y, cell.z, faces, rho);
+          EXPECT_NEAR(rho, faces, 5e-3) << (dfsph ? "DFSPH" : "WCSPH") << ", " << walls << " walls, planes " << planes
+                                        << ", cell " << cell.x << " " << cell.y << " " << cell.z;
+        }
+      }
+    }
   }
 }
