@@ -406,6 +406,9 @@ Near near_solids(vec3 x) {
     s.n[s.count] = n;
     ++s.count;
   }
+  // A lone solid whose eroded part lies beyond h adds nothing: no skin cuts another solid, no own image (d > h / 2),
+  // and its mirror image beyond a face lies farther still (reflection moves a point of the domain away from x).
+  if (s.count == 1u && s.d[0] >= kernel_radius()) s.count = 0u;
   return s;
 }
 

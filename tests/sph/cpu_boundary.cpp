@@ -259,6 +259,7 @@ std::vector<NearSolid> near_solids(const Solids& solids, const glm::dvec3& x, do
     }
     out.push_back({k, d, n});
   }
+  if (out.size() == 1 && out[0].d >= h) out.clear();  // a lone solid whose eroded part lies beyond h adds nothing
   return out;
 }
 
