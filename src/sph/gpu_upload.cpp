@@ -54,7 +54,7 @@ GpuParams make_params(const SphSettings& s, const glm::dvec3& gravity, uint32_t 
   p.material = glm::vec4(eos_stiffness(s), s.viscosity, s.surface_tension, s.surface_threshold);
   p.gravity_dt = glm::vec4(glm::vec3(gravity), 0.0f);
   p.domain_min = glm::vec4(glm::vec3(s.domain_min), static_cast<float>(s.sound_speed));
-  p.domain_max = glm::vec4(glm::vec3(s.domain_max), static_cast<float>(continuum_erosion(s)));
+  p.domain_max = glm::vec4(glm::vec3(s.domain_max), 0.0f);  // w: the erosion, set by the solver (computed once)
   uint32_t flags = SPH_FLAG_WALLS;
   for (uint32_t a = 0; a < 3; ++a)
     if (s.no_slip[a]) flags |= SPH_FLAG_NO_SLIP_X << a;

@@ -158,7 +158,6 @@ double continuum_erosion(const SphSettings& settings) {
     const bool own = std::abs(r - s) < 1e-9 * s && y < 0;
     return y < -0.5 * s && !own ? w(r) : 0.0;
   });
-  const double target = images;
   // V(D) by Simpson's rule (the integrand is a polynomial of degree <= 8 on each piece of the kernel; 512 intervals
   // put its error far below 1e-9).
   auto half_space = [&](double depth) {
@@ -172,11 +171,11 @@ double continuum_erosion(const SphSettings& settings) {
     return 2.0 * std::numbers::pi * sum * step / 3.0;
   };
   double lo = 0.0, hi = h - 0.5 * s;
-  if (settings.rest_density * half_space(0.5 * s) <= target) return 0.0;
-  if (settings.rest_density * half_space(0.5 * s + hi) > target) return 0.0;
+  if (settings.rest_density * half_space(0.5 * s) <= images) return 0.0;
+  if (settings.rest_density * half_space(0.5 * s + hi) > images) return 0.0;
   for (int it = 0; it < 60; ++it) {  // V falls with depth: bisection
     const double mid = 0.5 * (lo + hi);
-    (settings.rest_density * half_space(0.5 * s + mid) > target ? lo : hi) = mid;
+    (settings.rest_density * half_space(0.5 * s + mid) > images ? lo : hi) = mid;
   }
   return 0.5 * (lo + hi);
 }

@@ -155,6 +155,7 @@ void Solver::upload_params() {
   GpuParams p = make_params(settings_, gravity_, count_, sort_.table_size(), colliders_.count(),
                             static_cast<uint32_t>(settings_.regions.size()));
   p.step.w = static_cast<uint32_t>(bodies_.size());
+  p.domain_max.w = static_cast<float>(erosion_);
   if (field_) {
     p.step.y |= SPH_FLAG_SOLID_FIELD;
     p.field_origin_h = glm::vec4(glm::vec3(field_->origin), static_cast<float>(field_->spacing));

@@ -302,6 +302,9 @@ class Solver {
   /// DFSPH: omega^2 of the pressure's checkerboard mode per unit head [1/m^2], rho0 dfsph_pressure_stiffness; 0
   /// with WCSPH. Fixed by the spacing and h, so computed once for time_step_limits.
   double head_stiffness_ = 0;
+  /// continuum_erosion() of the settings [m], computed once (it depends on the spacing, h and the pressure solver
+  /// only; upload_params runs at every rigid-body exchange).
+  double erosion_ = continuum_erosion(settings_);
   bool coupled_ = false;      ///< see set_coupled()
   bool closed_tank_ = false;  ///< no region moves water and no collider moves: the energy can only fall
   double energy_ = std::numeric_limits<double>::quiet_NaN();
