@@ -331,15 +331,27 @@ TEST(SphTanks, PlanesOnTheDomainFacesChangeNothing) {
   EXPECT_LT(d.max_speed, 2 * std::sqrt(2 * kG * 0.1));  // at most twice the free-fall speed from the column top
 }
 
-// The two checks above under DFSPH (the scene default) with the scene defaults (water's viscosity, alpha = 0.1;
-// use_dfsph), three tanks each. The released columns pass (2026-12-07: -5.6e-4 to -6.5e-4 J, limit about +6.3e-4 J;
-// before the solids stood for mirror images, one of three ended on the energy watchdog). The column at rest is still
-// disabled: it fails, and not only for the solids. A tank of domain faces alone (mirror images, the same column and
-// settings) keeps 2.7e-2 m/s after 1 s under DFSPH with water's viscosity, and 1.07e-2 with mu = 2 Pa s (limit
-// 1.40e-2); the random tanks keep 9.6e-3, 5.0e-2 and 2.3e-2 m/s (water's viscosity) and 8.4e-3, 1.74e-2 and 2.64e-2
-// (2 Pa s, another seed), moving in the first and second layers along the walls. (2026-12-07, one run each.) DFSPH's
-// resting column churns at low viscosity (docs/water.md "The resting column"); that is what this test measures first.
-TEST(SphTanks, DISABLED_DfsphColumnAtRestStaysAtRest) { column_at_rest(3, use_dfsph); }
+// The two checks above under DFSPH (the scene default), three tanks each. The released columns pass with the scene
+// defaults (water's viscosity, alpha = 0.1; use_dfsph; 2026-12-07: -5.6e-4 to -6.5e-4 J, limit about +6.3e-4 J;
+// before the solids stood for mirror images, one of three ended on the energy watchdog).
+// The column at rest fails at the defaults, and not for the solids: a tank of domain faces alone keeps 2.7e-2 m/s after
+// 1 s with water's viscosity (limit 1.40e-2), and these tanks kept 2.8e-2, 4.6e-2 and 5.5e-2 m/s (8.4e-3 to 2.6e-2 at 2
+// Pa s on another seed's tanks). That is DFSPH's own noise: a density residual e that a solve leaves and the next one
+// removes moves particles at about e s / dt (docs/water.md "The resting column", "Where the churn comes from"), 0.026
+// m/s at the defaults' 1 % on one particle and 3.8 ms steps, and 0.08 m/s with the start damped at 20 Pa s as in the
+// WCSPH test (1.2 ms steps, the viscous bound). So this test damps the start the same way and sets the bounds to 1e-5
+// on the average and 1e-4 on one particle (noise about 1e-3 m/s): what it checks is the solids. Measured 2026-12-07
+// (llvmpipe, one run): 6.9e-3, 6.2e-3 and 6.2e-3 m/s after 1 s on its three tanks, 818 steps each. It took 528 s, too
+// long for CI, so it stays disabled.
+TEST(SphTanks, DISABLED_DfsphColumnAtRestStaysAtRest) {
+  column_at_rest(3, [](SphSettings& st) {
+    use_dfsph(st);
+    st.viscosity = 20;
+    st.max_density_error = 1e-5;
+    st.max_particle_density_error = 1e-4;
+    st.max_iterations = 1000;
+  });
+}
 
 TEST(SphTanks, DfsphReleasedColumnGainsNoEnergy) { released_column(3, use_dfsph, [](SphSettings&) {}); }
 
