@@ -716,11 +716,13 @@ void add_own_images(vec3 x, Near s, float m, inout Share share[BOUNDARY_MAX_NEAR
 // G_continuum + G_own: the continuum stands for the images of other particles, which the symmetric pair form pushes
 // with p_i / rho_i^2 + p_j / rho_j^2, at rest twice the particle's own term (so a wall pushes back as hard as the
 // water beside it presses, and the layer along it stays at the bulk's density); the own image moves with the
-// particle, and the gradient of m W(2 d) already has that factor 2.
+// particle, and the gradient of m W(2 d) already has that factor 2. Both solvers. Until 2026-12-07 WCSPH used 1 G:
+// before the wall margin of integrate.comp, 2 G made its columns at rest churn more (4.9e-2 against 1.34e-2 m/s);
+// with the margin, 1 G left 15 % of a resting column's weight on the margin's projection instead of the solids' push
+// (docs/water.md "Solids").
 void boundary_shares(vec3 x, Near s, float m, out Share share[BOUNDARY_MAX_NEAR]) {
   continuum_shares(x, s, share);
-  float continuum_push = has_flag(SPH_FLAG_DFSPH) ? 2.0 : 1.0;
-  for (uint k = 0u; k < s.count; ++k) share[k].push = continuum_push * share[k].g;
+  for (uint k = 0u; k < s.count; ++k) share[k].push = 2.0 * share[k].g;
   add_own_images(x, s, m, share);
 }
 
@@ -793,7 +795,8 @@ BoundaryTerms boundary_terms(vec3 x, vec3 v, float m, Near s, out Share share[BO
   return t;
 }
 
-// ---- Integration: a particle that ends a step inside solid w is projected onto its surface.
+// ---- Integration: a particle that ends a step closer to solid w than a margin (integrate.comp) is projected back
+// onto the margin's surface.
 struct Wall {
   float d;
   vec3 n;
@@ -804,17 +807,20 @@ struct Wall {
 
 uint wall_count() { return solid_count(); }
 
-bool wall_at(uint w, vec3 x, out Wall wall) {
+// Solid w as a wall at x, its distance d measured from `margin` [m] in front of the solid's surface (d < 0: closer
+// than the margin or inside). False where w cannot reach x: a domain face with the walls off, a slab whose box,
+// grown by the margin towards the water, does not hold x.
+bool wall_at(uint w, vec3 x, float margin, out Wall wall) {
   wall = Wall(0.0, vec3(0.0), vec3(0.0), 0.0, uint(BOUNDARY_SEPARATE));
   if (w < collider_count()) {
     Collider c = colliders[w];
-    wall = Wall(collider_distance(c, x), collider_normal(c, x), c.velocity_friction.xyz, c.velocity_friction.w,
-                c.boundary.x);
+    wall = Wall(collider_distance(c, x) - margin, collider_normal(c, x), c.velocity_friction.xyz,
+                c.velocity_friction.w, c.boundary.x);
     return true;
   }
   if (w >= first_body()) {
     uint b = w - first_body();
-    wall.d = hull_distance(b, x, 0.0, wall.n);
+    wall.d = hull_distance(b, x, 0.0, wall.n) - margin;
     wall.velocity = body_velocity(b, x);
     wall.friction = bodies[b].velocity_friction.w;
     wall.kind = bodies[b].faces.z;
@@ -826,14 +832,15 @@ bool wall_at(uint w, vec3 x, out Wall wall) {
     uint axis = w >> 1;
     bool upper = (w & 1u) != 0u;
     wall.n[axis] = upper ? -1.0 : 1.0;
-    wall.d = upper ? domain_max[axis] - x[axis] : x[axis] - domain_min[axis];
+    wall.d = (upper ? domain_max[axis] - x[axis] : x[axis] - domain_min[axis]) - margin;
     return true;
   }
   w -= 6u;
   Region r = regions[w];
-  if (uint(r.min_action.w) != SPH_REGION_BOUNDARY || !inside_box(x, r.min_action.xyz, r.max_thickness.xyz))
+  if (uint(r.min_action.w) != SPH_REGION_BOUNDARY ||
+      !inside_box(x - margin * r.vector.xyz, r.min_action.xyz, r.max_thickness.xyz))
     return false;
   wall.n = r.vector.xyz;
-  wall.d = dot(x - r.point.xyz, wall.n);
-  return wall.d > -r.max_thickness.w;
+  wall.d = dot(x - r.point.xyz, wall.n) - margin;
+  return wall.d > -r.max_thickness.w - margin;
 }

@@ -26,23 +26,29 @@ void apply_regions(inout vec3 x, inout vec3 v) {
   }
 }
 
-// DFSPH keeps particles half a lattice spacing inside the domain faces, where the seeding lattice puts its first layer.
-// A face's mirror images give a density that is even in the distance d to the face, so its push (the gradient)
-// vanishes at d = 0: a thin sheet sank towards the face until its own image made up its missing neighbours (0.004 m
-// at s = 0.05 m), and the Jacobi step, facing a density with almost no gradient, drove its neighbours along the wall
-// at 10 m/s (docs/water.md "Impacts"). At d >= s / 2 every image is at least a spacing away, where the gradient is
-// near its peak. WCSPH keeps d >= 0: its tests and scenes are set up that way.
-float face_margin(uint w) {
-  bool face = w >= collider_count() && w < collider_count() + 6u;
-  return face && has_flag(SPH_FLAG_DFSPH) ? 0.5 * kernel.w : 0.0;
+// Particles stay a margin in front of the domain faces, the colliders and the slabs: half a lattice spacing, where
+// the seeding lattice puts its first layer. Each of these solids stands for mirror images (boundary.glsl), and a
+// particle's own image gives it a density that is even in its distance d to the solid, so its push (the density
+// kernel's gradient at 2 d) vanishes at d = 0. Without the margin, particles crept onto the solids, where their own
+// images overlapped them: under DFSPH a thin sheet sank towards a face until its own image made up its missing
+// neighbours (0.004 m at s = 0.05 m), and the Jacobi step, facing a density with almost no gradient, drove its
+// neighbours along the wall at 10 m/s (docs/water.md "Impacts"); under WCSPH columns at rest in tanks of colliders and
+// slabs kept 1.2-3.7e-2 m/s of churn after 1 s, particles pressed onto the walls at 1-1.5 % over rest density
+// (docs/water.md "Solids"). At d >= s / 2 every image is at least a spacing away, where the gradient is near its peak.
+// WCSPH's water is compressible: its first layer, compressed against the wall up to the watchdog's bound
+// (max_compression, step.z), stands at s / 2 / (1 + bound), so the margin is that (s / 2 held a resting column's
+// bottom layer up by the hydrostatic compression and squeezed the layer above it). The rigid bodies keep no margin:
+// their projection also moves momentum into the body (body_impulses.glsl), and a margin there is untested.
+float wall_margin(uint w) {
+  if (w >= first_body()) return 0.0;
+  float half_spacing = 0.5 * kernel.w;
+  return has_flag(SPH_FLAG_DFSPH) ? half_spacing : half_spacing / (1.0 + uintBitsToFloat(step.z));
 }
 
 void apply_walls(inout vec3 x, inout vec3 v, float m, uint id) {
   Wall wall;
   for (uint w = 0u; w < wall_count(); ++w) {
-    if (!wall_at(w, x, wall)) continue;
-    wall.d -= face_margin(w);
-    if (wall.d >= 0.0) continue;
+    if (!wall_at(w, x, wall_margin(w), wall) || wall.d >= 0.0) continue;
     x -= wall.d * wall.n;
     vec3 before = v;
     v = boundary_response(v, wall.velocity, wall.n, wall.friction, wall.kind);

@@ -421,6 +421,7 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
   // The particle's own mirror image across each such solid's tangent plane (at its true distance), unless a domain
   // face facing the same way is as near (its images have it): m W(2 d) / rho0, its gradient 2 W'(2 d) n m / rho0.
   auto add_own_images = [&] {
+    for (SolidShare& share : out) share.push = 2.0 * share.g;  // the continuum's part so far
     const double c = 315.0 / (64.0 * kPi * std::pow(h, 9));
     for (size_t i = 0; i < near.size(); ++i) {
       glm::dvec3 n;  // the solid's own tangent plane, not the eroded one's
@@ -428,7 +429,9 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
       if (r >= h || !nearest[i] || beyond_a_face(s, x, d + 1e-4 * h, n)) continue;
       const double q = h * h - r * r, scale = mass / s.rest_density;
       out[i].v += scale * c * q * q * q;
-      out[i].g += scale * 2.0 * (-6.0 * c * r * q * q) * n;
+      const glm::dvec3 own = scale * 2.0 * (-6.0 * c * r * q * q) * n;
+      out[i].g += own;
+      out[i].push += own;
       out[i].l += scale * lap_visc(r, h);
     }
   };

@@ -29,6 +29,8 @@ struct SolidShare {
   double d = 0;              ///< signed distance of the particle from the solid itself (not eroded) [m]
   double v = 0;              ///< int W_poly6 [1]
   glm::dvec3 g{0.0};         ///< int grad_i W_poly6 = grad V [1/m]
+  glm::dvec3 push{0.0};      ///< what the pressure pushes with [1/m]: twice the continuum's part of g (the images of
+                             ///< other particles in the symmetric pair form) plus the own image's part
   double l = 0;              ///< int lap W_visc [1/m^2]
 };
 

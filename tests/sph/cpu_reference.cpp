@@ -36,9 +36,16 @@ bool inside_box(const glm::dvec3& x, const glm::dvec3& lo, const glm::dvec3& hi)
 
 size_t wall_count(const Setup& s) { return s.colliders.size() + 6 + s.settings.regions.size(); }
 
-/// Wall k at x, enumerated as in boundary.glsl: colliders, the domain faces (x lo, x hi, y lo, ...), then the
-/// boundary slabs; empty when wall k does not apply at x.
-std::optional<Wall> wall_at(const Setup& s, size_t k, const glm::dvec3& x) {
+/// How close [m] a particle may come to a wall: the seeding lattice's first layer, half a spacing in front of it, and
+/// under WCSPH that layer compressed against the wall up to the watchdog's bound (integrate.comp wall_margin).
+double wall_margin(const sph::SphSettings& st) {
+  const double half = 0.5 * st.spacing;
+  return st.pressure_solver == sph::PressureSolver::kDfsph ? half : half / (1.0 + st.max_compression);
+}
+
+/// Wall k at x as its surface gives it (d: signed distance from the surface, positive in the water); empty where wall
+/// k does not apply at x (a slab beyond its box grown by the margin towards the water, or deeper than its thickness).
+std::optional<Wall> wall_at_surface(const Setup& s, size_t k, const glm::dvec3& x) {
   if (k < s.colliders.size()) {
     const Collider& c = s.colliders[k];
     return Wall{signed_distance(c, x), surface_normal(c, x), c.velocity, c.friction, c.boundary};
@@ -51,10 +58,20 @@ std::optional<Wall> wall_at(const Setup& s, size_t k, const glm::dvec3& x) {
     return Wall{k % 2 ? s.settings.domain_max[axis] - x[axis] : x[axis] - s.settings.domain_min[axis], n};
   }
   const sph::Region& r = s.settings.regions[k - 6];
-  if (r.action != sph::RegionAction::kBoundary || !inside_box(x, r.min, r.max)) return std::nullopt;
+  const double margin = wall_margin(s.settings);
+  if (r.action != sph::RegionAction::kBoundary || !inside_box(x - margin * r.normal, r.min, r.max)) return std::nullopt;
   const double d = glm::dot(x - r.point, r.normal);
   if (d <= -(r.thickness > 0 ? r.thickness : 2 * s.settings.h())) return std::nullopt;
   return Wall{d, r.normal};
+}
+
+/// Wall k at x, enumerated as in boundary.glsl: colliders, the domain faces (x lo, x hi, y lo, ...), then the
+/// boundary slabs; d is the distance from the wall less the margin. Empty when wall k does not apply at x: a slab
+/// applies within its box moved towards the water by the margin.
+std::optional<Wall> wall_at(const Setup& s, size_t k, const glm::dvec3& x) {
+  std::optional<Wall> w = wall_at_surface(s, k, x);
+  if (w) w->d -= wall_margin(s.settings);
+  return w;
 }
 
 /// Reflection of x across the domain faces closer than h to `xi` selected by `mask` (bit a = axis a); false when
@@ -204,15 +221,16 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
       a += f;
       magnitude += glm::length(f) * 8.0;  // lap c cancels between the self term and the neighbours
     }
-    // The colliders and slabs: the force of their share of rho_i, the ghost velocity in the viscous term. G is a sum
+    // The colliders and slabs: their push (the continuum as images of other particles, pushing as a pair of equal
+    // pressures does, plus the own image), the ghost velocity in the viscous term. G is a sum
     // over 256 rays (and, beyond the faces, their mirrored parts) that round relative to the integral of |grad W|
     // over the kernel ball, not to their net, which nearly cancels inside a solid: that integral is the magnitude.
     const double abs_gradient = simpson(
         [&](double r) { return 4 * kPi * r * r * 945.0 / (32.0 * kPi * std::pow(h, 9)) * r * std::pow(h * h - r * r, 2); },
         0.0, h);
     for (const SolidShare& b : boundary_shares(st, s.colliders, xi, pi.x_m.w, Rule::kShader)) {
-      const glm::dvec3 fp = -st.rest_density * p_i / (rho_i * rho_i) * b.g;
-      magnitude += st.rest_density * std::abs(p_i) / (rho_i * rho_i) * abs_gradient;
+      const glm::dvec3 fp = -st.rest_density * p_i / (rho_i * rho_i) * b.push;
+      magnitude += 2 * st.rest_density * std::abs(p_i) / (rho_i * rho_i) * abs_gradient;  // the push has G twice
       glm::dvec3 dv = solid_velocity(s.colliders, b.solid) - vi;
       if (!solid_no_slip(st, s.colliders, b.solid)) dv = glm::dot(dv, b.normal) * b.normal;
       const glm::dvec3 fv = 2.0 * st.viscosity / rho_i * b.l * dv;
@@ -231,6 +249,22 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
     // Float rounding of x_i - x_j (relative to |x|, not |r|) and of the kernel factors: a few hundred eps of the
     // sum of the term magnitudes covers it; a wrong factor or sign is off by O(magnitude).
     out[i].bound = 2e-5 * magnitude;
+    // Where the solids' push is ill-conditioned, that is not enough: at a particle on the eroded surface of a solid
+    // (inside it by the erosion depth), a ray's interval end sweeps across the kernel as the particle moves, and the
+    // push changed by 3e-4 / m per 1e-8 m (2026-12-07), a hundred times the kernel's own curvature. The GPU's
+    // distances are float sums of coordinates up to the domain's extent, so the push is only defined to within its
+    // change over 64 eps of that extent (the density bound's allowance per term): the reference's own spread there is
+    // added, at the particle's pressure.
+    double extent = 0;
+    for (int k = 0; k < 3; ++k) extent = std::max({extent, std::abs(st.domain_min[k]), std::abs(st.domain_max[k])});
+    const glm::dvec3 delta(64.0 * FLT_EPSILON * extent / std::sqrt(3.0));
+    auto total_push = [&](const glm::dvec3& x) {
+      glm::dvec3 sum(0.0);
+      for (const SolidShare& b : boundary_shares(st, s.colliders, x, pi.x_m.w, Rule::kShader)) sum += b.push;
+      return sum;
+    };
+    const double spread = 0.5 * glm::length(total_push(xi + delta) - total_push(xi - delta));
+    out[i].bound += st.rest_density * std::abs(p_i) / (rho_i * rho_i) * spread;
   }
   return out;
 }
