@@ -841,6 +841,7 @@ bool wall_at(uint w, vec3 x, float margin, out Wall wall) {
       !inside_box(x - margin * r.vector.xyz, r.min_action.xyz, r.max_thickness.xyz))
     return false;
   wall.n = r.vector.xyz;
-  wall.d = dot(x - r.point.xyz, wall.n) - margin;
-  return wall.d > -r.max_thickness.w - margin;
+  float depth = dot(x - r.point.xyz, wall.n);
+  wall.d = depth - margin;
+  return depth > -r.max_thickness.w;
 }

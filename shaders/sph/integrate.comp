@@ -39,16 +39,16 @@ void apply_regions(inout vec3 x, inout vec3 v) {
 // (max_compression, step.z), stands at s / 2 / (1 + bound), so the margin is that (s / 2 held a resting column's
 // bottom layer up by the hydrostatic compression and squeezed the layer above it). The rigid bodies keep no margin:
 // their projection also moves momentum into the body (body_impulses.glsl), and a margin there is untested.
-float wall_margin(uint w) {
-  if (w >= first_body()) return 0.0;
+float wall_margin() {
   float half_spacing = 0.5 * kernel.w;
   return has_flag(SPH_FLAG_DFSPH) ? half_spacing : half_spacing / (1.0 + uintBitsToFloat(step.z));
 }
 
 void apply_walls(inout vec3 x, inout vec3 v, float m, uint id) {
   Wall wall;
+  float margin = wall_margin();
   for (uint w = 0u; w < wall_count(); ++w) {
-    if (!wall_at(w, x, wall_margin(w), wall) || wall.d >= 0.0) continue;
+    if (!wall_at(w, x, w < first_body() ? margin : 0.0, wall) || wall.d >= 0.0) continue;
     x -= wall.d * wall.n;
     vec3 before = v;
     v = boundary_response(v, wall.velocity, wall.n, wall.friction, wall.kind);

@@ -177,6 +177,10 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
   // solids the viscosity it amounts to, alpha rho0 c h_s / 10, on the normal approach only.
   const double hs = h / 2, alpha_c_hs = st.artificial_viscosity * st.sound_speed * hs;
   const double mu_damping = st.artificial_viscosity * st.rest_density * st.sound_speed * hs / 10.0;
+  // The step over which the solids' push is sampled for its spread (below): 64 eps of the domain's extent.
+  double extent = 0;
+  for (int k = 0; k < 3; ++k) extent = std::max({extent, std::abs(st.domain_min[k]), std::abs(st.domain_max[k])});
+  const glm::dvec3 push_delta(64.0 * FLT_EPSILON * extent / std::sqrt(3.0));
   std::vector<Acceleration> out(particles.size());
   for (size_t i = 0; i < particles.size(); ++i) {
     const GpuParticle& pi = particles[i];
@@ -251,19 +255,16 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
     out[i].bound = 2e-5 * magnitude;
     // Where the solids' push is ill-conditioned, that is not enough: at a particle on the eroded surface of a solid
     // (inside it by the erosion depth), a ray's interval end sweeps across the kernel as the particle moves, and the
-    // push changed by 3e-4 / m per 1e-8 m (2026-12-07), a hundred times the kernel's own curvature. The GPU's
+    // push changed by 3e-4 / m per 1e-8 m (2026-12-07): 3e4 / m^2, against 1 / h^2 = 625 / m^2 at that h. The GPU's
     // distances are float sums of coordinates up to the domain's extent, so the push is only defined to within its
     // change over 64 eps of that extent (the density bound's allowance per term): the reference's own spread there is
     // added, at the particle's pressure.
-    double extent = 0;
-    for (int k = 0; k < 3; ++k) extent = std::max({extent, std::abs(st.domain_min[k]), std::abs(st.domain_max[k])});
-    const glm::dvec3 delta(64.0 * FLT_EPSILON * extent / std::sqrt(3.0));
     auto total_push = [&](const glm::dvec3& x) {
       glm::dvec3 sum(0.0);
       for (const SolidShare& b : boundary_shares(st, s.colliders, x, pi.x_m.w, Rule::kShader)) sum += b.push;
       return sum;
     };
-    const double spread = 0.5 * glm::length(total_push(xi + delta) - total_push(xi - delta));
+    const double spread = 0.5 * glm::length(total_push(xi + push_delta) - total_push(xi - push_delta));
     out[i].bound += st.rest_density * std::abs(p_i) / (rho_i * rho_i) * spread;
   }
   return out;

@@ -136,7 +136,8 @@ struct GpuIntegrals {
   std::vector<glm::dvec3> push;
 };
 
-/// V_i and the push P_i (boundary.glsl boundary_shares) from the GPU passes for particles at `points`, with `colliders` and `bodies` as the solids.
+/// V_i and the push P_i (boundary.glsl boundary_shares) from the GPU passes for particles at `points`, with
+/// `colliders` and `bodies` as the solids.
 GpuIntegrals gpu_integrals(const std::vector<glm::dvec3>& points, const std::vector<Collider>& colliders,
                            const std::vector<RigidCollider>& bodies) {
   sph::SphSettings s = sphtest::settings_for(glm::dvec3(0.0), glm::dvec3(1.0), kH);
@@ -158,9 +159,9 @@ GpuIntegrals gpu_integrals(const std::vector<glm::dvec3>& points, const std::vec
 }
 
 /// Raises worst_v and worst_g (|dP| h) to the differences of (va, pa) and (vb, pb).
-void worst(double va, const glm::dvec3& ga, double vb, const glm::dvec3& gb, double& worst_v, double& worst_g) {
+void worst(double va, const glm::dvec3& pa, double vb, const glm::dvec3& pb, double& worst_v, double& worst_g) {
   worst_v = std::max(worst_v, std::abs(va - vb));
-  worst_g = std::max(worst_g, glm::length(ga - gb) * kH);
+  worst_g = std::max(worst_g, glm::length(pa - pb) * kH);
 }
 
 }  // namespace
