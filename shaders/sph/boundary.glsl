@@ -235,14 +235,16 @@ vec2 domain_interval(vec3 x, vec3 e) {
 // beyond the face, up to where it would cross a second face. Beyond a face the solids continue as their mirror images,
 // as the water does (mirror.glsl), so a wall that meets a face at right angles continues through it unchanged and
 // water in the edge between them sees what the lattice's images would give; without this the quarter-space beyond
-// both was empty. A solid parallel to the face and facing the same way (a plane set in from it) is not continued:
-// beyond the face the images of the water stand for it (`nf`, the face's normal into the domain, says which). False
-// when the ray stays inside within h (or there are no walls).
-bool mirrored_ray(vec3 x, vec3 e, float t_exit, out vec3 xm, out vec3 em, out vec2 span, out vec3 nf) {
+// both was empty. A solid parallel to the face and facing the same way (a plane set in from it by a gap g) continues
+// as the slab of width g beyond the face, the mirror of its part inside; the water's images begin beyond that slab.
+// Until 2026-12-07 such a solid stopped at the face, and the empty gap left water beside it light: beside a plane set
+// in by 0.95 spacings the first layer read 0.9962 rho0 (poly6; cubic 0.9979), where the plane alone reads 1.000
+// (DfsphPasses.SolidSetInFromAFaceReadsAsWithNoFaceBehind; docs/water.md "Solids").
+// False when the ray stays inside within h (or there are no walls).
+bool mirrored_ray(vec3 x, vec3 e, float t_exit, out vec3 xm, out vec3 em, out vec2 span) {
   xm = x;
   em = e;
   span = vec2(0.0);
-  nf = vec3(0.0);
   if (!has_flag(SPH_FLAG_WALLS) || t_exit >= kernel_radius()) return false;
   int axis = 0;
   float miss = 3.0e38, bound = 0.0;
@@ -257,7 +259,6 @@ bool mirrored_ray(vec3 x, vec3 e, float t_exit, out vec3 xm, out vec3 em, out ve
   }
   xm[axis] = 2.0 * bound - x[axis];
   em[axis] = -e[axis];
-  nf[axis] = e[axis] > 0.0 ? -1.0 : 1.0;
   span = domain_interval(xm, em);
   span.x = max(span.x, t_exit);
   return span.y > span.x;
@@ -483,10 +484,11 @@ Share half_space_share(float d, vec3 n) {
   return Share(c.x, -c.y * n, c.z, vec3(0.0));
 }
 
-void subtract(inout Share a, Share b) {
-  a.v -= b.v;
-  a.g -= b.g;
-  a.l -= b.l;
+// a += sign b (V, G and L; the push is set from G afterwards).
+void accumulate(inout Share a, Share b, float sign) {
+  a.v += sign * b.v;
+  a.g += sign * b.g;
+  a.l += sign * b.l;
 }
 
 // Whether the kernel ball at x (relative origin) reaches the intersection of the half-spaces z . n_a <= -d_a and
@@ -525,9 +527,9 @@ Share single_solid_rays(vec3 x, uint w, float d, vec3 n, Share share) {
     bool misses = d > 0.0 && c >= 0.0;  // leaves the tangent half-space, so misses the solid (see below)
     if (misses && !face_near) continue;
     vec2 span = domain_interval(x, e);
-    vec3 xm, em, nf;
+    vec3 xm, em;
     vec2 mirrored;
-    if (face_near && mirrored_ray(x, e, span.y, xm, em, mirrored, nf) && !same_way(nf, n)) {  // its mirror image
+    if (face_near && mirrored_ray(x, e, span.y, xm, em, mirrored)) {  // its mirror image
       vec2 iv = solid_interval(w, xm, em, mirrored);
       add_ray(share, weight, e, iv.x, iv.y, inv_h);
     }
@@ -565,16 +567,25 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
   }
   if (exact) {
     for (uint k = 0u; k < s.count; ++k) {
-      share[k] = half_space_share(s.d[k], s.n[k]);
-      float nearest = 2.0 * kernel_radius();
+      // Solid k keeps the slab of its half-space from d_k to `end`: where a lower-index parallel one facing the same
+      // way begins, or the domain face facing that way. Beyond that face the slab continues as its mirror image
+      // (mirrored_ray), the slab from 2 d_f - end to 2 d_f - d_k (with the slab's own normal: both ends move with
+      // x as d_k does).
+      float h = kernel_radius(), nearest = 2.0 * h, face = 2.0 * h;
       for (uint j = 0u; j < k; ++j)
         if (same_way(s.n[j], s.n[k])) nearest = min(nearest, s.d[j]);
       for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
         vec3 nf;
         float df = face_distance(f, x, nf);
-        if (same_way(nf, s.n[k])) nearest = min(nearest, df);
+        if (same_way(nf, s.n[k])) face = df;
       }
-      if (nearest < kernel_radius()) subtract(share[k], half_space_share(max(s.d[k], nearest), s.n[k]));
+      float end = max(s.d[k], min(nearest, face));
+      share[k] = half_space_share(s.d[k], s.n[k]);
+      if (end < h) accumulate(share[k], half_space_share(end, s.n[k]), -1.0);
+      if (face < h) {
+        accumulate(share[k], half_space_share(2.0 * face - end, s.n[k]), 1.0);
+        accumulate(share[k], half_space_share(2.0 * face - s.d[k], s.n[k]), -1.0);
+      }
     }
     return;
   }
@@ -601,9 +612,9 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
     for (uint j = 0u; j < s.count; ++j) meets = meets || s.d[j] <= a || dot(e, s.n[j]) < 0.0;
     if (!meets && !face_near) continue;
     vec2 span = domain_interval(x, e);
-    vec3 xm, em, nf;
+    vec3 xm, em;
     vec2 mirrored;
-    bool beyond = face_near && mirrored_ray(x, e, span.y, xm, em, mirrored, nf);
+    bool beyond = face_near && mirrored_ray(x, e, span.y, xm, em, mirrored);
     if (!meets && !beyond) continue;
     // Minus the tangent half-spaces' ray quadrature (their closed forms are in the shares).
     for (uint j = 0u; j < s.count && meets; ++j) {
@@ -628,7 +639,7 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
       float cut[4 * BOUNDARY_MAX_NEAR];
       uint cuts = 0u;
       for (uint j = 0u; j < s.count; ++j) {
-        iv[j] = pass == 1 && same_way(nf, s.n[j]) ? vec2(0.0) : solid_interval(s.index[j], xr, er, sp);
+        iv[j] = solid_interval(s.index[j], xr, er, sp);
         if (iv[j].y > iv[j].x) {
           cut[cuts++] = iv[j].x;
           cut[cuts++] = iv[j].y;

@@ -438,14 +438,22 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
   const bool shader = rule == Rule::kShader;
   if (shader && exact_case(solids, near, x, h)) {
     for (size_t i = 0; i < near.size(); ++i) {
-      add(out[i], half_space_share(near[i].k, near[i].d, near[i].n, h), 1);
-      double nearest_lower = 2 * h;
+      // Solid i's slab of its half-space runs from d_i to where a lower-index parallel solid facing the same way or
+      // the face facing that way begins; beyond that face the slab is mirrored: from 2 d_f - end to 2 d_f - d_i.
+      const double di = near[i].d;
+      double nearest_lower = 2 * h, face = 2 * h;
       for (size_t j = 0; j < i; ++j)
         if (same_way(near[j].n, near[i].n)) nearest_lower = std::min(nearest_lower, near[j].d);
       for (const NearSolid& f : near_faces(s, x))
-        if (same_way(f.n, near[i].n)) nearest_lower = std::min(nearest_lower, f.d);
-      if (nearest_lower < h)
-        add(out[i], half_space_share(near[i].k, std::max(near[i].d, nearest_lower), near[i].n, h), -1);
+        if (same_way(f.n, near[i].n)) face = f.d;
+      const double end = std::max(di, std::min(nearest_lower, face));
+      auto slab = [&](double from, double to) {  // the half-space's part between the distances from <= to
+        if (from >= h || to <= from) return;
+        add(out[i], half_space_share(near[i].k, from, near[i].n, h), 1);
+        if (to < h) add(out[i], half_space_share(near[i].k, to, near[i].n, h), -1);
+      };
+      slab(di, end);
+      slab(2 * face - end, 2 * face - di);
     }
     add_own_images();
     return out;
@@ -474,15 +482,14 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
       if (t1 > t0) add_ray(i, t0, t1, -1);
     }
     // The solids' region on the ray: inside the domain, the union of the eroded solids; beyond the face where the
-    // ray leaves, the same of the ray's mirror image (solids parallel to that face and facing its way left out);
+    // ray leaves, the same of the ray's mirror image;
     // less, on both, the skins: points less than a below a nearest solid's tangent plane.
     const auto [in0, in1] = solids.in_domain(x, e, h);
     struct Piece {
       glm::dvec3 origin, dir;
       double t0, t1;
-      glm::dvec3 face;  // the mirroring face's normal into the domain; 0 inside
     };
-    std::vector<Piece> pieces = {{x, e, in0, in1, glm::dvec3(0.0)}};
+    std::vector<Piece> pieces = {{x, e, in0, in1}};
     if (in1 < h) {
       int axis = 0;
       double miss = 1e300;
@@ -492,10 +499,9 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
         if (std::abs(t - in1) < miss) miss = std::abs(t - in1), axis = ax;
       }
       const double bound = e[axis] > 0 ? s.domain_max[axis] : s.domain_min[axis];
-      Piece m{x, e, in1, h, glm::dvec3(0.0)};
+      Piece m{x, e, in1, h};
       m.origin[axis] = 2 * bound - x[axis];
       m.dir[axis] = -e[axis];
-      m.face[axis] = e[axis] > 0 ? -1.0 : 1.0;
       m.t1 = std::min(h, solids.in_domain(m.origin, m.dir, 1e300).second);
       if (m.t1 > m.t0) pieces.push_back(m);
     }
@@ -503,9 +509,7 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
       std::vector<std::pair<double, double>> iv(near.size()), skin(near.size(), {0, 0});
       std::vector<double> cuts;
       for (size_t i = 0; i < near.size(); ++i) {
-        const bool left_out = glm::dot(piece.face, piece.face) > 0 && same_way(piece.face, near[i].n);
-        iv[i] = left_out ? std::make_pair(0.0, 0.0)
-                         : solids.interval(near[i].k, piece.origin, piece.dir, piece.t0, piece.t1, a);
+        iv[i] = solids.interval(near[i].k, piece.origin, piece.dir, piece.t0, piece.t1, a);
         if (iv[i].second > iv[i].first) cuts.insert(cuts.end(), {iv[i].first, iv[i].second});
         if (!nearest[i]) continue;
         // Depth below the tangent plane through x - (d - a) n, along this piece: -(dr + t c).

@@ -472,3 +472,71 @@ TEST(DfsphPasses, ContinuumEdgesAndCornersReadAsFacesDo) {
     }
   }
 }
+
+// A solid set in from a domain face facing the same way (a tank wall given as a plane a little inside the domain)
+// continues beyond that face as its mirror image, the slab of the gap's width (boundary.glsl mirrored_ray), and the
+// water's images begin beyond it. The continuum is eroded by a (sph::continuum_erosion, at most 0.32 s), so the
+// mirrored slab ends 2 g + s / 2 + a from a particle s / 2 in front of the solid; with g at least (h - s / 2 + a) / 2
+// (0.91 s at h = 2 s) the images and the slab's far side lie beyond its kernel, and the first layers must read exactly
+// what the same solid reads with no face behind it (the domain far away): the closed forms agree to rounding. Plane,
+// box and slab, gaps 0.95 s and 1.3 s, the first two layers, both solvers' kernels; the bound 2e-6 rho0 is float
+// rounding of sums near rho0 (at 0.8 s the slab's eroded far side comes into the kernel: 2.2e-5 less). Until 2026-12-07
+// the solid stopped at the face and the region between the face and the images was empty: at the gap 0.95 s the
+// first layer read 0.9979 rho0 (cubic spline) and 0.9962 (poly6), at 1.3 s 0.99999 and 0.99997.
+TEST(DfsphPasses, SolidSetInFromAFaceReadsAsWithNoFaceBehind) {
+  firn::test::gl_context();
+  const double h = 0.04;
+  for (PressureSolver solver_kind : {PressureSolver::kDfsph, PressureSolver::kWcsph}) {
+    const bool dfsph = solver_kind == PressureSolver::kDfsph;
+    for (int kind = 0; kind < 3; ++kind) {
+      // The solid's surface at y = 0, facing +y; the domain's floor `gap` below it (or 0.5 m).
+      auto layers = [&](double gap) {
+        SphSettings s = settings_for(glm::dvec3(-0.5, -gap, -0.5), glm::dvec3(0.5), h);
+        s.pressure_solver = solver_kind;
+        std::vector<Collider> solids;
+        if (kind == 0 || kind == 1) {
+          Collider c;
+          c.point = glm::dvec3(0.0);
+          c.normal = glm::dvec3(0, 1, 0);
+          if (kind == 1) {
+            c.shape = ColliderShape::kBox;
+            c.point = glm::dvec3(0.0, -0.3, 0.0);
+            c.half_extent = glm::dvec3(0.7, 0.3, 0.7);
+          }
+          solids.push_back(c);
+        } else {
+          Region r;
+          r.action = RegionAction::kBoundary;
+          r.min = glm::dvec3(-0.7, -0.6, -0.7);
+          r.max = glm::dvec3(0.7, 0.0, 0.7);
+          r.point = glm::dvec3(0.0);
+          r.normal = glm::dvec3(0, 1, 0);
+          r.thickness = 0.6;
+          s.regions.push_back(r);
+        }
+        const double sp = s.spacing;
+        std::vector<glm::dvec3> x;
+        for (int i = -3; i <= 3; ++i)
+          for (int j = 0; j < 5; ++j)
+            for (int k = -3; k <= 3; ++k) x.push_back(sp * glm::dvec3(i, j + 0.5, k));
+        Solver solver(s, solids, glm::dvec3(0.0), particles_at(x, lattice_particle_mass(s)));
+        solver.set_time_step(1e-3);
+        solver.sort();
+        solver.density();
+        const auto p = by_id(solver.download_particles());
+        // The centre column's first two layers (x = z = 0: index 3 * 35 + j * 7 + 3).
+        return glm::dvec2(p[3 * 35 + 3].v_rho.w, p[3 * 35 + 7 + 3].v_rho.w) / s.rest_density;
+      };
+      const double sp = settings_for(glm::dvec3(0.0), glm::dvec3(1.0), h).spacing;
+      const glm::dvec2 alone = layers(0.5);
+      for (double gap : {0.95 * sp, 1.3 * sp}) {
+        const glm::dvec2 set_in = layers(gap);
+        std::printf("  %s, %s set in by %.2f s: layers %.6f %.6f, with no face behind %.6f %.6f\n",
+                    dfsph ? "DFSPH" : "WCSPH", kind == 0 ? "plane" : kind == 1 ? "box" : "slab", gap / sp, set_in.x,
+                    set_in.y, alone.x, alone.y);
+        EXPECT_NEAR(set_in.x, alone.x, 2e-6) << (dfsph ? "DFSPH " : "WCSPH ") << kind << " " << gap / sp;
+        EXPECT_NEAR(set_in.y, alone.y, 2e-6) << (dfsph ? "DFSPH " : "WCSPH ") << kind << " " << gap / sp;
+      }
+    }
+  }
+}
