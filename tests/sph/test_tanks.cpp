@@ -2,20 +2,24 @@
 // collider or a boundary slab at the face or set into the domain, in any combination, so that solids coincide (a
 // plane on a domain face, a box reaching through it) and overlap (boxes and slabs of neighbouring sides meet at the
 // edges). The boundary model must count the union once:
-//  - a column filling the tank's floor, started at hydrostatic equilibrium, stays at rest: after 1 s the largest
-//    speed is below 1 % of sqrt(g H) (H the column height). The seeding lattice is not quite the equilibrium of
-//    weakly compressible water (its density is uniform, not hydrostatic), so the start rings; a viscosity of 20 Pa s
-//    damps that, as in test_hydrostatic.cpp, and does not move the equilibrium;
+//  - a column filling the tank's floor, seeded at hydrostatic equilibrium and relaxed to the discrete model's rest
+//    against the tank's solids (column_at_rest), stays at rest: over the next second the largest speed stays below
+//    1 % of sqrt(g H) (H the column height). The seeded start rings (the seeding compresses the lattice for mirror
+//    images, not for the continuum walls); a viscosity of 20 Pa s damps that, as in test_hydrostatic.cpp, and does
+//    not move the equilibrium;
 //  - a column held at one end by a gate (a plane collider) until it has settled, then released, never has kinetic
 //    plus potential energy above its total at the release by more than 1 % of its potential energy (above the tank
 //    floor): the solids do no work on the water.
 // The tanks are tiny (a few hundred particles) so that each runs in seconds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "sph/diagnostics.h"
@@ -167,7 +171,12 @@ const Body& add_column(Tank& t, double x_max, double height) {
 
 /// The first check at the top of the file on `trials` random tanks (this test's seed), `model` applied to each
 /// tank's settings: a column 0.2 m high at hydrostatic rest keeps its largest speed below 1 % of sqrt(g H) for 1 s.
-void column_at_rest(int trials, const std::function<void(SphSettings&)>& model) {
+/// With `relax` the column is first brought to the discrete model's rest: 0.5 s with its velocities set to zero every
+/// 0.02 s (dynamic relaxation), then a new solver starts from there, and the largest speed is checked every 0.05 s
+/// over the last half second as well as at 1 s. The seeded lattice is compressed for a column between mirror images
+/// (seeding.cpp), not for the continuum walls, whose reading differs by up to 0.3 % (docs/water.md "Known limits");
+/// from there a WCSPH column sinks and rises for longer than a second.
+void column_at_rest(int trials, const std::function<void(SphSettings&)>& model, bool relax) {
   firn::test::gl_context();
   std::mt19937_64 rng(sphtest::test_seed());
   const double height = 0.2;
@@ -176,20 +185,42 @@ void column_at_rest(int trials, const std::function<void(SphSettings&)>& model) 
     add_column(t, t.hi.x, height);
     model(t.settings);
     const glm::dvec3 gravity(0, -kG, 0);
-    Solver solver(t.settings, t.colliders, gravity, seed_bodies(t.settings, gravity));
+    const double limit = 0.01 * std::sqrt(kG * height);
+    double worst = 0;  // the largest speed sampled over the last half second (relax) [m/s]
+    std::unique_ptr<Solver> solver;
     try {
-      solver.advance(1.0);
+      std::vector<GpuParticle> start = seed_bodies(t.settings, gravity);
+      if (relax) {
+        Solver settle(t.settings, t.colliders, gravity, start);
+        for (int k = 0; k < 25; ++k) {
+          settle.advance(0.02);
+          start = settle.download_particles();
+          for (GpuParticle& p : start) p.v_rho = glm::vec4(0.0f, 0.0f, 0.0f, p.v_rho.w);
+          settle.upload_particles(start);
+        }
+      }
+      solver = std::make_unique<Solver>(t.settings, t.colliders, gravity, start);
+      if (relax) {
+        for (int k = 0; k < 20; ++k) {
+          solver->advance(0.05);
+          if (k < 10) continue;
+          worst = std::max(worst, measure(solver->download_particles(), t.settings.rest_density).max_speed);
+        }
+      } else {
+        solver->advance(1.0);
+      }
     } catch (const NumericalError& e) {  // the watchdog: a failure of this tank, the next one still runs
       ADD_FAILURE() << "tank " << trial << ": " << t.summary << ": " << e.what();
       continue;
     }
-    const Diagnostics d = measure(solver.download_particles(), t.settings.rest_density);
-    const double limit = 0.01 * std::sqrt(kG * height);
-    std::printf("  tank %d: %s| %u particles, %llu steps, max speed after 1 s %.2e m/s (limit %.2e)\n", trial,
-                t.summary.c_str(), solver.particle_count(), static_cast<unsigned long long>(solver.steps()),
-                d.max_speed, limit);
+    const Diagnostics d = measure(solver->download_particles(), t.settings.rest_density);
+    std::printf("  tank %d: %s| %u particles, %llu steps, max speed after 1 s %.2e m/s, largest from 0.5 s %.2e "
+                "(limit %.2e)\n",
+                trial, t.summary.c_str(), solver->particle_count(), static_cast<unsigned long long>(solver->steps()),
+                d.max_speed, worst, limit);
     EXPECT_EQ(d.nonfinite, 0u);
     EXPECT_LT(d.max_speed, limit) << t.summary;
+    EXPECT_LT(worst, limit) << t.summary;
   }
 }
 
@@ -246,19 +277,18 @@ void released_column(int trials, const std::function<void(SphSettings&)>& model,
 }  // namespace
 
 // Before the solids stood for mirror images (2026-12-07), this test failed on every tank it tried (1.3-8.2e-2 m/s
-// after 1 s: the water crept onto the continuum walls, which got lighter towards it). With the images, WCSPH's columns
-// still kept 1.2-3.7e-2 m/s on five random tanks (another seed, one run each; limit 1.40e-2), particles pressed onto
-// the walls at 1-1.5 % over rest density. With the walls' margin, the continuum pushing as twice its gradient under
-// both solvers (integrate.comp wall_margin, boundary.glsl boundary_shares) and a solid set in from a face continued
-// beyond it as its mirror image (boundary.glsl mirrored_ray), this name's two tanks keep 5.3e-3 (-x slab, +x plane set
-// in, slab floor, -z plane on the face, +z box) and 5.6e-3 (-x plane set in, +x slab, box floor, planes on both z
-// faces). The name without DISABLED_ draws 1.07e-2 (slabs at both x sides and the floor, -z plane on the face, +z
-// plane set in: 1.70e-2 before the mirrored slab) and 1.81e-2 (-x box, +x box, plane floor set in, -z box, +z slab:
-// 8.8e-3 before). The whole column sinks and rises slowly, started by the density mismatch left at continuum walls
-// (docs/water.md "Solids", "Known limits"), so the test stays disabled.
-TEST(SphTanks, DISABLED_ColumnAtRestStaysAtRest) {
+// after 1 s: the water crept onto the continuum walls, which got lighter towards it). From the seeded start (no
+// relaxation) WCSPH's columns still do not hold on every tank, though the walls' margin, the continuum's push of twice
+// its gradient and a solid set in from a face continued beyond it (integrate.comp wall_margin, boundary.glsl
+// boundary_shares, mirrored_ray) brought them to 4.3e-3 to 1.85e-2 m/s after 1 s on nine tanks (2026-12-07): the
+// whole column sinks and rises, started by the density mismatch at the continuum walls (docs/water.md "Known
+// limits"). Relaxed first (column_at_rest), a column stays at rest in every tank tried: this name's two tanks (slabs at
+// both x sides and the floor, -z plane on the face, +z plane set in; boxes at both x sides and -z, plane floor set in,
+// +z slab: 1.07e-2 and 1.81e-2 from the seeded start) keep 4.3e-3 and 5.1e-3 m/s after 1 s, at most 6.8e-3 and 5.7e-3
+// from 0.5 s; five tanks of another seed 4.3e-3 to 6.1e-3 after 1 s, at most 9.7e-3 (llvmpipe, one run each).
+TEST(SphTanks, ColumnAtRestStaysAtRest) {
   // mu = 20 Pa s damps the start (see the top of the file).
-  column_at_rest(2, [](SphSettings& st) { st.viscosity = 20; });
+  column_at_rest(2, [](SphSettings& st) { st.viscosity = 20; }, true);
 }
 
 TEST(SphTanks, ReleasedColumnGainsNoEnergy) {
@@ -342,10 +372,10 @@ TEST(SphTanks, PlanesOnTheDomainFacesChangeNothing) {
 // Pa s on another seed's tanks). That is DFSPH's own noise: a density residual e that a solve leaves and the next one
 // removes moves particles at about e s / dt (docs/water.md "The resting column", "Where the churn comes from"), 0.026
 // m/s at the defaults' 1 % on one particle and 3.8 ms steps, and 0.08 m/s with the start damped at 20 Pa s as in the
-// WCSPH test (1.2 ms steps, the viscous bound). So this test damps the start the same way and sets the bounds to 1e-5
-// on the average and 1e-4 on one particle (noise about 1e-3 m/s): what it checks is the solids. Measured 2026-12-07
-// (llvmpipe, one run): 6.9e-3, 6.2e-3 and 6.2e-3 m/s after 1 s on its three tanks, 818 steps each. It took 528 s, too
-// long for CI, so it stays disabled.
+// WCSPH test (1.2 ms steps, the viscous bound). So this test damps the start the same way (from the seeded start, not
+// relaxed) and sets the bounds to 1e-5 on the average and 1e-4 on one particle (noise about 1e-3 m/s): what it checks
+// is the solids. Measured 2026-12-07 (llvmpipe, one run): 6.9e-3, 6.2e-3 and 6.2e-3 m/s after 1 s on its three tanks,
+// 818 steps each. It took 528 s, too long for CI, so it stays disabled.
 TEST(SphTanks, DISABLED_DfsphColumnAtRestStaysAtRest) {
   column_at_rest(3, [](SphSettings& st) {
     use_dfsph(st);
@@ -353,7 +383,7 @@ TEST(SphTanks, DISABLED_DfsphColumnAtRestStaysAtRest) {
     st.max_density_error = 1e-5;
     st.max_particle_density_error = 1e-4;
     st.max_iterations = 1000;
-  });
+  }, false);
 }
 
 TEST(SphTanks, DfsphReleasedColumnGainsNoEnergy) { released_column(3, use_dfsph, [](SphSettings&) {}); }
