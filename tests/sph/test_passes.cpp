@@ -1,7 +1,8 @@
 // Every GPU pass against the CPU double-precision reference (cpu_reference.h), each fed exactly the state the GPU
 // pass read (downloaded just before it), on a random scene of awkward size: a jittered lattice of water touching
-// the domain walls, a sphere, a box and a tilted plane collider, a boundary slab and shift / set-speed / teleport
-// regions, random velocities, surface tension on. Bounds per value are derived in cpu_reference.cpp.
+// the domain walls, a sphere, a box, a tilted plane collider and a plane set in from the +x face (facing its way:
+// continued beyond it as its mirror image), a boundary slab and shift / set-speed / teleport regions, random
+// velocities, surface tension on. Bounds per value are derived in cpu_reference.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -85,7 +86,10 @@ Run start(EquationOfState eos) {
   plane.point = {0.0, 0.02, 0.0};
   plane.normal = glm::normalize(glm::dvec3(0.1, 1.0, -0.05));
   plane.friction = 0.5;
-  r.setup.colliders = {sphere, box, plane};
+  Collider side;  // set in from the face x = 0.5 by 0.013 m and parallel to it: the mirrored slab beyond
+  side.point = {0.487, 0.2, 0.15};
+  side.normal = {-1.0, 0.0, 0.0};
+  r.setup.colliders = {sphere, box, plane, side};
   r.setup.gravity = glm::dvec3(0.0, -9.81, 0.0);
   // A jittered lattice over most of the domain, particles up to the walls (and a few inside the colliders).
   const double spacing = 0.0205, mass = lattice_particle_mass(s);
