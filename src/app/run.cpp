@@ -105,7 +105,7 @@ int run_scene(const RunOptions& o) {
   const int frames = o.frames > 0 ? o.frames : scene.frame_count() + 1;
   check_checkpoint_options(o, frames);
   gl::HeadlessContext context(gl::parse_egl_platform(o.egl, "--egl"));
-  Simulation sim(scene);
+  Simulation sim(scene, !o.resume);  // a resumed run's water comes from the checkpoint: no settling
   std::unique_ptr<FrameRenderer> renderer;
   if (o.render) renderer = std::make_unique<FrameRenderer>(o.width, o.height);
   FrameLook look;

@@ -19,6 +19,7 @@
 #include "mpm/seeding.h"
 #include "scene/mesh_body.h"
 #include "sph/seeding.h"
+#include "sph/settle.h"
 
 namespace firn::app {
 namespace {
@@ -294,7 +295,7 @@ void check_snow_clear_of_water(const scene::Scene& scene, const std::vector<sph:
 
 }  // namespace
 
-Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
+Simulation::Simulation(const scene::Scene& scene, bool settle_water) : scene_(scene) {
   std::vector<mpm::GpuParticle> seeded_snow;  // kept for the start checks of a coupling with bodies
   if (scene_.mpm) {
     seeded_snow = seed_snow(scene_);
@@ -345,6 +346,18 @@ Simulation::Simulation(const scene::Scene& scene) : scene_(scene) {
     exchanges.push_back(std::make_unique<SnowWaterExchange>(*snow_, *water_));
     snow_->set_coupled();  // each does work on the other: their energy watchdogs stand aside
     water_->set_coupled();
+  }
+  if (water_ && scene_.sph->settle_time > 0 && settle_water) {
+    if (snow_water)
+      throw InputError(scene_.file.string() + ": sph.settle_time: the water meets the snow, which is not a solid " +
+                       "to the water before the run starts; allowed: 0, or \"coupling\": { \"snow_water\": false }");
+    std::vector<RigidCollider> bodies;  // as WaterBodyExchange gives them, held still while the water settles
+    if (water_bodies) {
+      bodies = grain_colliders(grains_->world(), Boundary::kSeparate);
+      for (RigidCollider& b : bodies) b.friction = 0.0;
+    }
+    water_->upload_particles(
+        sph::settle(*scene_.sph, scene_.colliders, std::move(bodies), scene_.gravity, std::move(seeded_water)));
   }
   if (exchanges.empty()) return;
   std::vector<Solver*> continua;

@@ -196,7 +196,7 @@ sph::SphSettings parse_sph(const Node& node) {
                       "surface_threshold", "sound_speed", "pressure_solver", "max_density_error",
                       "max_particle_density_error", "max_iterations", "min_iterations",
                       "equation_of_state", "sort", "cfl", "dt_max",
-                      "max_compression", "max_energy_growth", "domain", "bodies", "regions"});
+                      "max_compression", "max_energy_growth", "settle_time", "domain", "bodies", "regions"});
   sph::SphSettings s;
   s.spacing = node.number("particle_spacing", {.text = "s > 0 [m]", .lo = 0, .lo_open = true});
   s.kernel_radius = node.number(
@@ -246,6 +246,7 @@ sph::SphSettings parse_sph(const Node& node) {
                                   s.max_compression);
   s.max_energy_growth = node.number("max_energy_growth", {.text = "max_energy_growth > 0", .lo = 0, .lo_open = true},
                                     s.max_energy_growth);
+  s.settle_time = node.number("settle_time", {.text = "settle_time >= 0 [s] (0: none)", .lo = 0}, s.settle_time);
   parse_domain(node.at("domain", "an object {\"min\", \"max\"} [m]"), s);
   const Node bodies = node.at("bodies", "an array of bodies [{\"shape\": ...}]");
   const std::size_t count = bodies.array_size();

@@ -144,6 +144,10 @@ struct SphSettings {
   std::array<bool, 3> no_slip{false, false, false};
   std::vector<Body> bodies;
   std::vector<Region> regions;
+  /// Simulated time [s] >= 0 for which the seeded water settles against its solids before t = 0 (dynamic
+  /// relaxation, sph/settle.h; docs/water.md "Settling"); 0: none. For water at rest in a tank whose walls are
+  /// colliders, slabs or bodies: the seeding's hydrostatic lattice is in equilibrium between mirror images only.
+  double settle_time = 0.0;
 
   /// The kernel radius h [m] actually used.
   double h() const { return kernel_radius > 0 ? kernel_radius : 2.0 * spacing; }

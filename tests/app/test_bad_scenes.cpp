@@ -195,6 +195,27 @@ TEST(FirnRun, WaterSeededInsideTheSnowNamesTheSnowBody) {
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
 }
 
+TEST(FirnRun, SettlingWaterBesideCoupledSnowIsRefused) {
+  // The snow is a solid to the water only once the run's coupling starts: water settling beside it would settle
+  // into the snow's place (sph/settle.h).
+  const fs::path dir = firn::test::fresh_dir("bad-settle-beside-snow");
+  std::ifstream in(std::string(FIRN_TEST_DIR) + "/data/tiny-snow-and-water.json");
+  json j = json::parse(in);
+  j["sph"]["settle_time"] = 0.05;
+  std::ofstream(dir / "scene.json") << j.dump();
+  const auto r = firn::test::run_firn("run " + (dir / "scene.json").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("scene.json: sph.settle_time: the water meets the snow"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("allowed: 0, or \"coupling\": { \"snow_water\": false }"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  // Uncoupled, the water settles and the run goes on.
+  j["coupling"] = {{"snow_water", false}};
+  std::ofstream(dir / "apart.json") << j.dump();
+  const auto ok = firn::test::run_firn("run " + (dir / "apart.json").string() + " --out " + (dir / "apart").string() +
+                                       " --no-render --frames 1");
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+}
+
 TEST(FirnRun, OverlappingBodiesNameTheBodiesOnce) {
   // The message named only "dem.grains/bodies" with a count and said "allowed:" twice.
   const fs::path dir = firn::test::fresh_dir("bad-bodies-overlap");

@@ -55,6 +55,7 @@ TEST(SphScene, DefaultsAreWatersViscosityAndALittleDamping) {
   EXPECT_EQ(w.surface_tension, 0);
   EXPECT_TRUE(w.regions.empty());
   EXPECT_EQ(w.no_slip, (std::array<bool, 3>{false, false, false}));  // free-slip walls unless asked
+  EXPECT_EQ(w.settle_time, 0);  // the seeded water starts the run as seeded
   // DFSPH unless the scene names wcsph (issue 11), with its step from the particle speed.
   EXPECT_EQ(w.pressure_solver, sph::PressureSolver::kDfsph);
   EXPECT_EQ(w.cfl, sph::kDfsphCfl);
@@ -189,6 +190,7 @@ TEST(SphScene, EveryFieldIsRead) {
   s["dt_max"] = 5e-4;
   s["max_compression"] = 0.05;
   s["max_energy_growth"] = 0.2;
+  s["settle_time"] = 0.25;
   s["bodies"].push_back({{"shape", "sphere"}, {"center", {0.6, 0.2, 0.15}}, {"radius", 0.1}, {"velocity", {1, 0, 0}},
                          {"hydrostatic", true}});
   s["regions"] = json::array({{{"action", "teleport"}, {"min", {0.8, 0, 0}}, {"max", {1, 0.1, 0.3}}, {"to", {0.5, 0.4, 0.15}}},
@@ -214,6 +216,7 @@ TEST(SphScene, EveryFieldIsRead) {
   EXPECT_EQ(w.dt_max, 5e-4);
   EXPECT_EQ(w.max_compression, 0.05);
   EXPECT_EQ(w.max_energy_growth, 0.2);
+  EXPECT_EQ(w.settle_time, 0.25);
   ASSERT_EQ(w.bodies.size(), 2u);
   EXPECT_EQ(w.bodies[1].shape, sph::BodyShape::kSphere);
   EXPECT_TRUE(w.bodies[1].hydrostatic);
@@ -246,6 +249,7 @@ TEST(SphScene, ErrorsNameTheFieldAndWhatIsAllowed) {
       {"/sph/max_iterations", 0, "s.json: sph.max_iterations:"},
       {"/sph/min_iterations", 101, "s.json: sph.min_iterations: 101 is out of range; allowed: 0 <= min_iterations <= max_iterations (100)"},
       {"/sph/min_iterations", -1, "s.json: sph.min_iterations:"},
+      {"/sph/settle_time", -0.5, "s.json: sph.settle_time: -0.5 is out of range; allowed: settle_time >= 0 [s] (0: none)"},
       {"/sph/viscosity", "a lot", "s.json: sph.viscosity: wrong type: got string \"a lot\"; allowed: a number with mu >= 0 [Pa s]"},
       {"/sph/typo", 1, "s.json: sph.typo: unknown key; allowed: particle_spacing, kernel_radius"},
       {"/sph/bodies/0/shape", "cone", "s.json: sph.bodies[0].shape: unknown shape \"cone\"; allowed: box, sphere"},

@@ -24,6 +24,7 @@
 #include "core/error.h"
 #include "sph/diagnostics.h"
 #include "sph/seeding.h"
+#include "sph/settle.h"
 #include "sph/solver.h"
 #include "sph_test_util.h"
 #include "support/gl_context.h"
@@ -171,8 +172,9 @@ const Body& add_column(Tank& t, double x_max, double height) {
 
 /// The first check at the top of the file on `trials` random tanks (this test's seed), `model` applied to each
 /// tank's settings: a column 0.2 m high at hydrostatic rest keeps its largest speed below 1 % of sqrt(g H) for 1 s.
-/// With `relax` the column is first brought to the discrete model's rest: 0.5 s with its velocities set to zero every
-/// 0.02 s (dynamic relaxation), then a new solver starts from there. The largest speed is checked every 0.05 s over
+/// With `relax` the column first settles for 0.5 s (sph::settle: its velocities set to zero every kSettleInterval,
+/// dynamic relaxation) to the discrete model's rest, as a scene's sph.settle_time does, then a new solver starts from
+/// there. The largest speed is checked every 0.05 s over
 /// the last half second as well as at 1 s. The seeded lattice is compressed for a column between mirror images
 /// (seeding.cpp), not for the continuum walls, whose reading differs by up to 0.3 % (docs/water.md "Known limits");
 /// from there a WCSPH column sinks and rises for longer than a second.
@@ -192,13 +194,8 @@ void column_at_rest(int trials, const std::function<void(SphSettings&)>& model, 
     try {
       std::vector<GpuParticle> start = seed_bodies(t.settings, gravity);
       if (relax) {
-        Solver settle(t.settings, t.colliders, gravity, start);
-        for (int k = 0; k < 25; ++k) {
-          settle.advance(0.02);
-          start = settle.download_particles();
-          for (GpuParticle& p : start) p.v_rho = glm::vec4(0.0f, 0.0f, 0.0f, p.v_rho.w);
-          settle.upload_particles(start);
-        }
+        t.settings.settle_time = 0.5;
+        start = settle(t.settings, t.colliders, {}, gravity, start);
       }
       solver = std::make_unique<Solver>(t.settings, t.colliders, gravity, start);
       for (int k = 0; k < 20; ++k) {
@@ -386,4 +383,5 @@ TEST(SphTanks, DISABLED_DfsphColumnAtRestStaysAtRest) {
 }
 
 TEST(SphTanks, DfsphReleasedColumnGainsNoEnergy) { released_column(3, use_dfsph, [](SphSettings&) {}); }
+
 
