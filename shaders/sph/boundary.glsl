@@ -155,6 +155,43 @@ float plane_distance(uint w, vec3 x) {
   return dot(x - pl.point, pl.n);
 }
 
+// An axis-aligned box [lo, hi] (a box collider, a slab's clip box) as a solid of the continuum, eroded by a [m] on
+// every side but those at or beyond the domain's face on that side: beyond a face a solid continues as its mirror
+// image (mirrored_ray), so a box that reaches the face is one solid with its image, whose boundary does not run along
+// the face. Eroded there too, the two left a gap 2 a wide at the face: beside a box or slab standing on the domain's
+// floor face (its min on the face), the first layer of a hydrostatic column read 985.7 kg/m^3, against 1001.9 for the
+// same box reaching through the face (poly6, h = 2 s, 2026-12-07; DfsphPasses.SolidOnAFaceReadsAsReachingThroughIt).
+// Returns the eroded box's centre and its half size in `half_extent`.
+vec3 eroded_box(vec3 lo, vec3 hi, float a, out vec3 half_extent) {
+  vec3 lo_a = vec3(a), hi_a = vec3(a);
+  if (has_flag(SPH_FLAG_WALLS)) {
+    float tolerance = 1e-3 * erosion();  // float rounding of a side placed on the face
+    lo_a = mix(lo_a, vec3(0.0), lessThanEqual(lo, domain_min.xyz + tolerance));
+    hi_a = mix(hi_a, vec3(0.0), greaterThanEqual(hi, domain_max.xyz - tolerance));
+  }
+  lo += lo_a;
+  hi -= hi_a;
+  half_extent = 0.5 * (hi - lo);
+  return 0.5 * (lo + hi);
+}
+vec3 eroded_collider_box(uint w, float a, out vec3 half_extent) {
+  vec3 c = colliders[w].point_shape.xyz, e = colliders[w].normal_radius.xyz;
+  return eroded_box(c - e, c + e, a, half_extent);
+}
+// A slab's back plane (its thickness behind the front plane) is eroded by a too, except where it is parallel to a
+// domain face and lies at or beyond it (as eroded_box). Returns the back's erosion, a or 0.
+float slab_back_erosion(Region r, float a) {
+  if (!has_flag(SPH_FLAG_WALLS)) return a;
+  vec3 n = r.vector.xyz;
+  float tolerance = 1e-3 * erosion();
+  for (int i = 0; i < 3; ++i) {
+    if (abs(n[i]) < 1.0 - 1e-6) continue;
+    float back = r.point[i] - r.max_thickness.w * n[i];
+    if (n[i] > 0.0 ? back <= domain_min[i] + tolerance : back >= domain_max[i] - tolerance) return 0.0;
+  }
+  return a;
+}
+
 // Signed distance from x to solid w eroded by a [m] (negative inside; a = 0: the solid itself) and the unit normal
 // of its tangent plane (the SDF gradient). For a slab, the intersection of three convex sets, the largest of their distances (exact
 // inside and on the faces, a lower bound near its edges).
@@ -167,7 +204,7 @@ float solid_distance(uint w, vec3 x, float a, out vec3 n) {
     return dot(x - pl.point, pl.n) + a;
   }
   if (kind == SOLID_BOX) {
-    vec3 r = x - colliders[w].point_shape.xyz, half_extent = colliders[w].normal_radius.xyz - a;
+    vec3 half_extent, r = x - eroded_collider_box(w, a, half_extent);
     n = box_normal(r, half_extent);
     return box_distance(r, half_extent);
   }
@@ -177,10 +214,9 @@ float solid_distance(uint w, vec3 x, float a, out vec3 n) {
     return collider_distance(c, x) + a;
   }
   Region r = regions[w - collider_count() - 6u];
-  vec3 centre = 0.5 * (r.min_action.xyz + r.max_thickness.xyz);
-  vec3 half_extent = 0.5 * (r.max_thickness.xyz - r.min_action.xyz) - a;
+  vec3 half_extent, centre = eroded_box(r.min_action.xyz, r.max_thickness.xyz, a, half_extent);
   float front = dot(x - r.point.xyz, r.vector.xyz) + a;
-  float back = -front - r.max_thickness.w + 2.0 * a;
+  float back = -front - r.max_thickness.w + a + slab_back_erosion(r, a);
   float box = box_distance(x - centre, half_extent);
   n = r.vector.xyz;
   float d = front;
@@ -279,7 +315,8 @@ vec2 solid_interval(uint w, vec3 x, vec3 e, vec2 span) {
     Plane pl = half_space_plane(w);
     clip_half_space(dot(x - pl.point, pl.n) + a, dot(e, pl.n), t0, t1);
   } else if (kind == SOLID_BOX) {
-    clip_box(x - colliders[w].point_shape.xyz, e, colliders[w].normal_radius.xyz - a, t0, t1);
+    vec3 half_extent, centre = eroded_collider_box(w, a, half_extent);
+    clip_box(x - centre, e, half_extent, t0, t1);
   } else if (kind == SOLID_HULL) {
     uint b = w - first_body();
     mat3 R = body_rotation(b);
@@ -299,9 +336,9 @@ vec2 solid_interval(uint w, vec3 x, vec3 e, vec2 span) {
     vec3 n = reg.vector.xyz;
     float front = dot(x - reg.point.xyz, n) + a, c = dot(e, n);
     clip_half_space(front, c, t0, t1);
-    clip_half_space(-front - reg.max_thickness.w + 2.0 * a, -c, t0, t1);
-    clip_box(x - 0.5 * (reg.min_action.xyz + reg.max_thickness.xyz), e,
-             0.5 * (reg.max_thickness.xyz - reg.min_action.xyz) - a, t0, t1);
+    clip_half_space(-front - reg.max_thickness.w + a + slab_back_erosion(reg, a), -c, t0, t1);
+    vec3 half_extent, centre = eroded_box(reg.min_action.xyz, reg.max_thickness.xyz, a, half_extent);
+    clip_box(x - centre, e, half_extent, t0, t1);
   }
   return vec2(t0, t1);
 }
@@ -442,8 +479,10 @@ bool cap_inside_box(vec3 r, vec3 half_extent, float d, vec3 n) {
 bool acts_as_half_space(uint w, vec3 x, float d, vec3 n) {
   uint kind = solid_kind(w);
   if (kind == SOLID_HALF_SPACE) return true;
-  if (kind == SOLID_BOX)
-    return cap_inside_box(x - colliders[w].point_shape.xyz, colliders[w].normal_radius.xyz - erosion(), d, n);
+  if (kind == SOLID_BOX) {
+    vec3 half_extent, centre = eroded_collider_box(w, erosion(), half_extent);
+    return cap_inside_box(x - centre, half_extent, d, n);
+  }
   if (kind == SOLID_HULL) {
     uint b = w - first_body();
     mat3 R = body_rotation(b);
@@ -456,11 +495,11 @@ bool acts_as_half_space(uint w, vec3 x, float d, vec3 n) {
   }
   if (kind != SOLID_SLAB) return false;
   Region r = regions[w - collider_count() - 6u];
-  float front = dot(x - r.point.xyz, r.vector.xyz) + erosion();
+  float a = erosion(), front = dot(x - r.point.xyz, r.vector.xyz) + a;
+  vec3 half_extent, centre = eroded_box(r.min_action.xyz, r.max_thickness.xyz, a, half_extent);
   return cap_inside(front, r.vector.xyz, d, n) &&
-         cap_inside(-front - r.max_thickness.w + 2.0 * erosion(), -r.vector.xyz, d, n) &&
-         cap_inside_box(x - 0.5 * (r.min_action.xyz + r.max_thickness.xyz),
-                        0.5 * (r.max_thickness.xyz - r.min_action.xyz) - erosion(), d, n);
+         cap_inside(-front - r.max_thickness.w + a + slab_back_erosion(r, a), -r.vector.xyz, d, n) &&
+         cap_inside_box(x - centre, half_extent, d, n);
 }
 
 // Whether near solid k's tangent half-space is used as a control variate: not when another parallel one facing

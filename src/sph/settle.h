@@ -18,16 +18,18 @@ namespace firn::sph {
 inline constexpr double kSettleInterval = 0.02;
 
 /// Steps seeded `particles` (seed_bodies) from rest for settings.settle_time [s] of simulated time against the
-/// solids they meet at t = 0 and returns them where they came to rest. Meanwhile the colliders and rigid `bodies` [world poses]
-/// stay at their t = 0 poses (their velocities are set to zero), the control regions other than boundary slabs are
-/// left out (a teleport or set-speed region would keep the water moving), and every kSettleInterval the particles'
-/// velocities are set to zero. Each returned particle has its position, density and pressures (DFSPH's warm start)
-/// from the end of the settling and its seeded velocity again (found by GpuParticle::id), so a body given a velocity
-/// starts with it. Why: the seeding's hydrostatic lattice is in equilibrium between mirror images (the domain faces),
-/// but beside continuum solids (colliders, slabs, bodies) it starts up to 0.3 % off that model's rest, and a
-/// weakly compressible column sinks and rises from there for longer than a second (docs/water.md "Known limits").
-/// Returns `particles` unchanged for settle_time 0. Throws firn::NumericalError ("while the water settled ...")
-/// where the watchdog stops the settling, std::invalid_argument as Solver's constructor.
+/// solids they meet at t = 0 and returns them where they settled. Meanwhile the colliders and rigid `bodies` (world
+/// poses) stay at their t = 0 poses (their velocities are set to zero), the control regions other than boundary
+/// slabs are left out (a teleport or set-speed region would keep the water moving), and every kSettleInterval the
+/// particles' velocities are set to zero. Each returned particle has its position, density and pressures (DFSPH's
+/// warm start) from the end of the settling and its seeded velocity again (found by GpuParticle::id), so a body
+/// given a velocity starts with it. Why: the seeding's hydrostatic lattice is in equilibrium between mirror images
+/// (the domain faces), but beside continuum solids (colliders, slabs, bodies) it starts up to 0.3 % off that model's
+/// rest, and a weakly compressible column sinks and rises from there for longer than a second (docs/water.md "Known
+/// limits"); settling takes that out, not the motion the model itself keeps up beside such walls (docs/water.md
+/// "Settling"). Needs a current OpenGL 4.3 context. Returns `particles` unchanged for settle_time 0. Throws
+/// firn::NumericalError ("while the water settled ...") where the watchdog stops the settling, and what Solver's
+/// constructor throws.
 std::vector<GpuParticle> settle(const SphSettings& settings, std::vector<Collider> colliders,
                                 std::vector<RigidCollider> bodies, const glm::dvec3& gravity,
                                 std::vector<GpuParticle> particles);

@@ -66,6 +66,28 @@ struct Solids {
   /// A slab's depth [m]: 0 stands for 2 h (sph::to_gpu).
   double thickness(const sph::Region& r) const { return r.thickness > 0 ? r.thickness : 2 * s.h(); }
 
+  /// Whether a bound at `value` [m] on axis `axis` lies on or beyond the domain face on the side `upper`: beyond a
+  /// face every solid continues as its mirror image, so such a side is no boundary of the solid and is not eroded.
+  bool past_face(double value, int axis, bool upper) const {
+    const double tolerance = 1e-3 * a;
+    return upper ? value >= s.domain_max[axis] - tolerance : value <= s.domain_min[axis] + tolerance;
+  }
+  /// The axis-aligned box [lo, hi] eroded by `erode` [m] on its sides inside the domain.
+  void erode_box(glm::dvec3& lo, glm::dvec3& hi, double erode) const {
+    for (int ax = 0; ax < 3; ++ax) {
+      if (!past_face(lo[ax], ax, false)) lo[ax] += erode;
+      if (!past_face(hi[ax], ax, true)) hi[ax] -= erode;
+    }
+  }
+  /// The erosion of slab r's back plane: `erode`, or 0 when the back is parallel to a domain face and on or beyond it.
+  double back_erosion(const sph::Region& r, double erode) const {
+    for (int ax = 0; ax < 3; ++ax)
+      if (std::abs(std::abs(r.normal[ax]) - 1.0) < 1e-9 &&
+          past_face(r.point[ax] - thickness(r) * r.normal[ax], ax, r.normal[ax] < 0))
+        return 0.0;
+    return erode;
+  }
+
   Kind kind(size_t k) const {
     if (k < colliders.size())
       return colliders[k].shape == ColliderShape::kPlane ? Kind::kHalfSpace
@@ -101,7 +123,10 @@ struct Solids {
       }
       case Kind::kBox: {
         Collider box = colliders[k];
-        box.half_extent -= glm::dvec3(a);
+        glm::dvec3 lo = box.point - box.half_extent, hi = box.point + box.half_extent;
+        erode_box(lo, hi, a);
+        box.point = 0.5 * (lo + hi);
+        box.half_extent = 0.5 * (hi - lo);
         n = surface_normal(box, x);
         return signed_distance(box, x);
       }
@@ -112,9 +137,12 @@ struct Solids {
         const sph::Region& r = s.regions[k - colliders.size() - 6];
         Collider box;
         box.shape = ColliderShape::kBox;
-        box.point = 0.5 * (r.min + r.max);
-        box.half_extent = 0.5 * (r.max - r.min) - glm::dvec3(a);
-        const double front = glm::dot(x - r.point, r.normal) + a, back = -front - thickness(r) + 2 * a;
+        glm::dvec3 lo = r.min, hi = r.max;
+        erode_box(lo, hi, a);
+        box.point = 0.5 * (lo + hi);
+        box.half_extent = 0.5 * (hi - lo);
+        const double front = glm::dot(x - r.point, r.normal) + a;
+        const double back = -front - thickness(r) + a + back_erosion(r, a);
         const double inside_box = signed_distance(box, x);
         double d = front;
         n = r.normal;
@@ -153,10 +181,12 @@ struct Solids {
         clip(p - erode * n, n);
         break;
       }
-      case Kind::kBox:
-        clip_box(colliders[k].point - colliders[k].half_extent + erode,
-                 colliders[k].point + colliders[k].half_extent - erode);
+      case Kind::kBox: {
+        glm::dvec3 lo = colliders[k].point - colliders[k].half_extent, hi = colliders[k].point + colliders[k].half_extent;
+        erode_box(lo, hi, erode);
+        clip_box(lo, hi);
         break;
+      }
       case Kind::kSphere: {
         const glm::dvec3 r = x - colliders[k].point;
         const double radius = std::max(colliders[k].radius - erode, 0.0);
@@ -170,8 +200,10 @@ struct Solids {
       case Kind::kSlab: {
         const sph::Region& r = s.regions[k - colliders.size() - 6];
         clip(r.point - erode * r.normal, r.normal);
-        clip(r.point - (thickness(r) - erode) * r.normal, -r.normal);
-        clip_box(r.min + erode, r.max - erode);
+        clip(r.point - (thickness(r) - back_erosion(r, erode)) * r.normal, -r.normal);
+        glm::dvec3 lo = r.min, hi = r.max;
+        erode_box(lo, hi, erode);
+        clip_box(lo, hi);
         break;
       }
       case Kind::kNone: return {0, 0};
@@ -309,14 +341,19 @@ bool acts_as_half_space(const Solids& solids, const NearSolid& q, const glm::dve
     case Kind::kHalfSpace: return true;
     case Kind::kBox: {
       const Collider& c = solids.colliders[q.k];
-      return cap_inside_box(x, c.point - c.half_extent + solids.a, c.point + c.half_extent - solids.a, q.d, q.n, h);
+      glm::dvec3 lo = c.point - c.half_extent, hi = c.point + c.half_extent;
+      solids.erode_box(lo, hi, solids.a);
+      return cap_inside_box(x, lo, hi, q.d, q.n, h);
     }
     case Kind::kSlab: {
       const sph::Region& r = solids.s.regions[q.k - solids.colliders.size() - 6];
       const double a = solids.a;
+      glm::dvec3 lo = r.min, hi = r.max;
+      solids.erode_box(lo, hi, a);
       return cap_inside(x, r.point - a * r.normal, r.normal, q.d, q.n, h) &&
-             cap_inside(x, r.point - (solids.thickness(r) - a) * r.normal, -r.normal, q.d, q.n, h) &&
-             cap_inside_box(x, r.min + a, r.max - a, q.d, q.n, h);
+             cap_inside(x, r.point - (solids.thickness(r) - solids.back_erosion(r, a)) * r.normal, -r.normal, q.d,
+                        q.n, h) &&
+             cap_inside_box(x, lo, hi, q.d, q.n, h);
     }
     default: return false;
   }

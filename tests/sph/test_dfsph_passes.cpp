@@ -473,6 +473,72 @@ TEST(DfsphPasses, ContinuumEdgesAndCornersReadAsFacesDo) {
   }
 }
 
+// A box, or a slab, whose far side lies on a domain face (a floor box from the domain's floor up, a slab region whose
+// clip box or back plane ends at the face) is one solid with its mirror image beyond the face, as is the same solid
+// reaching through the face; the erosion (sph::continuum_erosion) applies to the union's boundary, not along the
+// face (boundary.glsl eroded_box, slab_back_erosion). The solid is `depth` deep between the water's layers and the
+// face: at 0.95 s and 1.3 s its mirror's far side lies beyond a first-layer particle's kernel, so the first two
+// layers must read what the same solid reaching through the face reads, to float rounding (2e-6 rho0, as
+// SolidSetInFromAFaceReadsAsWithNoFaceBehind). Below the floor and above the ceiling (the low and the high side),
+// both solvers' kernels. Until 2026-12-07 the side on the face was eroded as well, which left a gap 2 a wide at the
+// face: the first layer read 0.9826 rho0 (cubic spline) and 0.9787 (poly6) at 0.95 s, 0.9985 and 0.9982 at 1.3 s.
+TEST(DfsphPasses, SolidOnAFaceReadsAsReachingThroughIt) {
+  firn::test::gl_context();
+  const double h = 0.04;
+  const double sp = settings_for(glm::dvec3(0.0), glm::dvec3(1.0), h).spacing;
+  for (PressureSolver solver_kind : {PressureSolver::kDfsph, PressureSolver::kWcsph}) {
+    const bool dfsph = solver_kind == PressureSolver::kDfsph;
+    for (double up : {1.0, -1.0}) {  // 1: the solid below y = 0 facing +y, the domain's floor under it; -1: mirrored
+      for (int kind = 0; kind < 3; ++kind) {  // box collider, slab ending by its clip box, slab ending by its back
+        // The first two layers of the centre column with the solid `extent` deep under y = 0 (along -up) and the
+        // domain's face `depth` under it.
+        auto layers = [&](double depth, double extent) {
+          const glm::dvec3 lo(-0.5, up > 0 ? -depth : -0.5, -0.5), hi(0.5, up > 0 ? 0.5 : depth, 0.5);
+          SphSettings s = settings_for(lo, hi, h);
+          s.pressure_solver = solver_kind;
+          std::vector<Collider> solids;
+          const double y_far = -up * extent;
+          if (kind == 0) {
+            Collider c;
+            c.shape = ColliderShape::kBox;
+            c.point = glm::dvec3(0.0, 0.5 * y_far, 0.0);
+            c.half_extent = glm::dvec3(0.7, 0.5 * extent, 0.7);
+            solids.push_back(c);
+          } else {
+            Region r;
+            r.action = RegionAction::kBoundary;
+            r.min = glm::dvec3(-0.7, std::min(0.0, kind == 1 ? y_far : -up * 0.6), -0.7);
+            r.max = glm::dvec3(0.7, std::max(0.0, kind == 1 ? y_far : -up * 0.6), 0.7);
+            r.point = glm::dvec3(0.0);
+            r.normal = glm::dvec3(0, up, 0);
+            r.thickness = kind == 2 ? extent : 0.6;
+            s.regions.push_back(r);
+          }
+          std::vector<glm::dvec3> x;
+          for (int i = -3; i <= 3; ++i)
+            for (int j = 0; j < 5; ++j)
+              for (int k = -3; k <= 3; ++k) x.push_back(sp * glm::dvec3(i, up * (j + 0.5), k));
+          Solver solver(s, solids, glm::dvec3(0.0), particles_at(x, lattice_particle_mass(s)));
+          solver.set_time_step(1e-3);
+          solver.sort();
+          solver.density();
+          const auto p = by_id(solver.download_particles());
+          return glm::dvec2(p[3 * 35 + 3].v_rho.w, p[3 * 35 + 7 + 3].v_rho.w) / s.rest_density;
+        };
+        for (double depth : {0.95 * sp, 1.3 * sp}) {
+          const glm::dvec2 on_face = layers(depth, depth), through = layers(depth, 0.6);
+          std::printf("  %s, %s, %s on the %s face %.2f s deep: layers %.6f %.6f, reaching through %.6f %.6f\n",
+                      dfsph ? "DFSPH" : "WCSPH", kind == 0 ? "box" : "slab",
+                      kind == 0 ? "" : kind == 1 ? "its clip box" : "its back", up > 0 ? "floor" : "ceiling",
+                      depth / sp, on_face.x, on_face.y, through.x, through.y);
+          EXPECT_NEAR(on_face.x, through.x, 2e-6) << (dfsph ? "DFSPH " : "WCSPH ") << kind << " " << up;
+          EXPECT_NEAR(on_face.y, through.y, 2e-6) << (dfsph ? "DFSPH " : "WCSPH ") << kind << " " << up;
+        }
+      }
+    }
+  }
+}
+
 // A solid set in from a domain face facing the same way (a tank wall given as a plane a little inside the domain)
 // continues beyond that face as its mirror image, the slab of the gap's width (boundary.glsl mirrored_ray), and the
 // water's images begin beyond it. The continuum is eroded by a (sph::continuum_erosion, at most 0.32 s), so the
