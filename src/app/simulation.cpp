@@ -98,7 +98,7 @@ std::vector<mpm::GpuParticle> seed_snow(const scene::Scene& scene) {
 }
 
 std::vector<sph::GpuParticle> seed_water(const scene::Scene& scene) {
-  auto all = sph::seed_bodies(*scene.sph, scene.gravity);
+  auto all = sph::seed_bodies(*scene.sph, scene.gravity, scene.colliders);
   if (all.empty()) throw InputError(scene.file.string() + ": sph.bodies: the bodies contain no particles; "
                                     "allowed: bodies larger than sph.particle_spacing");
   return all;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -288,35 +289,83 @@ double dfsph_relaxation(const SphSettings& settings) {
 
 namespace {
 
-/// The lattice's origin (seed_bodies): per axis the domain minimum, moved up by the remainder r = L - s cells where
-/// water reaches only the far face, and by r / 2 where it reaches both, so that a layer sits s / 2 from every face
-/// that the water touches. "Reaches" = a body comes within s / 2 of the face.
-glm::dvec3 lattice_origin(const SphSettings& settings, const glm::dvec3& cells) {
+/// An axis-aligned wall on one axis: its position [m] along the axis and whether the water lies above it (a floor
+/// facing +axis) or below it (a ceiling facing -axis); `lo`, `hi` its extent on all axes (infinite for a plane).
+struct AxisWall {
+  double at = 0;
+  bool floor = true;
+  glm::dvec3 lo{-std::numeric_limits<double>::infinity()}, hi{std::numeric_limits<double>::infinity()};
+};
+
+/// The walls on `axis` that water can rest against, in order: the domain's two faces, then the colliders (planes
+/// whose normal is the axis, the faces of boxes) and the boundary slabs whose front faces along the axis.
+std::vector<AxisWall> axis_walls(const SphSettings& settings, const std::vector<Collider>& colliders, int axis) {
+  std::vector<AxisWall> walls{{settings.domain_min[axis], true}, {settings.domain_max[axis], false}};
+  auto along = [&](const glm::dvec3& n) { return std::abs(std::abs(n[axis]) - 1.0) < 1e-9; };
+  for (const Collider& c : colliders) {
+    if (c.shape == ColliderShape::kPlane && along(c.normal)) walls.push_back({c.point[axis], c.normal[axis] > 0});
+    if (c.shape == ColliderShape::kBox) {
+      const glm::dvec3 lo = c.point - c.half_extent, hi = c.point + c.half_extent;
+      walls.push_back({hi[axis], true, lo, hi});
+      walls.push_back({lo[axis], false, lo, hi});
+    }
+  }
+  for (const Region& r : settings.regions)
+    if (r.action == RegionAction::kBoundary && along(r.normal)) walls.push_back({r.point[axis], r.normal[axis] > 0, r.min, r.max});
+  return walls;
+}
+
+/// The lattice's origin (seed_bodies): per axis a point o with layers at o + s (k + 1/2), placed so that a layer sits
+/// s / 2 from the walls the water touches, where the mirror images of a domain face and the continuum of a solid
+/// (docs/water.md "Solids") expect it. A body touches a wall when its side facing the wall lies within s / 2 of it
+/// and the body overlaps the wall's extent on the other axes. Per axis, with L the highest floor wall touched and H
+/// the lowest ceiling (the walls nearest the water: a plane set in from a face by less than s / 2 bounds the water,
+/// not the face): both touched, the remainder r = H - L - s floor((H - L) / s) is split, o = L + r / 2; one touched,
+/// o = L (or o = H, a whole number of spacings below); none, o is the domain minimum. Returns o moved down by whole
+/// spacings to within one spacing above the domain minimum.
+glm::dvec3 lattice_origin(const SphSettings& settings, const std::vector<Collider>& colliders) {
   const double s = settings.spacing;
   glm::dvec3 origin = settings.domain_min;
   for (int a = 0; a < 3; ++a) {
-    bool low = false, high = false;
-    for (const Body& b : settings.bodies) {
-      const auto [lo, hi] = bounds(b);
-      low = low || lo[a] < settings.domain_min[a] + 0.5 * s;
-      high = high || hi[a] > settings.domain_max[a] - 0.5 * s;
+    std::optional<double> floor_at, ceiling_at;
+    for (const AxisWall& w : axis_walls(settings, colliders, a)) {
+      for (const Body& b : settings.bodies) {
+        const auto [lo, hi] = bounds(b);
+        bool overlaps = true;
+        for (int o = 0; o < 3; ++o)
+          if (o != a) overlaps = overlaps && lo[o] < w.hi[o] && hi[o] > w.lo[o];
+        if (!overlaps) continue;
+        if (w.floor && std::abs(lo[a] - w.at) < 0.5 * s) floor_at = std::max(floor_at.value_or(w.at), w.at);
+        if (!w.floor && std::abs(hi[a] - w.at) < 0.5 * s) ceiling_at = std::min(ceiling_at.value_or(w.at), w.at);
+      }
     }
-    const double remainder = std::max(0.0, settings.domain_max[a] - settings.domain_min[a] - s * cells[a]);
-    origin[a] += high ? (low ? 0.5 * remainder : remainder) : 0.0;
+    double o = settings.domain_min[a];
+    if (floor_at && ceiling_at && *ceiling_at > *floor_at) {
+      const double span = *ceiling_at - *floor_at;
+      o = *floor_at + 0.5 * (span - s * std::floor(span / s + 1e-9));
+    } else if (floor_at) {
+      o = *floor_at;
+    } else if (ceiling_at) {
+      o = *ceiling_at;
+    }
+    // The same layers, from the whole spacings above the domain minimum (1e-9: a wall on a layer boundary stays).
+    origin[a] = o - s * std::floor((o - settings.domain_min[a]) / s + 1e-9);
   }
   return origin;
 }
 
 }  // namespace
 
-std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity) {
+std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity,
+                                     const std::vector<Collider>& colliders) {
   const double s = settings.spacing;
   const double mass = lattice_particle_mass(settings);
   std::vector<GpuParticle> out;
   std::set<std::tuple<long, long, long>> taken;
-  // Whole lattice cubes per axis (1e-9: a domain of a whole number of spacings keeps its last cube despite rounding).
-  const glm::dvec3 cells = glm::floor((settings.domain_max - settings.domain_min) / s + 1e-9);
-  const glm::dvec3 origin = lattice_origin(settings, cells);
+  const glm::dvec3 origin = lattice_origin(settings, colliders);
+  // Whole lattice cubes per axis from the origin within the domain (1e-9: a domain of a whole number of spacings
+  // keeps its last cube despite rounding).
+  const glm::dvec3 cells = glm::floor((settings.domain_max - origin) / s + 1e-9);
   for (const Body& b : settings.bodies) {
     const size_t first = out.size();
     const auto [lo, hi] = bounds(b);

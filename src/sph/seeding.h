@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/collider.h"
 #include "sph/layout.h"
 #include "sph/settings.h"
 
@@ -96,14 +97,17 @@ double dfsph_relaxation(const SphSettings& settings);
 uint32_t dfsph_divergence_min_neighbours(const SphSettings& settings);
 
 /// Lattice points x = o + s (k + 1/2) (k integer) inside each body, in body order, with the body's velocity and
-/// lattice_particle_mass(); a point covered by two bodies is seeded once. `id` = index. Per axis, o is the domain
-/// minimum, moved up by the remainder r = L - s floor(L / s) where the water reaches only the far face and by r / 2
-/// where it reaches both, so that a layer sits s / 2 from every face the water touches (where the mirror images
-/// expect it). Anchored at the minimum alone, a domain that is not a whole number of spacings long left up to 3 s / 2
-/// at the far face, and DFSPH started compressed there. Only points whose lattice cube lies in the domain are seeded:
-/// a point closer than s / 2 to a face would overlap its own mirror image and start compressed.
-/// Hydrostatic bodies are then compressed along `gravity` [m/s^2] (see Body::hydrostatic).
-std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity = glm::dvec3(0.0));
+/// lattice_particle_mass(); a point covered by two bodies is seeded once. `id` = index. Per axis, o puts a layer s / 2
+/// from the walls the water touches (seeding.cpp lattice_origin): the domain faces, where the mirror images expect
+/// it, and the axis-aligned walls of `colliders` (planes, box faces) and boundary slabs, where the continuum expects
+/// it; between a floor and a ceiling both touched the remainder of their distance is split. Anchored at the domain
+/// minimum alone, a domain that is not a whole number of spacings long left up to 3 s / 2 at the far face, and DFSPH
+/// started compressed there; a floor plane 0.3 s off the domain's lattice put the first layer 0.2 s above it, and
+/// WCSPH ended on the compression watchdog at step 0 (DFSPH's column jumped at 0.7 m/s). Only points whose lattice
+/// cube lies in the domain are seeded: a point closer than s / 2 to a face would overlap its own mirror image and
+/// start compressed. Hydrostatic bodies are then compressed along `gravity` [m/s^2] (see Body::hydrostatic).
+std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity = glm::dvec3(0.0),
+                                     const std::vector<Collider>& colliders = {});
 
 /// Density at depth d [m] below a free surface at hydrostatic equilibrium, p = rho0 |g| d, inverted through the
 /// settings' equation of state [kg/m^3].

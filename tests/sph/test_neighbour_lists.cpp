@@ -195,4 +195,68 @@ TEST(SphSeeding, LatticeSitsHalfASpacingFromTheFacesTheWaterTouches) {
   EXPECT_NEAR(gaps(high_column).second.x, half, tol);
 }
 
+// The same for walls given as solids off the domain's lattice (here s = 0.02 m and a floor at y = 0.0234 m, 1.17 s):
+// the lattice sits s / 2 from a plane floor, a box collider's top, a slab's front and a box ceiling the water touches,
+// and splits the remainder between a floor and a ceiling. Anchored at the domain minimum, a floor plane 0.3 s off the
+// lattice (s = 0.01 m, the floor at 0.023 m) had its first layer 0.2 s above it, and WCSPH ended on the compression
+// watchdog at step 0 (DFSPH's column jumped at 0.7 m/s); beside a face the mirror images, beside a solid the
+// continuum (docs/water.md "Solids") expect the layer at s / 2. A tilted plane, or a box beside the column and not
+// under it, is no wall of its lattice.
+TEST(SphSeeding, LatticeSitsHalfASpacingFromTheSolidWallsTheWaterTouches) {
+  SphSettings s = dam(64);
+  const double sp = s.spacing, half = 0.5 * sp, tol = 1e-6;
+  s.domain_min = glm::dvec3(0.0);
+  s.domain_max = glm::dvec3(0.4, 0.3, 0.2);
+  Body column;
+  column.min = glm::dvec3(0.0, 0.0234, 0.0);  // x and z at the domain faces
+  column.max = glm::dvec3(0.1, 0.2, 0.2);
+  // The lowest seeded point above the floor and the highest below the top [m].
+  auto extremes = [&](const std::vector<Collider>& colliders) {
+    s.bodies = {column};
+    glm::dvec2 e(1e9, -1e9);
+    for (const GpuParticle& p : seed_bodies(s, glm::dvec3(0.0), colliders)) {
+      e.x = std::min(e.x, double(p.x_m.y));
+      e.y = std::max(e.y, double(p.x_m.y));
+    }
+    return e;
+  };
+  Collider plane;
+  plane.point = glm::dvec3(0.0, 0.0234, 0.0);
+  plane.normal = glm::dvec3(0, 1, 0);
+  EXPECT_NEAR(extremes({plane}).x, 0.0234 + half, tol) << "plane floor";
+  Collider box;  // its top at 0.0234
+  box.shape = ColliderShape::kBox;
+  box.point = glm::dvec3(0.05, 0.0117, 0.1);
+  box.half_extent = glm::dvec3(0.2, 0.0117, 0.15);
+  EXPECT_NEAR(extremes({box}).x, 0.0234 + half, tol) << "box floor";
+  Region slab;
+  slab.action = RegionAction::kBoundary;
+  slab.min = glm::dvec3(0.0);
+  slab.max = glm::dvec3(0.4, 0.0234, 0.2);
+  slab.point = glm::dvec3(0.0, 0.0234, 0.0);
+  slab.normal = glm::dvec3(0, 1, 0);
+  s.regions = {slab};
+  EXPECT_NEAR(extremes({}).x, 0.0234 + half, tol) << "slab floor";
+  s.regions.clear();
+  // A floor plane and a box ceiling at 0.2057: 9.1 spacings apart, the remainder split.
+  column.max.y = 0.2057;
+  Collider lid = box;
+  lid.point.y = 0.2057 + 0.05;
+  lid.half_extent.y = 0.05;
+  const glm::dvec2 both = extremes({plane, lid});
+  const double span = 0.2057 - 0.0234, r = span - sp * std::floor(span / sp);
+  EXPECT_NEAR(both.x, 0.0234 + half + 0.5 * r, tol) << "floor and ceiling";
+  EXPECT_NEAR(both.y, 0.2057 - half - 0.5 * r, tol) << "floor and ceiling";
+  // A box beside the column, not under it, is no floor of it; nor is a tilted plane.
+  Collider aside = box;
+  aside.point.x = 0.35;
+  aside.half_extent.x = 0.02;
+  Collider tilted = plane;
+  tilted.normal = glm::normalize(glm::dvec3(0.1, 1, 0));
+  column.max.y = 0.2;
+  const double unaligned = extremes({}).x;
+  EXPECT_NEAR(unaligned, sp * std::ceil(0.0234 / sp - 0.5) + half, tol);  // the domain's lattice
+  EXPECT_NEAR(extremes({aside, tilted}).x, unaligned, tol);
+}
+
 }  // namespace
