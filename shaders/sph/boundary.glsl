@@ -306,10 +306,10 @@ bool near_a_face(vec3 x) {
                                       any(lessThan(domain_max.xyz - x, vec3(kernel_radius()))));
 }
 
-// The interval [t0, t1] of the ray x + t e inside solid w eroded by erosion() and within `span` (domain_interval or
+// The interval [t0, t1] of the ray x + t e inside solid w eroded by a [m] and within `span` (domain_interval or
 // mirrored_ray); empty when t1 <= t0.
-vec2 solid_interval(uint w, vec3 x, vec3 e, vec2 span) {
-  float t0 = span.x, t1 = span.y, a = erosion();
+vec2 solid_interval(uint w, vec3 x, vec3 e, vec2 span, float a) {
+  float t0 = span.x, t1 = span.y;
   uint kind = solid_kind(w);
   if (kind == SOLID_HALF_SPACE) {
     Plane pl = half_space_plane(w);
@@ -413,9 +413,31 @@ struct Share {
 struct Near {
   uint count;
   uint index[BOUNDARY_MAX_NEAR];
-  float d[BOUNDARY_MAX_NEAR];
+  float d[BOUNDARY_MAX_NEAR];  // the distance from the eroded solid [m] (its true distance plus a[k])
   vec3 n[BOUNDARY_MAX_NEAR];
+  float a[BOUNDARY_MAX_NEAR];  // the solid's erosion [m] (solid_erosion)
 };
+
+// Whether two unit normals are parallel and point the same way (within 0.8 degrees).
+bool same_way(vec3 a, vec3 b) { return dot(a, b) > 0.9999; }
+
+// The share of the particle's own image across a solid's tangent plane (distance d, normal n) that is not a face's
+// image already. A domain face facing the same way, set a gap g = d_f - d behind the plane, mirrors the water: its
+// images begin 2 g below the plane and hold the particle's own image too (the pairs, at 2 (d + g)). The own image across
+// the plane stands for the lattice cube of depth [d - s / 2, d + s / 2] below the plane; the part of it beyond 2 g the
+// face's images have. Weight: the part within 2 g, clamp((2 g - d) / s + 1 / 2, 0, 1): 0 on the face (where the plane
+// adds no own image: beyond_a_face), 1 once the gap holds the whole cube. Taken whole at every gap, a plane set in by
+// 0.01 spacings under a hydrostatic column read 1077 kg/m^3 in its first layer, where it reads 1004.9 on the face
+// (poly6, s = 1 cm, 2026-12-07; DfsphPasses.PlaneSetInByLessThanASpacingReadsAsOnTheFace).
+float own_image_weight(vec3 x, float d, vec3 n) {
+  float w = 1.0;
+  for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
+    vec3 nf;
+    float df = face_distance(f, x, nf);
+    if (same_way(nf, n)) w = min(w, clamp((2.0 * (df - d) - d) / kernel.w + 0.5, 0.0, 1.0));
+  }
+  return w;
+}
 
 // Whether the half-space at distance d with normal n lies wholly beyond a domain face (a face facing the same way
 // at most as far): clipped to the domain it is empty, e.g. a plane collider lying on a domain face.
@@ -427,21 +449,44 @@ bool beyond_a_face(vec3 x, float d, vec3 n) {
   return false;
 }
 
+// The erosion of solid w at x [m]: erosion() = a (sph::continuum_erosion), but less for a half-space with a domain
+// face facing the same way a gap g < s / 2 behind its plane (a wall given as a plane just inside the domain). The face
+// mirrors the water, whose images begin 2 g below the plane; the solid and its mirror image beyond the face make the
+// slab between. The erosion and the own image are a calibrated pair for a half-space with nothing behind it, and the
+// own image counts only in part there (own_image_weight): the erosion takes the same share, min(2 g / s, 1) a (the own
+// image's weight at d = s / 2), so that both vanish as the plane comes onto the face, where the face's images alone
+// act. Before 2026-12-07 (the whole of both, and the mirror's far side eroded too) the first layer over a plane set in
+// by 0.01 spacings under a hydrostatic column read 1077 kg/m^3, by 0.3 spacings 925 (poly6, s = 1 cm; 1004.9 on the
+// face; DfsphPasses.PlaneSetInByLessThanASpacingReadsAsOnTheFace).
+float solid_erosion(uint w, vec3 x) {
+  float a = erosion();
+  if (solid_kind(w) != SOLID_HALF_SPACE || !has_flag(SPH_FLAG_WALLS)) return a;
+  Plane pl = half_space_plane(w);
+  float d = dot(x - pl.point, pl.n);
+  for (uint f = 0u; f < 6u; ++f) {
+    vec3 nf;
+    float df = face_distance(f, x, nf);
+    if (same_way(nf, pl.n) && df >= d) a = min(a, clamp(2.0 * (df - d) / kernel.w, 0.0, 1.0) * erosion());
+  }
+  return a;
+}
+
 Near near_solids(vec3 x) {
   Near s;
   s.count = 0u;
   for (uint w = 0u; w < solid_count(); ++w) {
     if (solid_kind(w) == SOLID_NONE) continue;
     vec3 n;
-    float d = solid_distance(w, x, erosion(), n);
+    float a = solid_erosion(w, x), d = solid_distance(w, x, a, n);
     // Within h of the solid itself: its skin (continuum_shares) reaches into the kernel before its eroded part does.
     // A plane is compared with the faces at its own distance, not the eroded one (rounding): one on a face drops.
-    if (d >= kernel_radius() + erosion()) continue;
+    if (d >= kernel_radius() + a) continue;
     if (solid_kind(w) == SOLID_HALF_SPACE && beyond_a_face(x, plane_distance(w, x), n)) continue;
     if (s.count == uint(BOUNDARY_MAX_NEAR)) break;
     s.index[s.count] = w;
     s.d[s.count] = d;
     s.n[s.count] = n;
+    s.a[s.count] = a;
     ++s.count;
   }
   // A lone solid whose eroded part lies beyond h adds nothing: no skin cuts another solid, no own image (d > h / 2),
@@ -449,8 +494,6 @@ Near near_solids(vec3 x) {
   if (s.count == 1u && s.d[0] >= kernel_radius()) s.count = 0u;
   return s;
 }
-
-bool same_way(vec3 a, vec3 b) { return dot(a, b) > 0.9999; }
 
 // Whether the part of the kernel ball beyond the tangent plane (distance d, normal n) lies inside the bounding plane
 // at signed distance sd (> 0 outside) with outward normal m. Over that cap, {|z| <= h, z . n <= -d} with z = y - x,
@@ -553,10 +596,24 @@ void add_ray(inout Share share, float w, vec3 e, float t0, float t1, float inv_h
   share.l += f.z;
 }
 
+// The inward normal of the domain face that mirrored_ray reflected the ray e across (em: the reflected direction).
+vec3 crossed_face_normal(vec3 e, vec3 em) {
+  vec3 nf = vec3(0.0);
+  for (int i = 0; i < 3; ++i)
+    if (em[i] != e[i]) nf[i] = e[i] > 0.0 ? -1.0 : 1.0;
+  return nf;
+}
+// Whether the mirrored part of a ray, reflected across the face with inward normal `crossed`, sees the far side of
+// half-space w's mirror image (w parallel to that face and facing its way, normal n): the water's images begin
+// there, so that side is neither eroded nor skinned (the two are one slab with the solid: solid_erosion).
+bool mirrored_far_side(uint w, vec3 n, vec3 crossed) {
+  return solid_kind(w) == SOLID_HALF_SPACE && same_way(crossed, n);
+}
+
 // The rays of boundary_shares for one solid w near x (tangent distance d, normal n), given its share holding the
 // tangent's closed form: the same sums, in the same order, as the loop for several solids below, whose union on a
 // ray is then the solid's interval.
-Share single_solid_rays(vec3 x, uint w, float d, vec3 n, Share share) {
+Share single_solid_rays(vec3 x, uint w, float d, vec3 n, float a, Share share) {
   const float weight = 4.0 * PI / float(BOUNDARY_DIRECTIONS);
   float inv_h = 1.0 / kernel_radius();
   bool face_near = near_a_face(x);
@@ -569,14 +626,14 @@ Share single_solid_rays(vec3 x, uint w, float d, vec3 n, Share share) {
     vec3 xm, em;
     vec2 mirrored;
     if (face_near && mirrored_ray(x, e, span.y, xm, em, mirrored)) {  // its mirror image
-      vec2 iv = solid_interval(w, xm, em, mirrored);
+      vec2 iv = solid_interval(w, xm, em, mirrored, mirrored_far_side(w, n, crossed_face_normal(e, em)) ? 0.0 : a);
       add_ray(share, weight, e, iv.x, iv.y, inv_h);
     }
     if (misses) continue;
     float t0 = 0.0, t1 = kernel_radius();
     clip_half_space(d, c, t0, t1);
     add_ray(share, -weight, e, t0, t1, inv_h);
-    vec2 iv = solid_interval(w, x, e, span);
+    vec2 iv = solid_interval(w, x, e, span, a);
     add_ray(share, weight, e, iv.x, iv.y, inv_h);
   }
   return share;
@@ -592,15 +649,14 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
   // a plane at right angles to the face (its mirror image beyond is itself: mirrored_ray). Parallel ones nest; each
   // keeps the part that the lower-index ones and the domain faces leave.
   bool exact = true;
-  float a = erosion();
   for (uint k = 0u; k < s.count && exact; ++k) {
     exact = acts_as_half_space(s.index[k], x, s.d[k], s.n[k]);
     for (uint j = 0u; j < k && exact; ++j)
-      exact = same_way(s.n[j], s.n[k]) || !half_spaces_meet(s.d[j] - a, s.n[j], s.d[k] - a, s.n[k]);
+      exact = same_way(s.n[j], s.n[k]) || !half_spaces_meet(s.d[j] - s.a[j], s.n[j], s.d[k] - s.a[k], s.n[k]);
     for (uint f = 0u; f < 6u && exact && has_flag(SPH_FLAG_WALLS); ++f) {
       vec3 nf;
       float df = face_distance(f, x, nf);
-      exact = df >= kernel_radius() || same_way(nf, s.n[k]) || !half_spaces_meet(df, nf, s.d[k] - a, s.n[k]) ||
+      exact = df >= kernel_radius() || same_way(nf, s.n[k]) || !half_spaces_meet(df, nf, s.d[k] - s.a[k], s.n[k]) ||
               (solid_kind(s.index[k]) == SOLID_HALF_SPACE && abs(dot(nf, s.n[k])) < 1e-4);
     }
   }
@@ -608,8 +664,8 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
     for (uint k = 0u; k < s.count; ++k) {
       // Solid k keeps the slab of its half-space from d_k to `end`: where a lower-index parallel one facing the same
       // way begins, or the domain face facing that way. Beyond that face the slab continues as its mirror image
-      // (mirrored_ray), the slab from 2 d_f - end to 2 d_f - d_k (with the slab's own normal: both ends move with
-      // x as d_k does).
+      // (mirrored_ray), the slab from 2 d_f - end to the mirror of the solid's true surface, 2 d_f - (d_k - a_k)
+      // (with the slab's own normal: both ends move with x as d_k does).
       float h = kernel_radius(), nearest = 2.0 * h, face = 2.0 * h;
       for (uint j = 0u; j < k; ++j)
         if (same_way(s.n[j], s.n[k])) nearest = min(nearest, s.d[j]);
@@ -618,12 +674,16 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
         float df = face_distance(f, x, nf);
         if (same_way(nf, s.n[k])) face = df;
       }
-      float end = max(s.d[k], min(nearest, face));
+      float d_true = s.d[k] - s.a[k], end = max(s.d[k], min(nearest, face));
       share[k] = half_space_share(s.d[k], s.n[k]);
       if (end < h) accumulate(share[k], half_space_share(end, s.n[k]), -1.0);
-      if (face < h) {
-        accumulate(share[k], half_space_share(2.0 * face - end, s.n[k]), 1.0);
-        accumulate(share[k], half_space_share(2.0 * face - s.d[k], s.n[k]), -1.0);
+      // The far side of the mirror is not eroded: the face's images of the water begin there, and the solid and its
+      // mirror are one region, eroded at the solid's surface only. Eroded there too (until 2026-12-07) it left a gap
+      // a wide between the slab and the images (a plane set in by 0.5 s read 0.987 rho0 in its first layer).
+      float near_end = max(end, 2.0 * face - end), far_end = 2.0 * face - d_true;
+      if (face < h && near_end < min(far_end, h)) {
+        accumulate(share[k], half_space_share(near_end, s.n[k]), 1.0);
+        accumulate(share[k], half_space_share(far_end, s.n[k]), -1.0);
       }
     }
     return;
@@ -636,7 +696,7 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
     share[k] = half_space_share(s.d[k], s.n[k]);
   }
   if (s.count == 1u) {  // the common case, without the arrays (a third faster on llvmpipe)
-    share[0] = single_solid_rays(x, s.index[0], s.d[0], s.n[0], share[0]);
+    share[0] = single_solid_rays(x, s.index[0], s.d[0], s.n[0], s.a[0], share[0]);
     return;
   }
   const float weight = 4.0 * PI / float(BOUNDARY_DIRECTIONS);
@@ -648,13 +708,14 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
     // >= 0 from a point outside, d > 0) meets no solid, and no tangent either: nothing to add. From outside, that
     // is about half of the directions.
     bool meets = false;
-    for (uint j = 0u; j < s.count; ++j) meets = meets || s.d[j] <= a || dot(e, s.n[j]) < 0.0;
+    for (uint j = 0u; j < s.count; ++j) meets = meets || s.d[j] <= s.a[j] || dot(e, s.n[j]) < 0.0;
     if (!meets && !face_near) continue;
     vec2 span = domain_interval(x, e);
     vec3 xm, em;
     vec2 mirrored;
     bool beyond = face_near && mirrored_ray(x, e, span.y, xm, em, mirrored);
     if (!meets && !beyond) continue;
+    vec3 crossed = crossed_face_normal(e, em);
     // Minus the tangent half-spaces' ray quadrature (their closed forms are in the shares).
     for (uint j = 0u; j < s.count && meets; ++j) {
       if ((tangents & (1u << j)) == 0u) continue;
@@ -678,7 +739,9 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
       float cut[4 * BOUNDARY_MAX_NEAR];
       uint cuts = 0u;
       for (uint j = 0u; j < s.count; ++j) {
-        iv[j] = solid_interval(s.index[j], xr, er, sp);
+        // Beyond a face facing the same way as a half-space, its mirror image's far side: not eroded, no skin.
+        bool far_side = pass == 1 && mirrored_far_side(s.index[j], s.n[j], crossed);
+        iv[j] = solid_interval(s.index[j], xr, er, sp, far_side ? 0.0 : s.a[j]);
         if (iv[j].y > iv[j].x) {
           cut[cuts++] = iv[j].x;
           cut[cuts++] = iv[j].y;
@@ -686,9 +749,9 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
         // The skin along the ray: 0 < depth below the tangent plane (through x - (d - a) n) < a.
         float dr = s.d[j] + dot(xr - x, s.n[j]), c = dot(er, s.n[j]);
         float t0 = sp.x, t1 = sp.y;
-        clip_half_space(dr - a, c, t0, t1);  // below the tangent plane
-        clip_half_space(-dr, -c, t0, t1);    // above the eroded one
-        if ((tangents & (1u << j)) == 0u) t1 = t0;
+        clip_half_space(dr - s.a[j], c, t0, t1);  // below the tangent plane
+        clip_half_space(-dr, -c, t0, t1);         // above the eroded one
+        if ((tangents & (1u << j)) == 0u || far_side) t1 = t0;
         skin[j] = vec2(t0, t1);
         if (t1 > t0) {
           cut[cuts++] = t0;
@@ -753,7 +816,7 @@ void add_own_images(vec3 x, Near s, float m, inout Share share[BOUNDARY_MAX_NEAR
     vec3 n;
     float d = solid_distance(s.index[k], x, 0.0, n), r = 2.0 * max(d, 0.0);
     if (r >= h || !tangent_used(s, k) || beyond_a_face(x, d + 1e-4 * h, n)) continue;
-    vec3 f = own_image_kernels(r) * (m / rest_density());
+    vec3 f = own_image_kernels(r) * (own_image_weight(x, d, n) * m / rest_density());
     share[k].v += f.x;
     share[k].g += 2.0 * h * f.y * n;
     share[k].push += 2.0 * h * f.y * n;
@@ -793,8 +856,8 @@ struct BoundaryTerms {
                          // boundary_shares); w unused
 };
 
-// The point of near solid k's surface nearest to x (at its true distance, s.d[k] - erosion()).
-vec3 surface_point(Near s, uint k, vec3 x) { return x - (s.d[k] - erosion()) * s.n[k]; }
+// The point of near solid k's surface nearest to x (at its true distance, s.d[k] - s.a[k]).
+vec3 surface_point(Near s, uint k, vec3 x) { return x - (s.d[k] - s.a[k]) * s.n[k]; }
 
 // The velocity of near solid k relative to a particle at x moving at v, as the viscous term sees it: the solid's
 // velocity at the foot point x - d n, all of it on a no-slip solid, its normal part on a free-slip one.

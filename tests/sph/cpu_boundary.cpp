@@ -111,10 +111,9 @@ struct Solids {
     p = f % 2 ? s.domain_max : s.domain_min;
   }
 
-  /// Signed distance of x from solid k eroded by `a` [m] (the set of its points at least a deep; erode = false: the
-  /// solid itself) and the normal there.
-  double distance(size_t k, const glm::dvec3& x, glm::dvec3& n, bool erode = true) const {
-    const double a = erode ? this->a : 0.0;
+  /// Signed distance of x from solid k eroded by `a` [m] (the set of its points at least a deep; 0: the solid
+  /// itself) and the normal there.
+  double distance(size_t k, const glm::dvec3& x, glm::dvec3& n, double a) const {
     switch (kind(k)) {
       case Kind::kHalfSpace: {
         glm::dvec3 p;
@@ -260,9 +259,33 @@ bool meet_in_ball(double da, const glm::dvec3& a, double db, const glm::dvec3& b
 
 struct NearSolid {
   size_t k;
-  double d;
+  double d;  ///< distance from the eroded solid [m]
   glm::dvec3 n;
+  double a = 0;  ///< the solid's erosion [m] (solid_erosion)
 };
+
+/// The inward normal of domain face f (x-, x+, y-, y+, z-, z+) and the distance of x from it [m].
+double face_distance(const sph::SphSettings& s, int f, const glm::dvec3& x, glm::dvec3& nf) {
+  nf = glm::dvec3(0.0);
+  nf[f / 2] = f % 2 ? -1.0 : 1.0;
+  return f % 2 ? s.domain_max[f / 2] - x[f / 2] : x[f / 2] - s.domain_min[f / 2];
+}
+
+/// Solid k's erosion at x [m]: the continuum erosion a, but for a plane with a domain face facing the same way a gap g
+/// behind it, min(2 g / s, 1) a: the plane and its mirror image beyond the face are one slab up to where the face's
+/// images of the water begin, 2 g below the plane, and the erosion goes with the own image's share there.
+double solid_erosion(const Solids& solids, size_t k, const glm::dvec3& x) {
+  if (solids.kind(k) != Kind::kHalfSpace) return solids.a;
+  glm::dvec3 p, n, nf;
+  solids.plane(k, p, n);
+  const double d = glm::dot(x - p, n);
+  double a = solids.a;
+  for (int f = 0; f < 6; ++f) {
+    const double df = face_distance(solids.s, f, x, nf);
+    if (same_way(nf, n) && df >= d) a = std::min(a, std::clamp(2 * (df - d) / solids.s.spacing, 0.0, 1.0) * solids.a);
+  }
+  return a;
+}
 
 /// Whether a plane at distance d [m] from x with normal n lies on or beyond a domain face facing the same way.
 bool beyond_a_face(const sph::SphSettings& s, const glm::dvec3& x, double d, const glm::dvec3& n) {
@@ -282,14 +305,14 @@ std::vector<NearSolid> near_solids(const Solids& solids, const glm::dvec3& x, do
   for (size_t k = 0; k < solids.count() && out.size() < 8; ++k) {
     if (solids.kind(k) == Kind::kNone) continue;
     glm::dvec3 n;
-    const double d = solids.distance(k, x, n);
-    if (d >= h + solids.a) continue;
+    const double a = solid_erosion(solids, k, x), d = solids.distance(k, x, n, a);
+    if (d >= h + a) continue;
     if (solids.kind(k) == Kind::kHalfSpace) {
       glm::dvec3 p, pn;
       solids.plane(k, p, pn);
       if (beyond_a_face(solids.s, x, glm::dot(x - p, pn), pn)) continue;
     }
-    out.push_back({k, d, n});
+    out.push_back({k, d, n, a});
   }
   if (out.size() == 1 && out[0].d >= h) out.clear();  // a lone solid whose eroded part lies beyond h adds nothing
   return out;
@@ -364,15 +387,15 @@ bool acts_as_half_space(const Solids& solids, const NearSolid& q, const glm::dve
 /// region beyond a face unless it is a plane at right angles to the face (its mirror image beyond is itself).
 bool exact_case(const Solids& solids, const std::vector<NearSolid>& near, const glm::dvec3& x, double h) {
   const auto faces = near_faces(solids.s, x);
-  const double a = solids.a;
   for (size_t i = 0; i < near.size(); ++i) {
     if (!acts_as_half_space(solids, near[i], x, h)) return false;
     for (size_t j = 0; j < i; ++j)
-      if (!same_way(near[i].n, near[j].n) && meet_in_ball(near[i].d - a, near[i].n, near[j].d - a, near[j].n, h))
+      if (!same_way(near[i].n, near[j].n) &&
+          meet_in_ball(near[i].d - near[i].a, near[i].n, near[j].d - near[j].a, near[j].n, h))
         return false;
     for (const NearSolid& f : faces) {
       const bool right_angle = solids.kind(near[i].k) == Kind::kHalfSpace && std::abs(glm::dot(near[i].n, f.n)) < 1e-4;
-      if (!same_way(near[i].n, f.n) && !right_angle && meet_in_ball(near[i].d - a, near[i].n, f.d, f.n, h))
+      if (!same_way(near[i].n, f.n) && !right_angle && meet_in_ball(near[i].d - near[i].a, near[i].n, f.d, f.n, h))
         return false;
     }
   }
@@ -439,13 +462,13 @@ double w_poly6(double r, double h) {
 std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::vector<Collider>& colliders,
                                         const glm::dvec3& x, double mass, Rule rule) {
   const Solids solids{s, colliders, sph::continuum_erosion(s)};
-  const double h = s.h(), a = solids.a;
+  const double h = s.h();
   const auto near = near_solids(solids, x, h);
   std::vector<SolidShare> out(near.size());
   for (size_t i = 0; i < near.size(); ++i) {
     out[i].solid = near[i].k;
     out[i].normal = near[i].n;
-    out[i].d = near[i].d - a;
+    out[i].d = near[i].d - near[i].a;
   }
   if (near.empty()) return out;
   // The nearest solid of each family of parallel ones facing the same way carries the family's skin and own image.
@@ -462,9 +485,18 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
     const double c = 315.0 / (64.0 * kPi * std::pow(h, 9));
     for (size_t i = 0; i < near.size(); ++i) {
       glm::dvec3 n;  // the solid's own tangent plane, not the eroded one's
-      const double d = solids.distance(near[i].k, x, n, false), r = 2 * std::max(d, 0.0);
+      const double d = solids.distance(near[i].k, x, n, 0.0), r = 2 * std::max(d, 0.0);
       if (r >= h || !nearest[i] || beyond_a_face(s, x, d + 1e-4 * h, n)) continue;
-      const double q = h * h - r * r, scale = mass / s.rest_density;
+      // A face facing the same way a gap g behind the plane has the part of the own image's cube (depth d +- s / 2
+      // below the plane) beyond 2 g in its images: only the part within 2 g is added.
+      double weight = 1.0;
+      for (int f = 0; f < 6; ++f) {
+        glm::dvec3 nf(0.0);
+        nf[f / 2] = f % 2 ? -1.0 : 1.0;
+        const double df = f % 2 ? s.domain_max[f / 2] - x[f / 2] : x[f / 2] - s.domain_min[f / 2];
+        if (same_way(nf, n)) weight = std::min(weight, std::clamp((2 * (df - d) - d) / s.spacing + 0.5, 0.0, 1.0));
+      }
+      const double q = h * h - r * r, scale = weight * mass / s.rest_density;
       out[i].v += scale * c * q * q * q;
       const glm::dvec3 own = scale * 2.0 * (-6.0 * c * r * q * q) * n;
       out[i].g += own;
@@ -490,7 +522,9 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
         if (to < h) add(out[i], half_space_share(near[i].k, to, near[i].n, h), -1);
       };
       slab(di, end);
-      slab(2 * face - end, 2 * face - di);
+      // The mirror of the part inside, up to the mirror of the solid's true surface (not eroded: the face's images
+      // of the water begin there).
+      if (face < h) slab(std::max(end, 2 * face - end), 2 * face - (di - near[i].a));
     }
     add_own_images();
     return out;
@@ -527,6 +561,7 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
       double t0, t1;
     };
     std::vector<Piece> pieces = {{x, e, in0, in1}};
+    glm::dvec3 crossed(0.0);  // the inward normal of the face the mirrored piece was reflected across
     if (in1 < h) {
       int axis = 0;
       double miss = 1e300;
@@ -539,16 +574,22 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
       Piece m{x, e, in1, h};
       m.origin[axis] = 2 * bound - x[axis];
       m.dir[axis] = -e[axis];
+      crossed[axis] = e[axis] > 0 ? -1.0 : 1.0;
       m.t1 = std::min(h, solids.in_domain(m.origin, m.dir, 1e300).second);
       if (m.t1 > m.t0) pieces.push_back(m);
     }
-    for (const Piece& piece : pieces) {
+    for (size_t p = 0; p < pieces.size(); ++p) {
+      const Piece& piece = pieces[p];
       std::vector<std::pair<double, double>> iv(near.size()), skin(near.size(), {0, 0});
       std::vector<double> cuts;
       for (size_t i = 0; i < near.size(); ++i) {
+        // The mirror image of a plane parallel to the face crossed, facing its way: its far side, where the face's
+        // images begin, is neither eroded nor skinned.
+        const bool far_side = p == 1 && solids.kind(near[i].k) == Kind::kHalfSpace && same_way(crossed, near[i].n);
+        const double a = far_side ? 0.0 : near[i].a;
         iv[i] = solids.interval(near[i].k, piece.origin, piece.dir, piece.t0, piece.t1, a);
         if (iv[i].second > iv[i].first) cuts.insert(cuts.end(), {iv[i].first, iv[i].second});
-        if (!nearest[i]) continue;
+        if (!nearest[i] || far_side) continue;
         // Depth below the tangent plane through x - (d - a) n, along this piece: -(dr + t c).
         const double dr = near[i].d - a + glm::dot(piece.origin - x, near[i].n), c = glm::dot(piece.dir, near[i].n);
         double t0 = piece.t0, t1 = piece.t1;
