@@ -423,9 +423,9 @@ bool same_way(vec3 a, vec3 b) { return dot(a, b) > 0.9999; }
 
 // The share of the particle's own image across a solid's tangent plane (distance d, normal n) that is not a face's
 // image already. A domain face facing the same way, set a gap g = d_f - d behind the plane, mirrors the water: its
-// images begin 2 g below the plane and hold the particle's own image too (the pairs, at 2 (d + g)). The own image across
-// the plane stands for the lattice cube of depth [d - s / 2, d + s / 2] below the plane; the part of it beyond 2 g the
-// face's images have. Weight: the part within 2 g, clamp((2 g - d) / s + 1 / 2, 0, 1): 0 on the face (where the plane
+// images begin 2 g below the plane and hold the particle's own image too (the pairs, at 2 (d + g)). The own image
+// across the plane stands for the lattice cube of depth [d - s / 2, d + s / 2] below the plane; the part of it beyond
+// 2 g the face's images have. Weight: the part within 2 g, clamp((2 g - d) / s + 1 / 2, 0, 1): 0 on the face (where the plane
 // adds no own image: beyond_a_face), 1 once the gap holds the whole cube. Taken whole at every gap, a plane set in by
 // 0.01 spacings under a hydrostatic column read 1077 kg/m^3 in its first layer, where it reads 1004.9 on the face
 // (poly6, s = 1 cm, 2026-12-07; DfsphPasses.PlaneSetInByLessThanASpacingReadsAsOnTheFace).
@@ -804,18 +804,29 @@ vec3 own_image_kernels(float r) {
   return vec3(c * w * w * w, -6.0 * c * r * w * w, lap);
 }
 
+// Whether point y lies beyond a domain face by more than `tolerance` [m]. A solid's surface point there is no wall of
+// the water: beyond a face the solids continue as the mirror images of their parts inside (mirrored_ray), and the
+// face's images hold the particle's own image. Its own image across that surface came on top: beside a sphere collider
+// touching a face from outside, the first layer read 1041.6 kg/m^3 (1002.6 with the face alone) and was pushed off the
+// face at 1,300 m/s^2 (poly6, s = 1 cm, 2026-12-07; DfsphPasses.SolidBeyondAFaceAddsNoOwnImage).
+bool outside_the_domain(vec3 y, float tolerance) {
+  return has_flag(SPH_FLAG_WALLS) && (any(lessThan(y, domain_min.xyz - tolerance)) ||
+                                      any(greaterThan(y, domain_max.xyz + tolerance)));
+}
+
 // Adds the particle's own images (mass m [kg]) across the near solids' tangent planes to their shares: V += m W(2 d)
 // / rho0, G += grad_x of that (2 W'(2 d) n m / rho0: the image moves with the particle), L += m lap W_visc(2 d) / rho0.
 // Only the nearest of parallel planes facing the same way (tangent_used), as for the tangents, and none across a
-// plane on or beyond a domain face facing the same way (a solid reaching through the face): the face's images have
-// the particle's own image already.
+// plane on or beyond a domain face facing the same way (a solid reaching through the face) or where the solid's
+// nearest point lies beyond a face (outside_the_domain): the face's images have the particle's own image already.
 void add_own_images(vec3 x, Near s, float m, inout Share share[BOUNDARY_MAX_NEAR]) {
   float h = kernel_radius();
   for (uint k = 0u; k < s.count; ++k) {
     // The tangent plane of the solid itself (not eroded: at a box's edge the two differ within a of it).
     vec3 n;
     float d = solid_distance(s.index[k], x, 0.0, n), r = 2.0 * max(d, 0.0);
-    if (r >= h || !tangent_used(s, k) || beyond_a_face(x, d + 1e-4 * h, n)) continue;
+    if (r >= h || !tangent_used(s, k) || beyond_a_face(x, d + 1e-4 * h, n) || outside_the_domain(x - d * n, 1e-4 * h))
+      continue;
     vec3 f = own_image_kernels(r) * (own_image_weight(x, d, n) * m / rest_density());
     share[k].v += f.x;
     share[k].g += 2.0 * h * f.y * n;

@@ -311,7 +311,8 @@ std::vector<AxisWall> axis_walls(const SphSettings& settings, const std::vector<
     }
   }
   for (const Region& r : settings.regions)
-    if (r.action == RegionAction::kBoundary && along(r.normal)) walls.push_back({r.point[axis], r.normal[axis] > 0, r.min, r.max});
+    if (r.action == RegionAction::kBoundary && along(r.normal))
+      walls.push_back({r.point[axis], r.normal[axis] > 0, r.min, r.max});
   return walls;
 }
 

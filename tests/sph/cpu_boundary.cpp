@@ -181,7 +181,8 @@ struct Solids {
         break;
       }
       case Kind::kBox: {
-        glm::dvec3 lo = colliders[k].point - colliders[k].half_extent, hi = colliders[k].point + colliders[k].half_extent;
+        glm::dvec3 lo = colliders[k].point - colliders[k].half_extent;
+        glm::dvec3 hi = colliders[k].point + colliders[k].half_extent;
         erode_box(lo, hi, erode);
         clip_box(lo, hi);
         break;
@@ -487,6 +488,12 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
       glm::dvec3 n;  // the solid's own tangent plane, not the eroded one's
       const double d = solids.distance(near[i].k, x, n, 0.0), r = 2 * std::max(d, 0.0);
       if (r >= h || !nearest[i] || beyond_a_face(s, x, d + 1e-4 * h, n)) continue;
+      // Nor where the solid's nearest point lies beyond a face: there the face is the wall.
+      const glm::dvec3 foot = x - d * n;
+      bool outside = false;
+      for (int ax = 0; ax < 3; ++ax)
+        outside = outside || foot[ax] < s.domain_min[ax] - 1e-4 * h || foot[ax] > s.domain_max[ax] + 1e-4 * h;
+      if (outside) continue;
       // A face facing the same way a gap g behind the plane has the part of the own image's cube (depth d +- s / 2
       // below the plane) beyond 2 g in its images: only the part within 2 g is added.
       double weight = 1.0;

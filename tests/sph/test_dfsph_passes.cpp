@@ -546,6 +546,38 @@ TEST(DfsphPasses, SolidOnAFaceReadsAsReachingThroughIt) {
   }
 }
 
+// A solid wholly beyond a domain face adds nothing: beyond a face the solids continue as the mirror images of their
+// parts inside, and the face's images hold the particle's own image. A sphere collider touching the domain's floor
+// from below, off the centre column by 0.6 spacings, leaves the column's first two layers as the floor alone gives
+// them, at radii of 2 and 30 spacings and with both kernels, within the quadrature's error: the sphere is not a
+// half-space, so its share goes through the 256 rays, whose error against the closed form of its tangent half-space
+// remains (6.5e-5 at most here; docs/water.md gives up to 0.2 % of rho0 where solids meet, the bound). Until
+// 2026-12-07 the particle's own image across the sphere's tangent plane came on top wherever the sphere's nearest
+// point lay beyond the face (boundary.glsl outside_the_domain): the first layer read 1.050 to 1.080 rho0 here, and
+// beside such a sphere (radius 0.3 m, s = 1 cm) a hydrostatic column's first layer read 1041.6 kg/m^3 against 1002.6
+// and was pushed off the face at 1,300 m/s^2.
+TEST(DfsphPasses, SolidBeyondAFaceAddsNoOwnImage) {
+  firn::test::gl_context();
+  const double h = 0.04;
+  for (PressureSolver solver_kind : {PressureSolver::kDfsph, PressureSolver::kWcsph}) {
+    SphSettings s = settings_for(glm::dvec3(-0.5, 0.0, -0.5), glm::dvec3(0.5), h);
+    s.pressure_solver = solver_kind;
+    const glm::dvec2 floor = first_two_layers(s, {});
+    for (double radius : {2.0 * s.spacing, 30.0 * s.spacing}) {
+      Collider ball;
+      ball.shape = ColliderShape::kSphere;
+      ball.radius = radius;
+      ball.point = glm::dvec3(0.6 * s.spacing, -radius, 0.0);
+      const glm::dvec2 with_ball = first_two_layers(s, {ball});
+      std::printf("  %s, sphere of radius %.0f s under the floor: layers %.6f %.6f, floor alone %.6f %.6f\n",
+                  solver_kind == PressureSolver::kDfsph ? "DFSPH" : "WCSPH", radius / s.spacing, with_ball.x,
+                  with_ball.y, floor.x, floor.y);
+      EXPECT_NEAR(with_ball.x, floor.x, 2e-3) << radius;
+      EXPECT_NEAR(with_ball.y, floor.y, 2e-3) << radius;
+    }
+  }
+}
+
 // A plane set in from a domain face facing the same way by a gap g of less than a spacing (a tank wall given as a
 // plane just inside the domain, or a floor plane a rounding above the domain's floor). The face's images of the water
 // begin 2 g below the plane, and between them the solid and its mirror image make one slab; the erosion and the own
