@@ -45,12 +45,16 @@ struct Tank {
 };
 
 /// Builds a random tank of interior size `inner` [m]: per side (x-, x+, y-, z-, z+) an inset of 0..2 spacings from
-/// the domain face and a wall kind (domain face only when the inset is 0, plane, box, slab).
-Tank random_tank(std::mt19937_64& rng, const glm::dvec3& inner) {
+/// the domain face and a wall kind (domain face only when the inset is 0, plane, box, slab). With `off_lattice` the
+/// insets are uniform in [0.05, 1.95] spacings instead of whole ones (so no side is a face alone): walls off the
+/// domain's lattice, and planes set in by less than a spacing.
+Tank random_tank(std::mt19937_64& rng, const glm::dvec3& inner, bool off_lattice = false) {
   Tank t;
   const double s = kSpacing, thick = 0.03;
-  int inset[6] = {0, 0, 0, 0, 0, 0};  // x-, x+, y-, y+ (unused: open top), z-, z+
-  for (int side : {0, 1, 2, 4, 5}) inset[side] = int(std::uniform_int_distribution<int>(0, 2)(rng));
+  double inset[6] = {0, 0, 0, 0, 0, 0};  // x-, x+, y-, y+ (unused: open top), z-, z+, in spacings
+  for (int side : {0, 1, 2, 4, 5})
+    inset[side] = off_lattice ? std::uniform_real_distribution<double>(0.05, 1.95)(rng)
+                              : double(std::uniform_int_distribution<int>(0, 2)(rng));
   glm::dvec3 dmin(0.0), dmax(0.0);
   for (int a = 0; a < 3; ++a) {
     t.lo[a] = s * inset[2 * a];
@@ -178,12 +182,12 @@ const Body& add_column(Tank& t, double x_max, double height) {
 /// the last half second as well as at 1 s. The seeded lattice is compressed for a column between mirror images
 /// (seeding.cpp), not for the continuum walls, whose reading differs by up to 0.3 % (docs/water.md "Known limits");
 /// from there a WCSPH column sinks and rises for longer than a second.
-void column_at_rest(int trials, const std::function<void(SphSettings&)>& model, bool relax) {
+void column_at_rest(int trials, const std::function<void(SphSettings&)>& model, bool relax, bool off_lattice = false) {
   firn::test::gl_context();
   std::mt19937_64 rng(sphtest::test_seed());
   const double height = 0.2;
   for (int trial = 0; trial < trials; ++trial) {
-    Tank t = random_tank(rng, glm::dvec3(0.04, 0.25, 0.03));
+    Tank t = random_tank(rng, glm::dvec3(0.04, 0.25, 0.03), off_lattice);
     add_column(t, t.hi.x, height);
     model(t.settings);
     const glm::dvec3 gravity(0, -kG, 0);
@@ -192,7 +196,7 @@ void column_at_rest(int trials, const std::function<void(SphSettings&)>& model, 
     Diagnostics last;  // the sample at 1 s
     std::unique_ptr<Solver> solver;
     try {
-      std::vector<GpuParticle> start = seed_bodies(t.settings, gravity);
+      std::vector<GpuParticle> start = seed_bodies(t.settings, gravity, t.colliders);
       if (relax) {
         t.settings.settle_time = 0.5;
         start = settle(t.settings, t.colliders, {}, gravity, start);
@@ -223,12 +227,12 @@ void column_at_rest(int trials, const std::function<void(SphSettings&)>& model, 
 /// `model`'s, and over 0.5 s never has kinetic plus potential energy above its total at the release by more than 1 %
 /// of its potential energy.
 void released_column(int trials, const std::function<void(SphSettings&)>& model,
-                     const std::function<void(SphSettings&)>& settle) {
+                     const std::function<void(SphSettings&)>& settle, bool off_lattice = false) {
   firn::test::gl_context();
   std::mt19937_64 rng(sphtest::test_seed());
   const double height = 0.08;
   for (int trial = 0; trial < trials; ++trial) {
-    Tank t = random_tank(rng, glm::dvec3(0.16, 0.14, 0.04));
+    Tank t = random_tank(rng, glm::dvec3(0.16, 0.14, 0.04), off_lattice);
     const Body& column = add_column(t, t.lo.x + 0.05, height);
     model(t.settings);
     const glm::dvec3 gravity(0, -kG, 0);
@@ -239,7 +243,7 @@ void released_column(int trials, const std::function<void(SphSettings&)>& model,
     settle(settling);
     std::vector<Collider> held = t.colliders;
     held.push_back(gate);
-    Solver before(settling, held, gravity, seed_bodies(t.settings, gravity));
+    Solver before(settling, held, gravity, seed_bodies(t.settings, gravity, t.colliders));
     double e0 = 0, pe0 = 0, worst = -1e30, ke_max = 0;
     unsigned count = 0;
     try {
@@ -288,6 +292,25 @@ TEST(SphTanks, ColumnAtRestStaysAtRest) {
 TEST(SphTanks, ReleasedColumnGainsNoEnergy) {
   // Settles behind the gate with a damping viscosity, then is released with the tank's own.
   released_column(2, [](SphSettings&) {}, [](SphSettings& st) { st.viscosity = 20; });
+}
+
+// Walls off the domain's lattice (random_tank's off_lattice: insets of 0.05-1.95 spacings; sph::seed_bodies aligns
+// the lattice to them). Both disabled: they pass with these names' seeds but not with every seed (llvmpipe,
+// 2026-12-07, one run each, two tanks per run):
+//  - released: these names' tanks lose 1.9e-5 and 1.48e-4 J (limit +6.1e-4); with two other seeds -1.76e-4 and
+//    -1.64e-4 J, and +5.64e-4 J (95 % of its limit: planes set in at -x and +z, boxes at +x, the floor and -z) and
+//    -1.59e-4 J, where every whole-spacing tank loses 1.6-1.8e-4 J;
+//  - at rest: these names' tanks keep 8.7e-3 and 6.2e-3 m/s after 1 s, at most 1.03e-2 and 1.21e-2 from 0.5 s (limit
+//    1.4e-2); with another seed 4.2e-3 (8.4e-3) and 2.7e-2 (8.8e-2: slabs at -x and both z sides, boxes at +x and
+//    the floor).
+// Boxes and slabs set in from a face by less than a spacing keep the whole erosion and their mirror's eroded far
+// side, which planes no longer do (boundary.glsl solid_erosion, mirrored_far_side; docs/water.md "Solids" item 4).
+TEST(SphTanks, DISABLED_ReleasedColumnGainsNoEnergyWithWallsOffTheLattice) {
+  released_column(2, [](SphSettings&) {}, [](SphSettings& st) { st.viscosity = 20; }, true);
+}
+
+TEST(SphTanks, DISABLED_ColumnAtRestStaysAtRestWithWallsOffTheLattice) {
+  column_at_rest(2, [](SphSettings& st) { st.viscosity = 20; }, true, true);
 }
 
 TEST(SphTanks, LoadsCarryTheWeight) {
