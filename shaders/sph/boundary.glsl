@@ -421,6 +421,18 @@ struct Near {
 // Whether two unit normals are parallel and point the same way (within 0.8 degrees).
 bool same_way(vec3 a, vec3 b) { return dot(a, b) > 0.9999; }
 
+// The gap g = d_f - d [m] between a plane at distance d from x (normal n, into the water) and the nearest domain face
+// facing the same way behind it (negative where the plane lies beyond that face); 1e30 where there is none.
+float gap_to_face_behind(vec3 x, float d, vec3 n) {
+  float g = 1.0e30;
+  for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
+    vec3 nf;
+    float df = face_distance(f, x, nf);
+    if (same_way(nf, n)) g = min(g, df - d);
+  }
+  return g;
+}
+
 // The share of the particle's own image across a solid's tangent plane (distance d, normal n) that is not a face's
 // image already. A domain face facing the same way, set a gap g = d_f - d behind the plane, mirrors the water: its
 // images begin 2 g below the plane and hold the particle's own image too (the pairs, at 2 (d + g)). The own image
@@ -430,24 +442,12 @@ bool same_way(vec3 a, vec3 b) { return dot(a, b) > 0.9999; }
 // 0.01 spacings under a hydrostatic column read 1077 kg/m^3 in its first layer, where it reads 1004.9 on the face
 // (poly6, s = 1 cm, 2026-12-07; DfsphPasses.PlaneSetInByLessThanASpacingReadsAsOnTheFace).
 float own_image_weight(vec3 x, float d, vec3 n) {
-  float w = 1.0;
-  for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
-    vec3 nf;
-    float df = face_distance(f, x, nf);
-    if (same_way(nf, n)) w = min(w, clamp((2.0 * (df - d) - d) / kernel.w + 0.5, 0.0, 1.0));
-  }
-  return w;
+  return clamp((2.0 * gap_to_face_behind(x, d, n) - d) / kernel.w + 0.5, 0.0, 1.0);
 }
 
 // Whether the half-space at distance d with normal n lies wholly beyond a domain face (a face facing the same way
 // at most as far): clipped to the domain it is empty, e.g. a plane collider lying on a domain face.
-bool beyond_a_face(vec3 x, float d, vec3 n) {
-  for (uint f = 0u; f < 6u && has_flag(SPH_FLAG_WALLS); ++f) {
-    vec3 nf;
-    if (face_distance(f, x, nf) <= d && dot(nf, n) > 0.9999) return true;
-  }
-  return false;
-}
+bool beyond_a_face(vec3 x, float d, vec3 n) { return gap_to_face_behind(x, d, n) <= 0.0; }
 
 // The erosion of solid w at x [m]: erosion() = a (sph::continuum_erosion), but less for a half-space with a domain
 // face facing the same way a gap g < s / 2 behind its plane (a wall given as a plane just inside the domain). The face
@@ -462,13 +462,8 @@ float solid_erosion(uint w, vec3 x) {
   float a = erosion();
   if (solid_kind(w) != SOLID_HALF_SPACE || !has_flag(SPH_FLAG_WALLS)) return a;
   Plane pl = half_space_plane(w);
-  float d = dot(x - pl.point, pl.n);
-  for (uint f = 0u; f < 6u; ++f) {
-    vec3 nf;
-    float df = face_distance(f, x, nf);
-    if (same_way(nf, pl.n) && df >= d) a = min(a, clamp(2.0 * (df - d) / kernel.w, 0.0, 1.0) * erosion());
-  }
-  return a;
+  // A plane beyond the face (g < 0) is dropped by near_solids (beyond_a_face), whatever its erosion.
+  return clamp(2.0 * gap_to_face_behind(x, dot(x - pl.point, pl.n), pl.n) / kernel.w, 0.0, 1.0) * a;
 }
 
 Near near_solids(vec3 x) {
@@ -715,7 +710,7 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
     vec2 mirrored;
     bool beyond = face_near && mirrored_ray(x, e, span.y, xm, em, mirrored);
     if (!meets && !beyond) continue;
-    vec3 crossed = crossed_face_normal(e, em);
+    vec3 crossed = beyond ? crossed_face_normal(e, em) : vec3(0.0);
     // Minus the tangent half-spaces' ray quadrature (their closed forms are in the shares).
     for (uint j = 0u; j < s.count && meets; ++j) {
       if ((tangents & (1u << j)) == 0u) continue;
@@ -810,8 +805,7 @@ vec3 own_image_kernels(float r) {
 // touching a face from outside, the first layer read 1041.6 kg/m^3 (1002.6 with the face alone) and was pushed off the
 // face at 1,300 m/s^2 (poly6, s = 1 cm, 2026-12-07; DfsphPasses.SolidBeyondAFaceAddsNoOwnImage).
 bool outside_the_domain(vec3 y, float tolerance) {
-  return has_flag(SPH_FLAG_WALLS) && (any(lessThan(y, domain_min.xyz - tolerance)) ||
-                                      any(greaterThan(y, domain_max.xyz + tolerance)));
+  return has_flag(SPH_FLAG_WALLS) && !inside_box(y, domain_min.xyz - tolerance, domain_max.xyz + tolerance);
 }
 
 // Adds the particle's own images (mass m [kg]) across the near solids' tangent planes to their shares: V += m W(2 d)

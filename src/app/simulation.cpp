@@ -351,11 +351,9 @@ Simulation::Simulation(const scene::Scene& scene, bool settle_water) : scene_(sc
     if (snow_water)
       throw InputError(scene_.file.string() + ": sph.settle_time: the water meets the snow, which is not a solid " +
                        "to the water before the run starts; allowed: 0, or \"coupling\": { \"snow_water\": false }");
-    std::vector<RigidCollider> bodies;  // as WaterBodyExchange gives them, held still while the water settles
-    if (water_bodies) {
-      bodies = grain_colliders(grains_->world(), Boundary::kSeparate);
-      for (RigidCollider& b : bodies) b.friction = 0.0;
-    }
+    // The grains as the exchange gives them to the water, held still while it settles.
+    std::vector<RigidCollider> bodies;
+    if (water_bodies) bodies = water_body_colliders(grains_->world());
     water_->upload_particles(
         sph::settle(*scene_.sph, scene_.colliders, std::move(bodies), scene_.gravity, std::move(seeded_water)));
   }

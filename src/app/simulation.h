@@ -38,8 +38,9 @@ struct SliceReport {
 class Simulation {
  public:
   /// With `settle_water` the water first settles for sph.settle_time against the colliders and the grains' bodies
-  /// at their t = 0 poses (sph/settle.h); `firn run --resume` passes false, since the checkpoint replaces the state. Throws firn::InputError when settle_time > 0 and the water meets the snow, and
-  /// firn::NumericalError when the water blows up while it settles.
+  /// at their t = 0 poses (sph/settle.h); `firn run --resume` passes false, since the checkpoint replaces the state.
+  /// Throws firn::InputError when settle_time > 0 and the water meets the snow, and firn::NumericalError when the
+  /// water blows up while it settles.
   explicit Simulation(const scene::Scene& scene, bool settle_water = true);
 
   /// Advances one output frame, 1 / fps simulated seconds (finishes the frame being sliced, if any). Throws

@@ -4,12 +4,14 @@
 
 namespace firn::app {
 
-void WaterBodyExchange::begin_interval(double, double) {
-  // Separate with no friction: the push-out removes only the approach, and the viscous term sees the body's normal
-  // velocity (free slip; water's viscosity drags a body's tangential motion negligibly at these resolutions).
-  std::vector<RigidCollider> bodies = grain_colliders(grains_.world(), Boundary::kSeparate);
+std::vector<RigidCollider> water_body_colliders(const dem::World& world) {
+  std::vector<RigidCollider> bodies = grain_colliders(world, Boundary::kSeparate);
   for (RigidCollider& b : bodies) b.friction = 0.0;
-  water_.set_rigid_bodies(std::move(bodies));
+  return bodies;
+}
+
+void WaterBodyExchange::begin_interval(double, double) {
+  water_.set_rigid_bodies(water_body_colliders(grains_.world()));
 }
 
 void WaterBodyExchange::end_interval(std::vector<RigidImpulse>& impulses) {

@@ -12,6 +12,11 @@
 
 namespace firn::app {
 
+/// Every grain of `world` as a rigid body of the water: separate with no friction (the push-out removes only the
+/// approach, and the viscous term sees the body's normal velocity: free slip; water's viscosity drags a body's
+/// tangential motion negligibly at these resolutions).
+std::vector<RigidCollider> water_body_colliders(const dem::World& world);
+
 /// The water-bodies exchange of a Coupling.
 class WaterBodyExchange final : public Exchange {
  public:

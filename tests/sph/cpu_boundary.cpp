@@ -272,31 +272,33 @@ double face_distance(const sph::SphSettings& s, int f, const glm::dvec3& x, glm:
   return f % 2 ? s.domain_max[f / 2] - x[f / 2] : x[f / 2] - s.domain_min[f / 2];
 }
 
+/// The gap [m] between a plane at distance d from x (normal n) and the nearest domain face facing the same way
+/// behind it (negative beyond it); 1e30 where there is none.
+double gap_to_face_behind(const sph::SphSettings& s, const glm::dvec3& x, double d, const glm::dvec3& n) {
+  double g = 1e30;
+  glm::dvec3 nf;
+  for (int f = 0; f < 6; ++f) {
+    const double df = face_distance(s, f, x, nf);
+    if (same_way(nf, n)) g = std::min(g, df - d);
+  }
+  return g;
+}
+
 /// Solid k's erosion at x [m]: the continuum erosion a, but for a plane with a domain face facing the same way a gap g
 /// behind it, min(2 g / s, 1) a: the plane and its mirror image beyond the face are one slab up to where the face's
-/// images of the water begin, 2 g below the plane, and the erosion goes with the own image's share there.
+/// images of the water begin, 2 g below the plane, and the erosion goes with the own image's share there. (A plane
+/// beyond the face, g < 0, is left out by near_solids whatever its erosion.)
 double solid_erosion(const Solids& solids, size_t k, const glm::dvec3& x) {
   if (solids.kind(k) != Kind::kHalfSpace) return solids.a;
-  glm::dvec3 p, n, nf;
+  glm::dvec3 p, n;
   solids.plane(k, p, n);
-  const double d = glm::dot(x - p, n);
-  double a = solids.a;
-  for (int f = 0; f < 6; ++f) {
-    const double df = face_distance(solids.s, f, x, nf);
-    if (same_way(nf, n) && df >= d) a = std::min(a, std::clamp(2 * (df - d) / solids.s.spacing, 0.0, 1.0) * solids.a);
-  }
-  return a;
+  const double g = gap_to_face_behind(solids.s, x, glm::dot(x - p, n), n);
+  return std::clamp(2 * g / solids.s.spacing, 0.0, 1.0) * solids.a;
 }
 
 /// Whether a plane at distance d [m] from x with normal n lies on or beyond a domain face facing the same way.
 bool beyond_a_face(const sph::SphSettings& s, const glm::dvec3& x, double d, const glm::dvec3& n) {
-  for (int f = 0; f < 6; ++f) {
-    glm::dvec3 nf(0.0);
-    nf[f / 2] = f % 2 ? -1.0 : 1.0;
-    const double df = f % 2 ? s.domain_max[f / 2] - x[f / 2] : x[f / 2] - s.domain_min[f / 2];
-    if (df <= d && glm::dot(nf, n) > 0.9999) return true;
-  }
-  return false;
+  return gap_to_face_behind(s, x, d, n) <= 0;
 }
 
 /// The solids within h of x (their un-eroded selves: the skins reach into the kernel first; d is the eroded
@@ -496,13 +498,7 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
       if (outside) continue;
       // A face facing the same way a gap g behind the plane has the part of the own image's cube (depth d +- s / 2
       // below the plane) beyond 2 g in its images: only the part within 2 g is added.
-      double weight = 1.0;
-      for (int f = 0; f < 6; ++f) {
-        glm::dvec3 nf(0.0);
-        nf[f / 2] = f % 2 ? -1.0 : 1.0;
-        const double df = f % 2 ? s.domain_max[f / 2] - x[f / 2] : x[f / 2] - s.domain_min[f / 2];
-        if (same_way(nf, n)) weight = std::min(weight, std::clamp((2 * (df - d) - d) / s.spacing + 0.5, 0.0, 1.0));
-      }
+      const double weight = std::clamp((2 * gap_to_face_behind(s, x, d, n) - d) / s.spacing + 0.5, 0.0, 1.0);
       const double q = h * h - r * r, scale = weight * mass / s.rest_density;
       out[i].v += scale * c * q * q * q;
       const glm::dvec3 own = scale * 2.0 * (-6.0 * c * r * q * q) * n;
