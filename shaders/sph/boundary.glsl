@@ -54,6 +54,15 @@ layout(std430, binding = SPH_BIND_BODY_PLANES) readonly buffer BodyPlaneBuffer {
 
 bool inside_box(vec3 x, vec3 lo, vec3 hi) { return all(greaterThanEqual(x, lo)) && all(lessThanEqual(x, hi)); }
 
+// Whether two unit normals are parallel and point the same way (within 0.8 degrees).
+bool same_way(vec3 a, vec3 b) { return dot(a, b) > 0.9999; }
+
+// The axis of v's largest component in magnitude (the lowest of equal ones).
+int largest_axis(vec3 v) {
+  vec3 m = abs(v);
+  return m.x >= m.y ? (m.x >= m.z ? 0 : 2) : (m.y >= m.z ? 1 : 2);
+}
+
 // ---- Solids: colliders, then the 6 domain faces (x lo, x hi, y lo, ...), then the regions (boundary slabs only),
 // then the rigid bodies.
 uint first_body() { return collider_count() + 6u + region_count(); }
@@ -155,41 +164,74 @@ float plane_distance(uint w, vec3 x) {
   return dot(x - pl.point, pl.n);
 }
 
-// An axis-aligned box [lo, hi] (a box collider, a slab's clip box) as a solid of the continuum, eroded by a [m] on
-// every side but those at or beyond the domain's face on that side: beyond a face a solid continues as its mirror
-// image (mirrored_ray), so a box that reaches the face is one solid with its image, whose boundary does not run along
-// the face. Eroded there too, the two left a gap 2 a wide at the face: beside a box or slab standing on the domain's
-// floor face (its min on the face), the first layer of a hydrostatic column read 985.7 kg/m^3, against 1001.9 for the
-// same box reaching through the face (poly6, h = 2 s, 2026-12-07; DfsphPasses.SolidOnAFaceReadsAsReachingThroughIt).
-// Returns the eroded box's centre and its half size in `half_extent`.
-vec3 eroded_box(vec3 lo, vec3 hi, float a, out vec3 half_extent) {
-  vec3 lo_a = vec3(a), hi_a = vec3(a);
-  if (has_flag(SPH_FLAG_WALLS)) {
-    float tolerance = 1e-3 * erosion();  // float rounding of a side placed on the face
-    lo_a = mix(lo_a, vec3(0.0), lessThanEqual(lo, domain_min.xyz + tolerance));
-    hi_a = mix(hi_a, vec3(0.0), greaterThanEqual(hi, domain_max.xyz - tolerance));
+// The share (0..1) of the erosion that a flat side of a box or slab takes: the side through p with outward normal n
+// (into the water), the solid's far end along n at `far` (a point; the opposite side of a box). `crossed`: the inward
+// normal of the domain face that a mirrored ray was reflected across (crossed_face_normal; vec3(0) on the ray inside
+// the domain). Without walls, or where the side is not parallel to a domain face, all of it. Else:
+// - 0 where the side lies on or beyond the face it faces: beyond a face a solid continues as its mirror image
+//   (mirrored_ray), so a box that reaches the face is one solid with its image, whose boundary does not run along
+//   the face. Eroded there too, the two left a gap 2 a wide at the face: beside a box or slab standing on the domain's
+//   floor face (its min on the face), the first layer of a hydrostatic column read 985.7 kg/m^3, against 1001.9 for
+//   the same box reaching through the face (poly6, h = 2 s, 2026-12-07;
+//   DfsphPasses.SolidOnAFaceReadsAsReachingThroughIt);
+// - where the solid reaches the domain face behind the side (the face facing the same way; `far` on or beyond it),
+//   the solid and its mirror image beyond that face are one slab between the water and its images, as a plane set in
+//   from a face is (solid_erosion, mirrored_far_side): 0 on the mirrored ray across that face (the mirror's far side,
+//   where the face's images of the water begin), and min(2 g / s, 1) on the ray inside, g the side's gap to the face.
+//   Until 2026-12-08 boxes and slabs kept the whole erosion there: a random tank of boxes and slabs set in by
+//   fractions of a spacing moved at 8.8e-2 m/s at rest (tests/sph/test_tanks.cpp).
+// The function takes the largest component of n as the axis (a loop over the axes with an early return read wrong
+// values in llvmpipe for tilted slabs, 2026-12-08).
+float side_erosion_share(vec3 n, vec3 p, vec3 far, vec3 crossed) {
+  if (!has_flag(SPH_FLAG_WALLS)) return 1.0;
+  int i = largest_axis(n);
+  if (abs(n[i]) < 1.0 - 1e-6) return 1.0;
+  float tolerance = 1e-3 * erosion();  // float rounding of a side placed on the face
+  bool up = n[i] > 0.0;
+  if (up ? p[i] >= domain_max[i] - tolerance : p[i] <= domain_min[i] + tolerance) return 0.0;
+  if (up ? far[i] > domain_min[i] + tolerance : far[i] < domain_max[i] - tolerance) return 1.0;
+  if (same_way(crossed, n)) return 0.0;
+  float g = up ? p[i] - domain_min[i] : domain_max[i] - p[i];
+  return clamp(2.0 * g / kernel.w, 0.0, 1.0);
+}
+
+// An axis-aligned box [lo, hi] (a box collider, a slab's clip box) as a solid of the continuum, each side eroded by
+// its share (side_erosion_share) of a [m]. Returns the eroded box's centre and its half size in `half_extent`.
+vec3 eroded_box(vec3 lo, vec3 hi, float a, vec3 crossed, out vec3 half_extent) {
+  vec3 lo_a, hi_a;
+  for (int i = 0; i < 3; ++i) {
+    vec3 e = vec3(0.0);
+    e[i] = 1.0;
+    lo_a[i] = a * side_erosion_share(-e, lo, hi, crossed);
+    hi_a[i] = a * side_erosion_share(e, hi, lo, crossed);
   }
   lo += lo_a;
   hi -= hi_a;
   half_extent = 0.5 * (hi - lo);
   return 0.5 * (lo + hi);
 }
-vec3 eroded_collider_box(uint w, float a, out vec3 half_extent) {
+vec3 eroded_collider_box(uint w, float a, vec3 crossed, out vec3 half_extent) {
   vec3 c = colliders[w].point_shape.xyz, e = colliders[w].normal_radius.xyz;
-  return eroded_box(c - e, c + e, a, half_extent);
+  return eroded_box(c - e, c + e, a, crossed, half_extent);
 }
-// A slab's back plane (its thickness behind the front plane) is eroded by a too, except where it is parallel to a
-// domain face and lies at or beyond it (as eroded_box). Returns the back's erosion, a or 0.
-float slab_back_erosion(Region r, float a) {
-  if (!has_flag(SPH_FLAG_WALLS)) return a;
-  vec3 n = r.vector.xyz;
-  float tolerance = 1e-3 * erosion();
-  for (int i = 0; i < 3; ++i) {
-    if (abs(n[i]) < 1.0 - 1e-6) continue;
-    float back = r.point[i] - r.max_thickness.w * n[i];
-    if (n[i] > 0.0 ? back <= domain_min[i] + tolerance : back >= domain_max[i] - tolerance) return 0.0;
-  }
-  return a;
+// A slab's back plane: a point on it (its front through r.point, normal r.vector, and the thickness behind).
+vec3 slab_back_point(Region r) { return r.point.xyz - r.max_thickness.w * r.vector.xyz; }
+// A slab's front and back planes eroded by their shares of a [m] (side_erosion_share; each plane's far end is the
+// other plane, within the clip box): the signed distances from x of the eroded planes, front (normal r.vector) in
+// .x, back (normal -r.vector) in .y.
+vec2 slab_planes(Region r, vec3 x, float a, vec3 crossed) {
+  vec3 n = r.vector.xyz, front_point = r.point.xyz, back_point = slab_back_point(r);
+  vec3 lo = r.min_action.xyz, hi = r.max_thickness.xyz;
+  float front = dot(x - front_point, n) + a * side_erosion_share(n, front_point, clamp(back_point, lo, hi), crossed);
+  float back = dot(x - back_point, -n) + a * side_erosion_share(-n, back_point, clamp(front_point, lo, hi), crossed);
+  return vec2(front, back);
+}
+
+// The erosion scale of solid w for solid_distance and solid_interval: the erosion a of a near solid (Near.a), but for
+// a box or a slab, whose sides take their own shares of it, the whole continuum erosion.
+float erosion_scale(uint w, float a) {
+  uint kind = solid_kind(w);
+  return kind == SOLID_BOX || kind == SOLID_SLAB ? erosion() : a;
 }
 
 // Signed distance from x to solid w eroded by a [m] (negative inside; a = 0: the solid itself) and the unit normal
@@ -204,7 +246,7 @@ float solid_distance(uint w, vec3 x, float a, out vec3 n) {
     return dot(x - pl.point, pl.n) + a;
   }
   if (kind == SOLID_BOX) {
-    vec3 half_extent, r = x - eroded_collider_box(w, a, half_extent);
+    vec3 half_extent, r = x - eroded_collider_box(w, a, vec3(0.0), half_extent);
     n = box_normal(r, half_extent);
     return box_distance(r, half_extent);
   }
@@ -214,13 +256,12 @@ float solid_distance(uint w, vec3 x, float a, out vec3 n) {
     return collider_distance(c, x) + a;
   }
   Region r = regions[w - collider_count() - 6u];
-  vec3 half_extent, centre = eroded_box(r.min_action.xyz, r.max_thickness.xyz, a, half_extent);
-  float front = dot(x - r.point.xyz, r.vector.xyz) + a;
-  float back = -front - r.max_thickness.w + a + slab_back_erosion(r, a);
+  vec3 half_extent, centre = eroded_box(r.min_action.xyz, r.max_thickness.xyz, a, vec3(0.0), half_extent);
+  vec2 planes = slab_planes(r, x, a, vec3(0.0));
   float box = box_distance(x - centre, half_extent);
   n = r.vector.xyz;
-  float d = front;
-  if (back > d) d = back, n = -r.vector.xyz;
+  float d = planes.x;
+  if (planes.y > d) d = planes.y, n = -r.vector.xyz;
   if (box > d) d = box, n = box_normal(x - centre, half_extent);
   return d;
 }
@@ -306,16 +347,18 @@ bool near_a_face(vec3 x) {
                                       any(lessThan(domain_max.xyz - x, vec3(kernel_radius()))));
 }
 
-// The interval [t0, t1] of the ray x + t e inside solid w eroded by a [m] and within `span` (domain_interval or
-// mirrored_ray); empty when t1 <= t0.
-vec2 solid_interval(uint w, vec3 x, vec3 e, vec2 span, float a) {
+// The interval [t0, t1] of the ray x + t e inside solid w eroded by a [m] (a box's or slab's sides by their shares
+// of it) and within `span` (domain_interval or mirrored_ray); empty when t1 <= t0. `crossed`: on a mirrored ray the
+// inward normal of the face crossed (crossed_face_normal), whose way the far side of the solid's mirror image faces:
+// not eroded (mirrored_far_side); else vec3(0).
+vec2 solid_interval(uint w, vec3 x, vec3 e, vec2 span, float a, vec3 crossed) {
   float t0 = span.x, t1 = span.y;
   uint kind = solid_kind(w);
   if (kind == SOLID_HALF_SPACE) {
     Plane pl = half_space_plane(w);
-    clip_half_space(dot(x - pl.point, pl.n) + a, dot(e, pl.n), t0, t1);
+    clip_half_space(dot(x - pl.point, pl.n) + (same_way(crossed, pl.n) ? 0.0 : a), dot(e, pl.n), t0, t1);
   } else if (kind == SOLID_BOX) {
-    vec3 half_extent, centre = eroded_collider_box(w, a, half_extent);
+    vec3 half_extent, centre = eroded_collider_box(w, a, crossed, half_extent);
     clip_box(x - centre, e, half_extent, t0, t1);
   } else if (kind == SOLID_HULL) {
     uint b = w - first_body();
@@ -333,11 +376,11 @@ vec2 solid_interval(uint w, vec3 x, vec3 e, vec2 span, float a) {
     t1 = min(t1, -b + s);
   } else {
     Region reg = regions[w - collider_count() - 6u];
-    vec3 n = reg.vector.xyz;
-    float front = dot(x - reg.point.xyz, n) + a, c = dot(e, n);
-    clip_half_space(front, c, t0, t1);
-    clip_half_space(-front - reg.max_thickness.w + a + slab_back_erosion(reg, a), -c, t0, t1);
-    vec3 half_extent, centre = eroded_box(reg.min_action.xyz, reg.max_thickness.xyz, a, half_extent);
+    float c = dot(e, reg.vector.xyz);
+    vec2 planes = slab_planes(reg, x, a, crossed);
+    clip_half_space(planes.x, c, t0, t1);
+    clip_half_space(planes.y, -c, t0, t1);
+    vec3 half_extent, centre = eroded_box(reg.min_action.xyz, reg.max_thickness.xyz, a, crossed, half_extent);
     clip_box(x - centre, e, half_extent, t0, t1);
   }
   return vec2(t0, t1);
@@ -415,11 +458,8 @@ struct Near {
   uint index[BOUNDARY_MAX_NEAR];
   float d[BOUNDARY_MAX_NEAR];  // the distance from the eroded solid [m] (its true distance plus a[k])
   vec3 n[BOUNDARY_MAX_NEAR];
-  float a[BOUNDARY_MAX_NEAR];  // the solid's erosion [m] (solid_erosion)
+  float a[BOUNDARY_MAX_NEAR];  // the erosion of the solid's side at the tangent plane [m] (tangent_side_erosion)
 };
-
-// Whether two unit normals are parallel and point the same way (within 0.8 degrees).
-bool same_way(vec3 a, vec3 b) { return dot(a, b) > 0.9999; }
 
 // The gap g = d_f - d [m] between a plane at distance d from x (normal n, into the water) and the nearest domain face
 // facing the same way behind it (negative where the plane lies beyond that face); 1e30 where there is none.
@@ -440,7 +480,7 @@ float gap_to_face_behind(vec3 x, float d, vec3 n) {
 // 2 g the face's images have. Weight: the part within 2 g, clamp((2 g - d) / s + 1 / 2, 0, 1): 0 on the face (where the plane
 // adds no own image: beyond_a_face), 1 once the gap holds the whole cube. Taken whole at every gap, a plane set in by
 // 0.01 spacings under a hydrostatic column read 1077 kg/m^3 in its first layer, where it reads 1004.9 on the face
-// (poly6, s = 1 cm, 2026-12-07; DfsphPasses.PlaneSetInByLessThanASpacingReadsAsOnTheFace).
+// (poly6, s = 1 cm, 2026-12-07; DfsphPasses.SolidSetInByLessThanASpacingReadsAsOnTheFace).
 float own_image_weight(vec3 x, float d, vec3 n) {
   return clamp((2.0 * gap_to_face_behind(x, d, n) - d) / kernel.w + 0.5, 0.0, 1.0);
 }
@@ -457,7 +497,7 @@ bool beyond_a_face(vec3 x, float d, vec3 n) { return gap_to_face_behind(x, d, n)
 // image's weight at d = s / 2), so that both vanish as the plane comes onto the face, where the face's images alone
 // act. Before 2026-12-07 (the whole of both, and the mirror's far side eroded too) the first layer over a plane set in
 // by 0.01 spacings under a hydrostatic column read 1077 kg/m^3, by 0.3 spacings 925 (poly6, s = 1 cm; 1004.9 on the
-// face; DfsphPasses.PlaneSetInByLessThanASpacingReadsAsOnTheFace).
+// face; DfsphPasses.SolidSetInByLessThanASpacingReadsAsOnTheFace).
 float solid_erosion(uint w, vec3 x) {
   float a = erosion();
   if (solid_kind(w) != SOLID_HALF_SPACE || !has_flag(SPH_FLAG_WALLS)) return a;
@@ -466,13 +506,37 @@ float solid_erosion(uint w, vec3 x) {
   return clamp(2.0 * gap_to_face_behind(x, dot(x - pl.point, pl.n), pl.n) / kernel.w, 0.0, 1.0) * a;
 }
 
+// The erosion [m] of the side of solid w whose tangent plane (normal n) x sees, given its erosion scale a
+// (solid_erosion): a box's or slab's side takes its share of a (side_erosion_share; at an edge or a corner of a box
+// the side of n's largest component); other solids are eroded by a all over.
+float tangent_side_erosion(uint w, vec3 n, float a) {
+  uint kind = solid_kind(w);
+  if (kind != SOLID_BOX && kind != SOLID_SLAB) return a;
+  vec3 lo, hi;
+  if (kind == SOLID_BOX) {
+    lo = colliders[w].point_shape.xyz - colliders[w].normal_radius.xyz;
+    hi = colliders[w].point_shape.xyz + colliders[w].normal_radius.xyz;
+  } else {
+    Region r = regions[w - collider_count() - 6u];
+    vec3 m = r.vector.xyz, front = r.point.xyz, back = slab_back_point(r);
+    lo = r.min_action.xyz;
+    hi = r.max_thickness.xyz;
+    if (same_way(n, m)) return a * side_erosion_share(m, front, clamp(back, lo, hi), vec3(0.0));
+    if (same_way(n, -m)) return a * side_erosion_share(-m, back, clamp(front, lo, hi), vec3(0.0));
+  }
+  int i = largest_axis(n);
+  vec3 e = vec3(0.0);
+  e[i] = n[i] > 0.0 ? 1.0 : -1.0;
+  return a * (n[i] > 0.0 ? side_erosion_share(e, hi, lo, vec3(0.0)) : side_erosion_share(e, lo, hi, vec3(0.0)));
+}
+
 Near near_solids(vec3 x) {
   Near s;
   s.count = 0u;
   for (uint w = 0u; w < solid_count(); ++w) {
     if (solid_kind(w) == SOLID_NONE) continue;
     vec3 n;
-    float a = solid_erosion(w, x), d = solid_distance(w, x, a, n);
+    float scale = solid_erosion(w, x), d = solid_distance(w, x, scale, n), a = tangent_side_erosion(w, n, scale);
     // Within h of the solid itself: its skin (continuum_shares) reaches into the kernel before its eroded part does.
     // A plane is compared with the faces at its own distance, not the eroded one (rounding): one on a face drops.
     if (d >= kernel_radius() + a) continue;
@@ -518,7 +582,7 @@ bool acts_as_half_space(uint w, vec3 x, float d, vec3 n) {
   uint kind = solid_kind(w);
   if (kind == SOLID_HALF_SPACE) return true;
   if (kind == SOLID_BOX) {
-    vec3 half_extent, centre = eroded_collider_box(w, erosion(), half_extent);
+    vec3 half_extent, centre = eroded_collider_box(w, erosion(), vec3(0.0), half_extent);
     return cap_inside_box(x - centre, half_extent, d, n);
   }
   if (kind == SOLID_HULL) {
@@ -533,10 +597,9 @@ bool acts_as_half_space(uint w, vec3 x, float d, vec3 n) {
   }
   if (kind != SOLID_SLAB) return false;
   Region r = regions[w - collider_count() - 6u];
-  float a = erosion(), front = dot(x - r.point.xyz, r.vector.xyz) + a;
-  vec3 half_extent, centre = eroded_box(r.min_action.xyz, r.max_thickness.xyz, a, half_extent);
-  return cap_inside(front, r.vector.xyz, d, n) &&
-         cap_inside(-front - r.max_thickness.w + a + slab_back_erosion(r, a), -r.vector.xyz, d, n) &&
+  vec2 planes = slab_planes(r, x, erosion(), vec3(0.0));
+  vec3 half_extent, centre = eroded_box(r.min_action.xyz, r.max_thickness.xyz, erosion(), vec3(0.0), half_extent);
+  return cap_inside(planes.x, r.vector.xyz, d, n) && cap_inside(planes.y, -r.vector.xyz, d, n) &&
          cap_inside_box(x - centre, half_extent, d, n);
 }
 
@@ -599,10 +662,15 @@ vec3 crossed_face_normal(vec3 e, vec3 em) {
   return nf;
 }
 // Whether the mirrored part of a ray, reflected across the face with inward normal `crossed`, sees the far side of
-// half-space w's mirror image (w parallel to that face and facing its way, normal n): the water's images begin
-// there, so that side is neither eroded nor skinned (the two are one slab with the solid: solid_erosion).
+// solid w's mirror image at its tangent plane (normal n: a half-space parallel to that face and facing its way, or
+// such a side of a box or slab): the water's images begin there, so that side is neither eroded (solid_interval,
+// side_erosion_share) nor skinned (the two are one slab with the solid: solid_erosion). Only at the tangent plane: a
+// box's side facing that way elsewhere (x near the box's edge) stays eroded on the mirrored ray too, so that the solid
+// stays below its tangent plane there as on the ray inside, and its skin cuts nothing of it (single_solid_rays, which
+// has no skins, and the loop over several solids then agree).
 bool mirrored_far_side(uint w, vec3 n, vec3 crossed) {
-  return solid_kind(w) == SOLID_HALF_SPACE && same_way(crossed, n);
+  uint kind = solid_kind(w);
+  return (kind == SOLID_HALF_SPACE || kind == SOLID_BOX || kind == SOLID_SLAB) && same_way(crossed, n);
 }
 
 // The rays of boundary_shares for one solid w near x (tangent distance d, normal n), given its share holding the
@@ -621,14 +689,16 @@ Share single_solid_rays(vec3 x, uint w, float d, vec3 n, float a, Share share) {
     vec3 xm, em;
     vec2 mirrored;
     if (face_near && mirrored_ray(x, e, span.y, xm, em, mirrored)) {  // its mirror image
-      vec2 iv = solid_interval(w, xm, em, mirrored, mirrored_far_side(w, n, crossed_face_normal(e, em)) ? 0.0 : a);
+      vec3 crossed = crossed_face_normal(e, em);
+      vec2 iv = solid_interval(w, xm, em, mirrored, erosion_scale(w, a),
+                               mirrored_far_side(w, n, crossed) ? crossed : vec3(0.0));
       add_ray(share, weight, e, iv.x, iv.y, inv_h);
     }
     if (misses) continue;
     float t0 = 0.0, t1 = kernel_radius();
     clip_half_space(d, c, t0, t1);
     add_ray(share, -weight, e, t0, t1, inv_h);
-    vec2 iv = solid_interval(w, x, e, span, a);
+    vec2 iv = solid_interval(w, x, e, span, erosion_scale(w, a), vec3(0.0));
     add_ray(share, weight, e, iv.x, iv.y, inv_h);
   }
   return share;
@@ -734,9 +804,10 @@ void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
       float cut[4 * BOUNDARY_MAX_NEAR];
       uint cuts = 0u;
       for (uint j = 0u; j < s.count; ++j) {
-        // Beyond a face facing the same way as a half-space, its mirror image's far side: not eroded, no skin.
+        // Beyond a face facing the same way as the tangent plane, the mirror image's far side: not eroded, no skin.
         bool far_side = pass == 1 && mirrored_far_side(s.index[j], s.n[j], crossed);
-        iv[j] = solid_interval(s.index[j], xr, er, sp, far_side ? 0.0 : s.a[j]);
+        iv[j] = solid_interval(s.index[j], xr, er, sp, erosion_scale(s.index[j], s.a[j]),
+                               far_side ? crossed : vec3(0.0));
         if (iv[j].y > iv[j].x) {
           cut[cuts++] = iv[j].x;
           cut[cuts++] = iv[j].y;

@@ -55,8 +55,8 @@ double exit_distance(const Body& b, const glm::dvec3& lo, const glm::dvec3& hi, 
 /// on the compression watchdog at step 0 (tests/sph/test_seeding.cpp). Under gravity along an axis of a box the two
 /// agree to the bit. DFSPH (incompressible): the lattice stays, each particle starts with the pressure rho0 |g| d
 /// (the warm start of the first constant-density solve).
-void compress(const SphSettings& st, const Body& b, const glm::dvec3& gravity, std::vector<GpuParticle>& out,
-              size_t first) {
+void compress(const SphSettings& st, const Body& b, const glm::dvec3& gravity, const glm::dvec3& spacing,
+              std::vector<GpuParticle>& out, size_t first) {
   const double g = glm::length(gravity);
   if (g <= 0 || first == out.size()) return;
   const glm::dvec3 up = -gravity / g;
@@ -68,10 +68,10 @@ void compress(const SphSettings& st, const Body& b, const glm::dvec3& gravity, s
     cubes_lo = glm::min(cubes_lo, x);
     cubes_hi = glm::max(cubes_hi, x);
   }
-  // The lattice points stand for cubes of side s: the body spans half a spacing beyond the extreme points.
-  hi += 0.5 * st.spacing;
-  cubes_lo -= 0.5 * st.spacing;
-  cubes_hi += 0.5 * st.spacing;
+  // The lattice points stand for cubes of the lattice's spacing: the body spans half of it beyond the extreme points.
+  hi += 0.5 * glm::dot(glm::abs(up), spacing);
+  cubes_lo -= 0.5 * spacing;
+  cubes_hi += 0.5 * spacing;
   if (st.pressure_solver == PressureSolver::kDfsph) {
     for (size_t i = first; i < out.size(); ++i) {
       const double depth = hi - glm::dot(up, glm::dvec3(glm::vec3(out[i].x_m)));
@@ -106,17 +106,27 @@ double hydrostatic_density(const SphSettings& st, double g, double depth) {
 
 namespace {
 
-/// sum_j f(r_j, y_j) over the points of the cubic lattice of spacing s within the kernel support (the origin
-/// included): r_j their distance from the origin, y_j their y coordinate [m].
+/// sum_j f(r_j, y_j) over the points of the rectangular lattice of spacing `spacing` [m] per axis within the kernel
+/// support (the origin included): r_j their distance from the origin, y_j their y coordinate [m].
+template <class F>
+double lattice_sum(const SphSettings& settings, const glm::dvec3& spacing, F f) {
+  const double h = settings.h();
+  const glm::ivec3 reach(glm::ceil(h / spacing));
+  const bool cubic = spacing.x == spacing.y && spacing.y == spacing.z;
+  double sum = 0.0;
+  for (int i = -reach.x; i <= reach.x; ++i)
+    for (int j = -reach.y; j <= reach.y; ++j)
+      for (int k = -reach.z; k <= reach.z; ++k) {
+        const double r = cubic ? spacing.x * std::sqrt(double(i * i + j * j + k * k))
+                               : glm::length(spacing * glm::dvec3(i, j, k));
+        sum += f(r, spacing.y * j);
+      }
+  return sum;
+}
+/// The same over the cubic lattice of the settings' spacing s.
 template <class F>
 double lattice_sum(const SphSettings& settings, F f) {
-  const double s = settings.spacing, h = settings.h();
-  const int reach = static_cast<int>(std::ceil(h / s));
-  double sum = 0.0;
-  for (int i = -reach; i <= reach; ++i)
-    for (int j = -reach; j <= reach; ++j)
-      for (int k = -reach; k <= reach; ++k) sum += f(s * std::sqrt(double(i * i + j * j + k * k)), s * j);
-  return sum;
+  return lattice_sum(settings, glm::dvec3(settings.spacing), f);
 }
 
 /// 1 / sum_j s^3 y_j (y_j / r_j) |dW/dr|(r_j): the discrete gradient of a unit linear field along y, inverted.
@@ -316,60 +326,101 @@ std::vector<AxisWall> axis_walls(const SphSettings& settings, const std::vector<
   return walls;
 }
 
-/// The lattice's origin (seed_bodies): per axis a point o with layers at o + s (k + 1/2), placed so that a layer sits
-/// s / 2 from the walls the water touches, where the mirror images of a domain face and the continuum of a solid
-/// (docs/water.md "Solids") expect it. A body touches a wall when its side facing the wall lies within s / 2 of it
-/// and the body overlaps the wall's extent on the other axes. Per axis, with L the highest floor wall touched and H
-/// the lowest ceiling (the walls nearest the water: a plane set in from a face by less than s / 2 bounds the water,
-/// not the face): both touched, the remainder r = H - L - s floor((H - L) / s) is split, o = L + r / 2; one touched,
-/// o = L (or o = H, a whole number of spacings below); none, o is the domain minimum. Returns o moved down by whole
+/// The seeding lattice: points origin + spacing * (k + 1/2) for integer k (per axis) [m].
+struct Lattice {
+  glm::dvec3 origin{0.0}, spacing{0.0};
+};
+
+/// Whether the water of body b rests against wall w on `axis`: the body's side facing the wall lies within s / 2 of
+/// it, or beyond it inside the wall's solid (a plane, or a box or slab whose extent on the other axes holds the
+/// body's), while the body reaches past the wall on the water's side. A tank of planes set in from the domain's faces
+/// with the water given from the domain's corner (what a user writes) is such a body: anchored at the faces instead,
+/// its first layer lay up to s / 2 inside the planes, the check that solids start clear of the water (a quarter
+/// spacing deep) passed it, and DFSPH ended at step 0 on the CFL check (planes 0.5-0.6 s inside the faces).
+bool rests_against(const AxisWall& w, const Body& b, int axis, double s) {
+  const auto [lo, hi] = bounds(b);
+  bool overlaps = true, held = true;
+  for (int o = 0; o < 3; ++o) {
+    if (o == axis) continue;
+    overlaps = overlaps && lo[o] < w.hi[o] && hi[o] > w.lo[o];
+    held = held && lo[o] >= w.lo[o] && hi[o] <= w.hi[o];
+  }
+  if (!overlaps) return false;
+  // The body's side facing the wall, as a height above the wall on the water's side, and the body's far side.
+  const double side = w.floor ? lo[axis] - w.at : w.at - hi[axis];
+  const double reach = w.floor ? hi[axis] - w.at : w.at - lo[axis];
+  return std::abs(side) < 0.5 * s || (side < 0 && held && reach > 0.5 * s);
+}
+
+/// The lattice of seed_bodies: per axis, layers s / 2 from the walls the water rests against (rests_against), where
+/// the mirror images of a domain face and the continuum of a solid (docs/water.md "Solids") expect them. Per axis,
+/// with L the highest floor wall rested against and H the lowest ceiling (the walls nearest the water: a plane set
+/// in from a face bounds the water, not the face):
+/// - both: n = round((H - L) / s) layers (at least one) fill the span, each (H - L) / n thick: the lattice is
+///   stretched or squeezed by at most half a spacing over the span, 1 / (2 n) of it. Anchored at L with whole
+///   spacings, the remainder (up to s) was split between the two walls, and a tank of planes set in by 0.1 s from
+///   the faces started with gaps of 0.4 s beside its walls that its column fell into at 1.3 m/s (DFSPH, s = 2 cm);
+/// - one: spacing s, a layer s / 2 from it;
+/// - none: spacing s from the domain minimum.
+/// A span of a whole number of spacings (within 1e-9) keeps s exactly. The origin is then moved down by whole
 /// spacings to within one spacing above the domain minimum.
-glm::dvec3 lattice_origin(const SphSettings& settings, const std::vector<Collider>& colliders) {
+Lattice seeding_lattice(const SphSettings& settings, const std::vector<Collider>& colliders) {
   const double s = settings.spacing;
-  glm::dvec3 origin = settings.domain_min;
+  Lattice lattice{settings.domain_min, glm::dvec3(s)};
   for (int a = 0; a < 3; ++a) {
     std::optional<double> floor_at, ceiling_at;
     for (const AxisWall& w : axis_walls(settings, colliders, a)) {
       for (const Body& b : settings.bodies) {
-        const auto [lo, hi] = bounds(b);
-        bool overlaps = true;
-        for (int o = 0; o < 3; ++o)
-          if (o != a) overlaps = overlaps && lo[o] < w.hi[o] && hi[o] > w.lo[o];
-        if (!overlaps) continue;
-        if (w.floor && std::abs(lo[a] - w.at) < 0.5 * s) floor_at = std::max(floor_at.value_or(w.at), w.at);
-        if (!w.floor && std::abs(hi[a] - w.at) < 0.5 * s) ceiling_at = std::min(ceiling_at.value_or(w.at), w.at);
+        if (!rests_against(w, b, a, s)) continue;
+        if (w.floor) floor_at = std::max(floor_at.value_or(w.at), w.at);
+        if (!w.floor) ceiling_at = std::min(ceiling_at.value_or(w.at), w.at);
       }
     }
     double o = settings.domain_min[a];
     if (floor_at && ceiling_at && *ceiling_at > *floor_at) {
-      const double span = *ceiling_at - *floor_at;
-      o = *floor_at + 0.5 * (span - s * std::floor(span / s + 1e-9));
+      const double layers = (*ceiling_at - *floor_at) / s, n = std::max(1.0, std::round(layers));
+      if (std::abs(layers - n) > 1e-9) lattice.spacing[a] = (*ceiling_at - *floor_at) / n;
+      o = *floor_at;
     } else if (floor_at) {
       o = *floor_at;
     } else if (ceiling_at) {
       o = *ceiling_at;
     }
     // The same layers, from the whole spacings above the domain minimum (1e-9: a wall on a layer boundary stays).
-    origin[a] = o - s * std::floor((o - settings.domain_min[a]) / s + 1e-9);
+    const double step = lattice.spacing[a];
+    lattice.origin[a] = o - step * std::floor((o - settings.domain_min[a]) / step + 1e-9);
   }
-  return origin;
+  return lattice;
 }
 
 }  // namespace
 
 std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity,
                                      const std::vector<Collider>& colliders) {
-  const double s = settings.spacing;
-  const double mass = lattice_particle_mass(settings);
+  const Lattice lattice = seeding_lattice(settings, colliders);
+  const glm::dvec3 origin = lattice.origin, s = lattice.spacing;
+  // The mass that gives rest density on the lattice (lattice_particle_mass where it is cubic).
+  const bool cubic_spline_density = settings.pressure_solver == PressureSolver::kDfsph;
+  const double mass = s == glm::dvec3(settings.spacing)
+                          ? lattice_particle_mass(settings)
+                          : settings.rest_density / lattice_sum(settings, s, [&](double r, double) {
+                              return cubic_spline_density ? cubic_spline(r, settings.h()) : poly6(r, settings.h());
+                            });
   std::vector<GpuParticle> out;
   std::set<std::tuple<long, long, long>> taken;
-  const glm::dvec3 origin = lattice_origin(settings, colliders);
   // Whole lattice cubes per axis from the origin within the domain (1e-9: a domain of a whole number of spacings
   // keeps its last cube despite rounding).
   const glm::dvec3 cells = glm::floor((settings.domain_max - origin) / s + 1e-9);
   for (const Body& b : settings.bodies) {
     const size_t first = out.size();
-    const auto [lo, hi] = bounds(b);
+    auto [lo, hi] = bounds(b);
+    // Not beyond the walls the body rests against (rests_against): their solids hold no water.
+    for (int a = 0; a < 3; ++a)
+      for (const AxisWall& w : axis_walls(settings, colliders, a))
+        if (rests_against(w, b, a, settings.spacing)) {
+          if (w.floor) lo[a] = std::max(lo[a], w.at);
+          if (!w.floor) hi[a] = std::min(hi[a], w.at);
+        }
     // Within the body, and with the lattice cube inside the domain.
     const glm::dvec3 k_lo = glm::max(glm::ceil((lo - origin) / s - 0.5), glm::dvec3(0.0));
     const glm::dvec3 k_hi = glm::min(glm::floor((hi - origin) / s - 0.5), cells - 1.0);
@@ -384,7 +435,7 @@ std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dve
           p.id = glm::uvec4(static_cast<uint32_t>(out.size()), 0, 0, 0);
           out.push_back(p);
         }
-    if (b.hydrostatic) compress(settings, b, gravity, out, first);
+    if (b.hydrostatic) compress(settings, b, gravity, s, out, first);
   }
   return out;
 }

@@ -96,16 +96,20 @@ double dfsph_relaxation(const SphSettings& settings);
 /// closer pair's gradient: a kick past the CFL check (docs/water.md "Sparse particles").
 uint32_t dfsph_divergence_min_neighbours(const SphSettings& settings);
 
-/// Lattice points x = o + s (k + 1/2) (k integer) inside each body, in body order, with the body's velocity and
-/// lattice_particle_mass(); a point covered by two bodies is seeded once. `id` = index. Per axis, o puts a layer s / 2
-/// from the walls the water touches (seeding.cpp lattice_origin): the domain faces, where the mirror images expect
-/// it, and the axis-aligned walls of `colliders` (planes, box faces) and boundary slabs, where the continuum expects
-/// it; between a floor and a ceiling both touched the remainder of their distance is split. Anchored at the domain
-/// minimum alone, a domain that is not a whole number of spacings long left up to 3 s / 2 at the far face, and DFSPH
-/// started compressed there; a floor plane 0.3 s off the domain's lattice put the first layer 0.2 s above it, and
-/// WCSPH ended on the compression watchdog at step 0 (DFSPH's column jumped at 0.7 m/s). Only points whose lattice
-/// cube lies in the domain are seeded: a point closer than s / 2 to a face would overlap its own mirror image and
-/// start compressed. Hydrostatic bodies are then compressed along `gravity` [m/s^2] (see Body::hydrostatic).
+/// Lattice points x = o + l (k + 1/2) (k integer; per axis a layer thickness l [m], the spacing s unless said below)
+/// inside each body, in body order, with the body's velocity and the mass that gives rest density on that lattice
+/// (lattice_particle_mass() where l = s on every axis); a point covered by two bodies is seeded once. `id` = index.
+/// Per axis, o puts a layer l / 2 from the walls the water touches (seeding.cpp seeding_lattice, rests_against): the
+/// domain faces, where the mirror images expect it, and the axis-aligned walls of `colliders` (planes, box faces) and
+/// boundary slabs, where the continuum expects it. A body touches a wall whose side lies within s / 2 of it, or that
+/// it reaches beyond into the wall's solid; nothing is seeded beyond such a wall. Between a floor and a ceiling both
+/// touched, L apart, n = round(L / s) layers of l = L / n fill the distance. Anchored at the domain minimum alone, a
+/// domain that is not a whole number of spacings long left up to 3 s / 2 at the far face, and DFSPH started
+/// compressed there; a floor plane 0.3 s off the domain's lattice put the first layer 0.2 s above it, and WCSPH ended
+/// on the compression watchdog at step 0 (DFSPH's column jumped at 0.7 m/s); whole spacings with the remainder split
+/// left gaps of up to s beside tank walls (docs/water.md "Seeding beside solids"). Only points whose lattice cube lies
+/// in the domain are seeded: a point closer than l / 2 to a face would overlap its own mirror image and start
+/// compressed. Hydrostatic bodies are then compressed along `gravity` [m/s^2] (see Body::hydrostatic).
 std::vector<GpuParticle> seed_bodies(const SphSettings& settings, const glm::dvec3& gravity = glm::dvec3(0.0),
                                      const std::vector<Collider>& colliders = {});
 

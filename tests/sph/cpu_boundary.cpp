@@ -56,6 +56,8 @@ SolidShare half_space_share(size_t k, double d, const glm::dvec3& n, double h) {
 
 enum class Kind { kNone, kHalfSpace, kBox, kSphere, kSlab };
 
+bool same_way(const glm::dvec3& a, const glm::dvec3& b) { return glm::dot(a, b) > 0.9999; }
+
 struct Solids {
   const sph::SphSettings& s;
   const std::vector<Collider>& colliders;
@@ -66,26 +68,50 @@ struct Solids {
   /// A slab's depth [m]: 0 stands for 2 h (sph::to_gpu).
   double thickness(const sph::Region& r) const { return r.thickness > 0 ? r.thickness : 2 * s.h(); }
 
-  /// Whether a bound at `value` [m] on axis `axis` lies on or beyond the domain face on the side `upper`: beyond a
-  /// face every solid continues as its mirror image, so such a side is no boundary of the solid and is not eroded.
-  bool past_face(double value, int axis, bool upper) const {
-    const double tolerance = 1e-3 * a;
-    return upper ? value >= s.domain_max[axis] - tolerance : value <= s.domain_min[axis] + tolerance;
-  }
-  /// The axis-aligned box [lo, hi] eroded by `erode` [m] on its sides inside the domain.
-  void erode_box(glm::dvec3& lo, glm::dvec3& hi, double erode) const {
+  /// The share (0..1) of the erosion taken by a flat side through p with outward normal n (into the water), the
+  /// solid's far end along n at `far`, on a ray mirrored across the face with inward normal `crossed` (0 inside the
+  /// domain). All of it for a side not parallel to a face. Else none where the side lies on or beyond the face it
+  /// faces (the solid continues through it as its mirror image); where the solid reaches the face behind the side
+  /// (facing the same way), with its mirror image one slab between the water and its images as a plane set in is:
+  /// none on the mirrored ray across that face (the mirror's far side, where the face's images of the water begin),
+  /// min(2 g / s, 1) inside, g the side's gap to that face; all of it where the solid ends before that face.
+  double side_share(const glm::dvec3& n, const glm::dvec3& p, const glm::dvec3& far, const glm::dvec3& crossed) const {
     for (int ax = 0; ax < 3; ++ax) {
-      if (!past_face(lo[ax], ax, false)) lo[ax] += erode;
-      if (!past_face(hi[ax], ax, true)) hi[ax] -= erode;
+      if (std::abs(std::abs(n[ax]) - 1.0) > 1e-6) continue;
+      const double tolerance = 1e-3 * a;
+      const bool upper = n[ax] > 0;  // the side faces the upper face of this axis, the face behind it the lower
+      if (upper ? p[ax] >= s.domain_max[ax] - tolerance : p[ax] <= s.domain_min[ax] + tolerance) return 0.0;
+      const bool reaches = upper ? far[ax] <= s.domain_min[ax] + tolerance : far[ax] >= s.domain_max[ax] - tolerance;
+      if (!reaches) return 1.0;
+      if (same_way(crossed, n)) return 0.0;
+      const double gap = upper ? p[ax] - s.domain_min[ax] : s.domain_max[ax] - p[ax];
+      return std::clamp(2 * gap / s.spacing, 0.0, 1.0);
+    }
+    return 1.0;
+  }
+  /// The axis-aligned box [lo, hi] with each side eroded by its share of `erode` [m].
+  void erode_box(glm::dvec3& lo, glm::dvec3& hi, double erode, const glm::dvec3& crossed = glm::dvec3(0.0)) const {
+    const glm::dvec3 lo0 = lo, hi0 = hi;
+    for (int ax = 0; ax < 3; ++ax) {
+      glm::dvec3 e(0.0);
+      e[ax] = 1;
+      lo[ax] += erode * side_share(-e, lo0, hi0, crossed);
+      hi[ax] -= erode * side_share(e, hi0, lo0, crossed);
     }
   }
-  /// The erosion of slab r's back plane: `erode`, or 0 when the back is parallel to a domain face and on or beyond it.
-  double back_erosion(const sph::Region& r, double erode) const {
-    for (int ax = 0; ax < 3; ++ax)
-      if (std::abs(std::abs(r.normal[ax]) - 1.0) < 1e-9 &&
-          past_face(r.point[ax] - thickness(r) * r.normal[ax], ax, r.normal[ax] < 0))
-        return 0.0;
-    return erode;
+  /// A point on slab r's back plane (normal -r.normal; the front passes through r.point).
+  glm::dvec3 back_point(const sph::Region& r) const { return r.point - thickness(r) * r.normal; }
+  /// The erosion shares of slab r's front and back planes (side_share; each plane's far end: the other plane,
+  /// within the clip box).
+  std::pair<double, double> slab_shares(const sph::Region& r, const glm::dvec3& crossed) const {
+    return {side_share(r.normal, r.point, glm::clamp(back_point(r), r.min, r.max), crossed),
+            side_share(-r.normal, back_point(r), glm::clamp(r.point, r.min, r.max), crossed)};
+  }
+  /// Signed distances of x from slab r's front and back planes, each eroded by its share of `erode` [m].
+  std::pair<double, double> slab_planes(const sph::Region& r, const glm::dvec3& x, double erode,
+                                        const glm::dvec3& crossed = glm::dvec3(0.0)) const {
+    const auto [front, back] = slab_shares(r, crossed);
+    return {glm::dot(x - r.point, r.normal) + erode * front, glm::dot(x - back_point(r), -r.normal) + erode * back};
   }
 
   Kind kind(size_t k) const {
@@ -140,8 +166,7 @@ struct Solids {
         erode_box(lo, hi, a);
         box.point = 0.5 * (lo + hi);
         box.half_extent = 0.5 * (hi - lo);
-        const double front = glm::dot(x - r.point, r.normal) + a;
-        const double back = -front - thickness(r) + a + back_erosion(r, a);
+        const auto [front, back] = slab_planes(r, x, a);
         const double inside_box = signed_distance(box, x);
         double d = front;
         n = r.normal;
@@ -154,9 +179,10 @@ struct Solids {
     return 1e30;
   }
 
-  /// [t0, t1] of the ray x + t e inside solid k eroded by `erode` [m], t in [lo, hi] (not clipped to the domain).
+  /// [t0, t1] of the ray x + t e inside solid k eroded by `erode` [m] (a box's or slab's sides by their shares),
+  /// t in [lo, hi] (not clipped to the domain); `crossed` as for side_share (a plane facing its way: not eroded).
   std::pair<double, double> interval(size_t k, const glm::dvec3& x, const glm::dvec3& e, double lo, double hi,
-                                     double erode) const {
+                                     double erode, const glm::dvec3& crossed) const {
     double t0 = lo, t1 = hi;
     // Keeps the points with (x + t e - p) . n < 0.
     auto clip = [&](const glm::dvec3& p, const glm::dvec3& n) {
@@ -177,13 +203,13 @@ struct Solids {
       case Kind::kHalfSpace: {
         glm::dvec3 p, n;
         plane(k, p, n);
-        clip(p - erode * n, n);
+        clip(p - (same_way(crossed, n) ? 0.0 : erode) * n, n);
         break;
       }
       case Kind::kBox: {
         glm::dvec3 lo = colliders[k].point - colliders[k].half_extent;
         glm::dvec3 hi = colliders[k].point + colliders[k].half_extent;
-        erode_box(lo, hi, erode);
+        erode_box(lo, hi, erode, crossed);
         clip_box(lo, hi);
         break;
       }
@@ -199,10 +225,11 @@ struct Solids {
       }
       case Kind::kSlab: {
         const sph::Region& r = s.regions[k - colliders.size() - 6];
-        clip(r.point - erode * r.normal, r.normal);
-        clip(r.point - (thickness(r) - back_erosion(r, erode)) * r.normal, -r.normal);
+        const auto [front, back] = slab_shares(r, crossed);
+        clip(r.point - erode * front * r.normal, r.normal);
+        clip(back_point(r) + erode * back * r.normal, -r.normal);
         glm::dvec3 lo = r.min, hi = r.max;
-        erode_box(lo, hi, erode);
+        erode_box(lo, hi, erode, crossed);
         clip_box(lo, hi);
         break;
       }
@@ -239,7 +266,6 @@ glm::dvec3 radial(double a, double b, double h) {
 }
 
 
-bool same_way(const glm::dvec3& a, const glm::dvec3& b) { return glm::dot(a, b) > 0.9999; }
 
 /// Whether the ball of radius h around the origin reaches {z . a <= -da} and {z . b <= -db}: the least |z|^2 over
 /// their intersection is at the origin, a foot point or the point on both planes (whichever is feasible).
@@ -301,6 +327,32 @@ bool beyond_a_face(const sph::SphSettings& s, const glm::dvec3& x, double d, con
   return gap_to_face_behind(s, x, d, n) <= 0;
 }
 
+/// The erosion [m] of the side of solid k at its tangent plane (normal n) given its erosion scale a: a box's or slab's
+/// side takes its share (Solids::side_share; at a box's edge or corner, the side of n's largest component).
+double tangent_side_erosion(const Solids& solids, size_t k, const glm::dvec3& n, double a) {
+  glm::dvec3 lo, hi;
+  if (solids.kind(k) == Kind::kBox) {
+    lo = solids.colliders[k].point - solids.colliders[k].half_extent;
+    hi = solids.colliders[k].point + solids.colliders[k].half_extent;
+  } else if (solids.kind(k) == Kind::kSlab) {
+    const sph::Region& r = solids.s.regions[k - solids.colliders.size() - 6];
+    const auto [front, back] = solids.slab_shares(r, glm::dvec3(0.0));
+    if (same_way(n, r.normal)) return a * front;
+    if (same_way(n, -r.normal)) return a * back;
+    lo = r.min;
+    hi = r.max;
+  } else {
+    return a;
+  }
+  int axis = 0;
+  for (int ax = 1; ax < 3; ++ax)
+    if (std::abs(n[ax]) > std::abs(n[axis])) axis = ax;
+  glm::dvec3 e(0.0);
+  e[axis] = n[axis] > 0 ? 1.0 : -1.0;
+  const glm::dvec3 none(0.0);
+  return a * (n[axis] > 0 ? solids.side_share(e, hi, lo, none) : solids.side_share(e, lo, hi, none));
+}
+
 /// The solids within h of x (their un-eroded selves: the skins reach into the kernel first; d is the eroded
 /// distance), leaving out half-spaces that lie wholly beyond a domain face (empty once clipped).
 std::vector<NearSolid> near_solids(const Solids& solids, const glm::dvec3& x, double h) {
@@ -308,7 +360,8 @@ std::vector<NearSolid> near_solids(const Solids& solids, const glm::dvec3& x, do
   for (size_t k = 0; k < solids.count() && out.size() < 8; ++k) {
     if (solids.kind(k) == Kind::kNone) continue;
     glm::dvec3 n;
-    const double a = solid_erosion(solids, k, x), d = solids.distance(k, x, n, a);
+    const double scale = solid_erosion(solids, k, x), d = solids.distance(k, x, n, scale);
+    const double a = tangent_side_erosion(solids, k, n, scale);
     if (d >= h + a) continue;
     if (solids.kind(k) == Kind::kHalfSpace) {
       glm::dvec3 p, pn;
@@ -374,11 +427,11 @@ bool acts_as_half_space(const Solids& solids, const NearSolid& q, const glm::dve
     case Kind::kSlab: {
       const sph::Region& r = solids.s.regions[q.k - solids.colliders.size() - 6];
       const double a = solids.a;
+      const auto [front, back] = solids.slab_shares(r, glm::dvec3(0.0));
       glm::dvec3 lo = r.min, hi = r.max;
       solids.erode_box(lo, hi, a);
-      return cap_inside(x, r.point - a * r.normal, r.normal, q.d, q.n, h) &&
-             cap_inside(x, r.point - (solids.thickness(r) - solids.back_erosion(r, a)) * r.normal, -r.normal, q.d,
-                        q.n, h) &&
+      return cap_inside(x, r.point - a * front * r.normal, r.normal, q.d, q.n, h) &&
+             cap_inside(x, solids.back_point(r) + a * back * r.normal, -r.normal, q.d, q.n, h) &&
              cap_inside_box(x, lo, hi, q.d, q.n, h);
     }
     default: return false;
@@ -586,11 +639,14 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
       std::vector<std::pair<double, double>> iv(near.size()), skin(near.size(), {0, 0});
       std::vector<double> cuts;
       for (size_t i = 0; i < near.size(); ++i) {
-        // The mirror image of a plane parallel to the face crossed, facing its way: its far side, where the face's
-        // images begin, is neither eroded nor skinned.
-        const bool far_side = p == 1 && solids.kind(near[i].k) == Kind::kHalfSpace && same_way(crossed, near[i].n);
-        const double a = far_side ? 0.0 : near[i].a;
-        iv[i] = solids.interval(near[i].k, piece.origin, piece.dir, piece.t0, piece.t1, a);
+        // The mirror image of a plane, or a box's or slab's side, at the tangent plane, parallel to the face crossed
+        // and facing its way: its far side, where the face's images begin, is neither eroded nor skinned
+        // (Solids::side_share; other sides stay eroded, so the solid stays below the tangent plane).
+        const Kind kind = solids.kind(near[i].k);
+        const bool far_side = p == 1 && kind != Kind::kSphere && same_way(crossed, near[i].n);
+        const double a = near[i].a, scale = kind == Kind::kBox || kind == Kind::kSlab ? solids.a : a;
+        iv[i] = solids.interval(near[i].k, piece.origin, piece.dir, piece.t0, piece.t1, scale,
+                                far_side ? crossed : glm::dvec3(0.0));
         if (iv[i].second > iv[i].first) cuts.insert(cuts.end(), {iv[i].first, iv[i].second});
         if (!nearest[i] || far_side) continue;
         // Depth below the tangent plane through x - (d - a) n, along this piece: -(dr + t c).

@@ -5,11 +5,14 @@
 // bits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <set>
 #include <utility>
 
+#include "sph/kernels.h"
 #include "sph/seeding.h"
 #include "sph/solver.h"
 #include "sph_test_util.h"
@@ -140,20 +143,24 @@ TEST(SphSeeding, BodyReachingAFaceOffTheLatticeKeepsItsParticlesHalfASpacingInsi
   SphSettings s = dam(64);
   s.domain_max = glm::dvec3(0.37, 0.3, 0.13);  // 18.5, 15 and 6.5 spacings
   s.bodies[0].max = glm::dvec3(0.11, 0.19, 0.13);
-  double nearest = 1e9;  // on the lattice, before the hydrostatic compression moves the points along gravity
+  // The layers' thickness: s, but 0.13 / 7 m in z, where the column spans the domain (7 layers fill its 6.5 s).
+  const glm::dvec3 layer(s.spacing, s.spacing, 0.13 / 7);
+  double nearest = 1e9;  // in half layers, on the lattice, before the hydrostatic compression moves the points
   for (const GpuParticle& p : seed_bodies(s))
     for (int a = 0; a < 3; ++a)
-      nearest = std::min({nearest, double(p.x_m[a]) - s.domain_min[a], s.domain_max[a] - double(p.x_m[a])});
-  EXPECT_GE(nearest, 0.5 * s.spacing - 1e-6) << "a particle closer than s / 2 to a face";
+      nearest = std::min({nearest, (double(p.x_m[a]) - s.domain_min[a]) / (0.5 * layer[a]),
+                          (s.domain_max[a] - double(p.x_m[a])) / (0.5 * layer[a])});
+  EXPECT_GE(nearest, 1.0 - 1e-4) << "a particle closer than half a layer to a face";
   Solver solver(s, {}, kGravity, seed_bodies(s, kGravity));
   EXPECT_NO_THROW(solver.advance(0.05));
 }
 
-// The lattice sits s / 2 from every face the water touches. A domain that is not a whole number of spacings long
-// leaves a remainder r: a body filling the domain gets s / 2 + r / 2 at both faces of each axis (anchored at
-// domain_min it got s / 2 at the low face and s / 2 + r at the high one), a body on the floor keeps s / 2 at the floor,
-// and one against the high face only gets s / 2 there. DFSPH started compressed at such a face: a dam break at s =
-// 0.013 m in a 0.4 m wide tank ended on the watchdog at 0.048 s (docs/water.md "Not working yet").
+// The lattice sits half a layer from every face the water touches. A body between two faces of a domain that is not a
+// whole number of spacings long gets n = round(L / s) layers of L / n (each within s / (2 n) of s; until 2026-12-08
+// whole spacings with the remainder r split, s / 2 + r / 2 from both faces; anchored at domain_min before that, s / 2
+// at the low face and s / 2 + r at the high one), a body on the floor keeps s / 2 at the floor, and one against the
+// high face only gets s / 2 there. DFSPH started compressed at such a face: a dam break at s = 0.013 m in a 0.4 m wide
+// tank ended on the watchdog at 0.048 s (docs/water.md "Not working yet").
 TEST(SphSeeding, LatticeSitsHalfASpacingFromTheFacesTheWaterTouches) {
   SphSettings s = dam(64);
   s.domain_min = glm::dvec3(-0.05, 0.01, 0.2);
@@ -170,16 +177,17 @@ TEST(SphSeeding, LatticeSitsHalfASpacingFromTheFacesTheWaterTouches) {
       }
     return g;
   };
-  glm::dvec3 r;
-  for (int a = 0; a < 3; ++a) r[a] = extent[a] - s.spacing * std::floor(extent[a] / s.spacing + 1e-9);
+  // Between two faces, round(L / s) layers fill the length L: half a layer's thickness from each face.
+  glm::dvec3 layer;
+  for (int a = 0; a < 3; ++a) layer[a] = extent[a] / std::round(extent[a] / s.spacing);
   const double half = 0.5 * s.spacing, tol = 1e-6;
   Body fill;
   fill.min = s.domain_min;
   fill.max = s.domain_max;
   const auto [low, high] = gaps(fill);
   for (int a = 0; a < 3; ++a) {
-    EXPECT_NEAR(low[a], half + 0.5 * r[a], tol) << "axis " << a;
-    EXPECT_NEAR(high[a], half + 0.5 * r[a], tol) << "axis " << a;
+    EXPECT_NEAR(low[a], 0.5 * layer[a], tol) << "axis " << a;
+    EXPECT_NEAR(high[a], 0.5 * layer[a], tol) << "axis " << a;
   }
   Body floor_column;  // on the floor and against the low x face, through the whole depth in z
   floor_column.min = s.domain_min;
@@ -187,8 +195,8 @@ TEST(SphSeeding, LatticeSitsHalfASpacingFromTheFacesTheWaterTouches) {
   const auto [fl, fh] = gaps(floor_column);
   EXPECT_NEAR(fl.x, half, tol);
   EXPECT_NEAR(fl.y, half, tol);
-  EXPECT_NEAR(fl.z, half + 0.5 * r.z, tol);
-  EXPECT_NEAR(fh.z, half + 0.5 * r.z, tol);
+  EXPECT_NEAR(fl.z, 0.5 * layer.z, tol);
+  EXPECT_NEAR(fh.z, 0.5 * layer.z, tol);
   Body high_column = floor_column;  // against the high x face instead
   high_column.min.x = s.domain_max.x - 0.11;
   high_column.max.x = s.domain_max.x;
@@ -197,11 +205,11 @@ TEST(SphSeeding, LatticeSitsHalfASpacingFromTheFacesTheWaterTouches) {
 
 // The same for walls given as solids off the domain's lattice (here s = 0.02 m and a floor at y = 0.0234 m, 1.17 s):
 // the lattice sits s / 2 from a plane floor, a box collider's top, a slab's front and a box ceiling the water touches,
-// and splits the remainder between a floor and a ceiling. Anchored at the domain minimum, a floor plane 0.3 s off the
-// lattice (s = 0.01 m, the floor at 0.023 m) had its first layer 0.2 s above it, and WCSPH ended on the compression
-// watchdog at step 0 (DFSPH's column jumped at 0.7 m/s); beside a face the mirror images, beside a solid the
-// continuum (docs/water.md "Solids") expect the layer at s / 2. A tilted plane, or a box beside the column and not
-// under it, is no wall of its lattice.
+// and between a floor and a ceiling a whole number of layers fills their distance. Anchored at the domain minimum, a
+// floor plane 0.3 s off the lattice (s = 0.01 m, the floor at 0.023 m) had its first layer 0.2 s above it, and WCSPH
+// ended on the compression watchdog at step 0 (DFSPH's column jumped at 0.7 m/s); beside a face the mirror images,
+// beside a solid the continuum (docs/water.md "Solids") expect the layer at s / 2. A tilted plane, or a box beside
+// the column and not under it, is no wall of its lattice.
 TEST(SphSeeding, LatticeSitsHalfASpacingFromTheSolidWallsTheWaterTouches) {
   SphSettings s = dam(64);
   const double sp = s.spacing, half = 0.5 * sp, tol = 1e-6;
@@ -238,15 +246,15 @@ TEST(SphSeeding, LatticeSitsHalfASpacingFromTheSolidWallsTheWaterTouches) {
   s.regions = {slab};
   EXPECT_NEAR(extremes({}).x, 0.0234 + half, tol) << "slab floor";
   s.regions.clear();
-  // A floor plane and a box ceiling at 0.2057: 9.1 spacings apart, the remainder split.
+  // A floor plane and a box ceiling at 0.2057: 9.1 spacings apart, filled by 9 layers.
   column.max.y = 0.2057;
   Collider lid = box;
   lid.point.y = 0.2057 + 0.05;
   lid.half_extent.y = 0.05;
   const glm::dvec2 both = extremes({plane, lid});
-  const double span = 0.2057 - 0.0234, r = span - sp * std::floor(span / sp);
-  EXPECT_NEAR(both.x, 0.0234 + half + 0.5 * r, tol) << "floor and ceiling";
-  EXPECT_NEAR(both.y, 0.2057 - half - 0.5 * r, tol) << "floor and ceiling";
+  const double layer = (0.2057 - 0.0234) / 9;
+  EXPECT_NEAR(both.x, 0.0234 + 0.5 * layer, tol) << "floor and ceiling";
+  EXPECT_NEAR(both.y, 0.2057 - 0.5 * layer, tol) << "floor and ceiling";
   // A box beside the column, not under it, is no floor of it; nor is a tilted plane.
   Collider aside = box;
   aside.point.x = 0.35;
@@ -257,6 +265,81 @@ TEST(SphSeeding, LatticeSitsHalfASpacingFromTheSolidWallsTheWaterTouches) {
   const double unaligned = extremes({}).x;
   EXPECT_NEAR(unaligned, sp * std::ceil(0.0234 / sp - 0.5) + half, tol);  // the domain's lattice
   EXPECT_NEAR(extremes({aside, tilted}).x, unaligned, tol);
+}
+
+// A tank of walls set in from the domain's faces by fractions of a spacing, with its water given from the domain's
+// corner as a user writes it (the body reaches into the walls): per axis between two walls round(L / s) layers of
+// thickness L / n fill the tank, half a layer from each wall (planes at x, a box and a slab at z; y: a plane floor
+// 2.6 spacings up and the free top, whole spacings from the floor), nothing is seeded inside a wall, and the particle
+// mass gives rest density on that lattice: the density summed over the seeded particles at one in the middle is
+// rho0 (both solvers' density kernels). Before 2026-12-08 the lattice took whole spacings from the nearest walls and
+// split the remainder: with planes 0.1 s inside the faces the first layer beside a wall sat 0.9 s from it and the
+// resting column fell into the gap at 1.3 m/s (DFSPH, s = 2 cm); with planes 0.5-0.6 s inside, a layer lay inside
+// them, and DFSPH ended at step 0 on the CFL check; 0.9 s and more inside, seeding was refused (water inside a solid).
+TEST(SphSeeding, TankOffTheLatticeIsFilledByWholeLayers) {
+  for (PressureSolver solver : {PressureSolver::kWcsph, PressureSolver::kDfsph}) {
+    SphSettings s = dam(64);
+    s.pressure_solver = solver;
+    const double sp = s.spacing, tol = 1e-6;
+    s.domain_min = glm::dvec3(0.0);
+    s.domain_max = glm::dvec3(0.3, 0.25, 0.2);
+    const double x0 = 0.0131, x1 = 0.3 - 0.0077, y0 = 0.052, z0 = 0.0093, z1 = 0.2 - 0.0149;
+    std::vector<Collider> walls(3);
+    walls[0].point = glm::dvec3(x0, 0, 0), walls[0].normal = glm::dvec3(1, 0, 0);
+    walls[1].point = glm::dvec3(x1, 0, 0), walls[1].normal = glm::dvec3(-1, 0, 0);
+    walls[2].point = glm::dvec3(0, y0, 0), walls[2].normal = glm::dvec3(0, 1, 0);
+    Collider box;  // the z ceiling: a box from z1 through the +z face, wider than the tank
+    box.shape = ColliderShape::kBox;
+    box.point = glm::dvec3(0.15, 0.12, 0.5 * (z1 + 0.22));
+    box.half_extent = glm::dvec3(0.2, 0.2, 0.5 * (0.22 - z1));
+    walls.push_back(box);
+    Region slab;  // the z floor
+    slab.action = RegionAction::kBoundary;
+    slab.min = glm::dvec3(-0.1, -0.1, -0.1);
+    slab.max = glm::dvec3(0.4, 0.4, z0);
+    slab.point = glm::dvec3(0, 0, z0);
+    slab.normal = glm::dvec3(0, 0, 1);
+    s.regions = {slab};
+    Body water;
+    water.min = glm::dvec3(0.0);
+    water.max = glm::dvec3(0.3, 0.2, 0.2);
+    water.hydrostatic = false;
+    s.bodies = {water};
+    const std::vector<GpuParticle> seeded = seed_bodies(s, glm::dvec3(0.0), walls);
+    ASSERT_FALSE(seeded.empty());
+    const glm::dvec3 layer((x1 - x0) / std::round((x1 - x0) / sp), sp, (z1 - z0) / std::round((z1 - z0) / sp));
+    glm::dvec3 lo(1e9), hi(-1e9);
+    for (const GpuParticle& p : seeded) {
+      lo = glm::min(lo, glm::dvec3(glm::vec3(p.x_m)));
+      hi = glm::max(hi, glm::dvec3(glm::vec3(p.x_m)));
+    }
+    EXPECT_NEAR(lo.x, x0 + 0.5 * layer.x, tol);
+    EXPECT_NEAR(hi.x, x1 - 0.5 * layer.x, tol);
+    EXPECT_NEAR(lo.y, y0 + 0.5 * sp, tol);
+    EXPECT_NEAR(hi.y, y0 + sp * (std::floor((0.2 - y0) / sp - 0.5) + 0.5), tol);
+    EXPECT_NEAR(lo.z, z0 + 0.5 * layer.z, tol);
+    EXPECT_NEAR(hi.z, z1 - 0.5 * layer.z, tol);
+    // Every point on the lattice of those layers, each seeded once.
+    const glm::dvec3 counts = glm::round((hi - lo) / layer) + 1.0;
+    EXPECT_EQ(seeded.size(), size_t(counts.x * counts.y * counts.z));
+    // The density at the particle nearest the tank's middle, summed over the seeded particles (all within h of it
+    // are seeded: it lies more than h from every wall and from the top).
+    const glm::dvec3 middle = 0.5 * (lo + hi);
+    size_t i = 0;
+    for (size_t j = 0; j < seeded.size(); ++j)
+      if (glm::distance(glm::dvec3(glm::vec3(seeded[j].x_m)), middle) <
+          glm::distance(glm::dvec3(glm::vec3(seeded[i].x_m)), middle))
+        i = j;
+    const glm::dvec3 xi(glm::vec3(seeded[i].x_m));
+    const glm::dvec3 room = glm::min(xi - lo, hi - xi);
+    ASSERT_GT(std::min({room.x, room.y, room.z}), s.h());
+    double rho = 0;
+    for (const GpuParticle& p : seeded) {
+      const double r = glm::distance(xi, glm::dvec3(glm::vec3(p.x_m)));
+      rho += p.x_m.w * (solver == PressureSolver::kDfsph ? cubic_spline(r, s.h()) : poly6(r, s.h()));
+    }
+    EXPECT_NEAR(rho / s.rest_density, 1.0, 1e-5) << (solver == PressureSolver::kDfsph ? "dfsph" : "wcsph");
+  }
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // Every GPU pass against the CPU double-precision reference (cpu_reference.h), each fed exactly the state the GPU
 // pass read (downloaded just before it), on a random scene of awkward size: a jittered lattice of water touching
-// the domain walls, a sphere, a box, a tilted plane collider and a plane set in from the +x face (facing its way:
-// continued beyond it as its mirror image), a boundary slab and shift / set-speed / teleport regions, random
-// velocities, surface tension on. Bounds per value are derived in cpu_reference.cpp.
+// the domain walls, a sphere, a box, a tilted plane collider, a plane set in from the +x face (facing its way:
+// continued beyond it as its mirror image) and a box set in from the +z face, a boundary slab, a slab set in from the
+// -x face and shift / set-speed / teleport regions, random velocities, surface tension on. Bounds per value are
+// derived in cpu_reference.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -69,7 +70,16 @@ Run start(EquationOfState eos) {
   Region shift{RegionAction::kShift, {0.0, 0.0, 0.0}, {0.05, 0.05, 0.3}, {0.0, 0.3, 0.0}};
   Region speed{RegionAction::kSetSpeed, {0.2, 0.15, 0.0}, {0.25, 0.2, 0.3}, {0.5, -0.2, 0.1}};
   Region teleport{RegionAction::kTeleport, {0.45, 0.3, 0.0}, {0.5, 0.4, 0.3}, {0.1, 0.35, 0.15}};
-  s.regions = {slab, shift, speed, teleport};
+  // A second slab, set in from the face x = 0 by 0.3 spacings and reaching through it (its front's erosion is cut to
+  // 0.6 of a, and its mirror's far side is not eroded: boundary.glsl side_erosion_share).
+  Region ledge;
+  ledge.action = RegionAction::kBoundary;
+  ledge.min = {-0.1, 0.25, 0.0};
+  ledge.max = {0.006, 0.4, 0.15};
+  ledge.point = {0.006, 0.3, 0.1};
+  ledge.normal = {1.0, 0.0, 0.0};
+  ledge.thickness = 0.1;
+  s.regions = {slab, shift, speed, teleport, ledge};
   Collider sphere;
   sphere.shape = ColliderShape::kSphere;
   sphere.point = {0.15, 0.12, 0.15};
@@ -89,7 +99,11 @@ Run start(EquationOfState eos) {
   Collider side;  // set in from the face x = 0.5 by 0.013 m and parallel to it: the mirrored slab beyond
   side.point = {0.487, 0.2, 0.15};
   side.normal = {-1.0, 0.0, 0.0};
-  r.setup.colliders = {sphere, box, plane, side};
+  Collider shelf;  // a box set in from the face z = 0.3 by 0.45 spacings and reaching through it and the top face
+  shelf.shape = ColliderShape::kBox;
+  shelf.point = {0.1, 0.35, 0.341};
+  shelf.half_extent = {0.1, 0.05, 0.05};
+  r.setup.colliders = {sphere, box, plane, side, shelf};
   r.setup.gravity = glm::dvec3(0.0, -9.81, 0.0);
   // A jittered lattice over most of the domain, particles up to the walls (and a few inside the colliders).
   const double spacing = 0.0205, mass = lattice_particle_mass(s);
