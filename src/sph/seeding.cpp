@@ -332,11 +332,14 @@ struct Lattice {
 };
 
 /// Whether the water of body b rests against wall w on `axis`: the body's side facing the wall lies within s / 2 of
-/// it, or beyond it inside the wall's solid (a plane, or a box or slab whose extent on the other axes holds the
-/// body's), while the body reaches past the wall on the water's side. A tank of planes set in from the domain's faces
-/// with the water given from the domain's corner (what a user writes) is such a body: anchored at the faces instead,
-/// its first layer lay up to s / 2 inside the planes, the check that solids start clear of the water (a quarter
-/// spacing deep) passed it, and DFSPH ended at step 0 on the CFL check (planes 0.5-0.6 s inside the faces).
+/// it, or up to a spacing beyond it inside the wall's solid (a plane, or a box or slab whose extent on the other axes
+/// holds the body's), while the body reaches past the wall on the water's side. A tank of planes set in from the
+/// domain's faces by a fraction of a spacing with the water given from the domain's corner (what a user writes) is
+/// such a body: anchored at the faces instead, its first layer lay up to s / 2 inside the planes, the check that
+/// solids start clear of the water (a quarter spacing deep) passed it, and DFSPH ended at step 0 on the CFL check
+/// (planes 0.5-0.6 s inside the faces). A spacing is the lattice's own resolution of where the water begins; a body
+/// reaching deeper into a solid is a real overlap, which the app refuses naming the solid (app/simulation.cpp
+/// check_solids_clear_of_water) rather than dropping that water unseen.
 bool rests_against(const AxisWall& w, const Body& b, int axis, double s) {
   const auto [lo, hi] = bounds(b);
   bool overlaps = true, held = true;
@@ -349,14 +352,14 @@ bool rests_against(const AxisWall& w, const Body& b, int axis, double s) {
   // The body's side facing the wall, as a height above the wall on the water's side, and the body's far side.
   const double side = w.floor ? lo[axis] - w.at : w.at - hi[axis];
   const double reach = w.floor ? hi[axis] - w.at : w.at - lo[axis];
-  return std::abs(side) < 0.5 * s || (side < 0 && held && reach > 0.5 * s);
+  return std::abs(side) < 0.5 * s || (side < 0 && side > -s && held && reach > 0.5 * s);
 }
 
 /// The lattice of seed_bodies: per axis, layers s / 2 from the walls the water rests against (rests_against), where
 /// the mirror images of a domain face and the continuum of a solid (docs/water.md "Solids") expect them. Per axis,
 /// with L the highest floor wall rested against and H the lowest ceiling (the walls nearest the water: a plane set
 /// in from a face bounds the water, not the face):
-/// - both: n = round((H - L) / s) layers (at least one) fill the span, each (H - L) / n thick: the lattice is
+/// - both: n = round((H - L) / s) layers fill the span, each (H - L) / n thick (none under s / 2): the lattice is
 ///   stretched or squeezed by at most half a spacing over the span, 1 / (2 n) of it. Anchored at L with whole
 ///   spacings, the remainder (up to s) was split between the two walls, and a tank of planes set in by 0.1 s from
 ///   the faces started with gaps of 0.4 s beside its walls that its column fell into at 1.3 m/s (DFSPH, s = 2 cm);
@@ -378,8 +381,9 @@ Lattice seeding_lattice(const SphSettings& settings, const std::vector<Collider>
     }
     double o = settings.domain_min[a];
     if (floor_at && ceiling_at && *ceiling_at > *floor_at) {
-      const double layers = (*ceiling_at - *floor_at) / s, n = std::max(1.0, std::round(layers));
-      if (std::abs(layers - n) > 1e-9) lattice.spacing[a] = (*ceiling_at - *floor_at) / n;
+      // n = 0 (a gap under s / 2): no layer fits; spacing s from the floor puts the first one beyond the ceiling.
+      const double layers = (*ceiling_at - *floor_at) / s, n = std::round(layers);
+      if (n >= 1 && std::abs(layers - n) > 1e-9) lattice.spacing[a] = (*ceiling_at - *floor_at) / n;
       o = *floor_at;
     } else if (floor_at) {
       o = *floor_at;

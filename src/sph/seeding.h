@@ -101,8 +101,8 @@ uint32_t dfsph_divergence_min_neighbours(const SphSettings& settings);
 /// (lattice_particle_mass() where l = s on every axis); a point covered by two bodies is seeded once. `id` = index.
 /// Per axis, o puts a layer l / 2 from the walls the water touches (seeding.cpp seeding_lattice, rests_against): the
 /// domain faces, where the mirror images expect it, and the axis-aligned walls of `colliders` (planes, box faces) and
-/// boundary slabs, where the continuum expects it. A body touches a wall whose side lies within s / 2 of it, or that
-/// it reaches beyond into the wall's solid; nothing is seeded beyond such a wall. Between a floor and a ceiling both
+/// boundary slabs, where the continuum expects it. A body touches a wall whose side lies within s / 2 of it, or up to
+/// s beyond it inside the wall's solid; nothing is seeded beyond such a wall. Between a floor and a ceiling both
 /// touched, L apart, n = round(L / s) layers of l = L / n fill the distance. Anchored at the domain minimum alone, a
 /// domain that is not a whole number of spacings long left up to 3 s / 2 at the far face, and DFSPH started
 /// compressed there; a floor plane 0.3 s off the domain's lattice put the first layer 0.2 s above it, and WCSPH ended

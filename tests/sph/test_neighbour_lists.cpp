@@ -270,7 +270,7 @@ TEST(SphSeeding, LatticeSitsHalfASpacingFromTheSolidWallsTheWaterTouches) {
 // A tank of walls set in from the domain's faces by fractions of a spacing, with its water given from the domain's
 // corner as a user writes it (the body reaches into the walls): per axis between two walls round(L / s) layers of
 // thickness L / n fill the tank, half a layer from each wall (planes at x, a box and a slab at z; y: a plane floor
-// 2.6 spacings up and the free top, whole spacings from the floor), nothing is seeded inside a wall, and the particle
+// 0.86 spacings up and the free top, whole spacings from the floor), nothing is seeded inside a wall, and the particle
 // mass gives rest density on that lattice: the density summed over the seeded particles at one in the middle is
 // rho0 (both solvers' density kernels). Before 2026-12-08 the lattice took whole spacings from the nearest walls and
 // split the remainder: with planes 0.1 s inside the faces the first layer beside a wall sat 0.9 s from it and the
@@ -283,7 +283,7 @@ TEST(SphSeeding, TankOffTheLatticeIsFilledByWholeLayers) {
     const double sp = s.spacing, tol = 1e-6;
     s.domain_min = glm::dvec3(0.0);
     s.domain_max = glm::dvec3(0.3, 0.25, 0.2);
-    const double x0 = 0.0131, x1 = 0.3 - 0.0077, y0 = 0.052, z0 = 0.0093, z1 = 0.2 - 0.0149;
+    const double x0 = 0.0131, x1 = 0.3 - 0.0077, y0 = 0.0171, z0 = 0.0093, z1 = 0.2 - 0.0149;
     std::vector<Collider> walls(3);
     walls[0].point = glm::dvec3(x0, 0, 0), walls[0].normal = glm::dvec3(1, 0, 0);
     walls[1].point = glm::dvec3(x1, 0, 0), walls[1].normal = glm::dvec3(-1, 0, 0);
@@ -339,6 +339,34 @@ TEST(SphSeeding, TankOffTheLatticeIsFilledByWholeLayers) {
       rho += p.x_m.w * (solver == PressureSolver::kDfsph ? cubic_spline(r, s.h()) : poly6(r, s.h()));
     }
     EXPECT_NEAR(rho / s.rest_density, 1.0, 1e-5) << (solver == PressureSolver::kDfsph ? "dfsph" : "wcsph");
+    // A floor plane more than a spacing above the body's bottom is a real overlap: the lattice stays on the domain's
+    // floor face and the water inside the plane is seeded, for the app to refuse naming the plane.
+    walls[2].point.y = 0.0231;
+    double lowest = 1e9;
+    for (const GpuParticle& p : seed_bodies(s, glm::dvec3(0.0), walls)) lowest = std::min(lowest, double(p.x_m.y));
+    EXPECT_NEAR(lowest, 0.5 * sp, tol);
+  }
+}
+
+// Between two walls under half a spacing apart no layer fits (round(L / s) = 0): a body there seeds nothing (the app
+// then says the bodies contain no particles, exit 2) instead of one layer squeezed to L, whose particle mass would be
+// a fraction of the lattice's. From s / 2 one layer sits midway.
+TEST(SphSeeding, GapUnderHalfASpacingHoldsNoLayer) {
+  SphSettings s = dam(64);
+  const double sp = s.spacing;
+  for (double gap : {0.4, 0.6}) {
+    std::vector<Collider> walls(2);
+    walls[0].point = glm::dvec3(0.1, 0, 0), walls[0].normal = glm::dvec3(1, 0, 0);
+    walls[1].point = glm::dvec3(0.1 + gap * sp, 0, 0), walls[1].normal = glm::dvec3(-1, 0, 0);
+    s.bodies[0].min = glm::dvec3(0.1, 0.0, 0.0);
+    s.bodies[0].max = glm::dvec3(0.1 + gap * sp, 0.1, 0.08);
+    const std::vector<GpuParticle> seeded = seed_bodies(s, glm::dvec3(0.0), walls);
+    if (gap < 0.5) {
+      EXPECT_TRUE(seeded.empty()) << seeded.size() << " particles in a gap of " << gap << " s";
+      continue;
+    }
+    ASSERT_FALSE(seeded.empty());
+    for (const GpuParticle& p : seeded) EXPECT_NEAR(p.x_m.x, 0.1 + 0.5 * gap * sp, 1e-6);
   }
 }
 
