@@ -450,6 +450,7 @@ struct Share {
   vec3 g;
   float l;
   vec3 push;
+  vec3 lift;  // the hydrostatic extrapolation's tangential share [m/s^2] (boundary_shares)
 };
 
 // The solids within h of x: index, tangent distance and normal.
@@ -621,7 +622,7 @@ vec3 boundary_direction(int k) {
 
 Share half_space_share(float d, vec3 n) {
   vec3 c = half_space_integrals(d);
-  return Share(c.x, -c.y * n, c.z, vec3(0.0));
+  return Share(c.x, -c.y * n, c.z, vec3(0.0), vec3(0.0));
 }
 
 // a += sign b (V, G and L; the push is set from G afterwards).
@@ -707,7 +708,7 @@ Share single_solid_rays(vec3 x, uint w, float d, vec3 n, float a, Share share) {
 // Per-solid shares of the integrals over the eroded continuum solids at x for the solids in `s` (share[k] belongs to
 // s.index[k]).
 void continuum_shares(vec3 x, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
-  for (uint k = 0u; k < uint(BOUNDARY_MAX_NEAR); ++k) share[k] = Share(0.0, vec3(0.0), 0.0, vec3(0.0));
+  for (uint k = 0u; k < uint(BOUNDARY_MAX_NEAR); ++k) share[k] = Share(0.0, vec3(0.0), 0.0, vec3(0.0), vec3(0.0));
   // Closed forms only when they are exact: every solid a half-space within the kernel (acts_as_half_space) and no
   // two that are not parallel facing the same way meeting inside the kernel (the solids themselves, not their
   // eroded parts: where they meet, one's skin cuts into the other), nor one and the region beyond a face unless it is
@@ -909,9 +910,21 @@ void add_own_images(vec3 x, Near s, float m, inout Share share[BOUNDARY_MAX_NEAR
 // before the wall margin of integrate.comp, 2 G made its columns at rest churn more (4.9e-2 against 1.34e-2 m/s);
 // with the margin, 1 G left 15 % of a resting column's weight on the margin's projection instead of the solids' push
 // (docs/water.md "Solids").
+// The continuum pushes with the particle's own pressure, where the images it stands for would carry the pressure of
+// where they lie: beside a wall the particle missed their share of the pressure gradient along the wall, and the
+// first layer beside a vertical wall sank (7.19 m/s^2 of pressure support against 10.23 beside a face, docs/water.md
+// "Settling"). Extrapolated hydrostatically into the solid, p(y) = p_i + rho0 g . (y - x) (Adami, Hu & Adams 2012,
+// Eq. 27, for a wall at rest), the pair form adds int_S (g . (x - y)) grad W(x - y) dy; along a flat wall the solid
+// is translation invariant, so int_S (x - y)_t d_t W dy = -V (by parts along t) and the cross terms vanish (odd in
+// t): the tangential part is exactly lift = -V (g - (g . n) n), V the continuum's share (the own image lies level
+// with the particle along the wall: no share). The normal part is left to the pressure the solver sets.
 void boundary_shares(vec3 x, Near s, float m, out Share share[BOUNDARY_MAX_NEAR]) {
   continuum_shares(x, s, share);
-  for (uint k = 0u; k < s.count; ++k) share[k].push = 2.0 * share[k].g;
+  vec3 g = gravity_dt.xyz;
+  for (uint k = 0u; k < s.count; ++k) {
+    share[k].push = 2.0 * share[k].g;
+    share[k].lift = -share[k].v * (g - dot(g, s.n[k]) * s.n[k]);
+  }
   add_own_images(x, s, m, share);
 }
 
@@ -929,6 +942,8 @@ struct BoundaryTerms {
                          // w = its index; w = -1: no body near, -2: several (DFSPH's reaction pass,
                          // dfsph_reactions.comp, reads the share instead of integrating it again)
   vec4 push;             // xyz = -rho0 sum_k P_k [kg/m^4] (times p_i / rho_i^2: the solids' pressure acceleration;
+                         // boundary_shares); w unused
+  vec4 lift;             // xyz = sum_k lift_k [m/s^2] (the hydrostatic extrapolation's tangential share,
                          // boundary_shares); w unused
 };
 
@@ -955,7 +970,8 @@ vec3 approach_velocity(Near s, uint k, vec3 x, vec3 v) {
 vec3 solid_force(Near s, uint k, Share sh, vec3 x, vec3 v, float m, float rho, float p) {
   vec3 drag = material.y * relative_velocity(s, k, x, v);
   if (damping.z > 0.0) drag += damping.z * approach_velocity(s, k, x, v);
-  return m * (rest_density() * p / (rho * rho) * sh.push / kernel_radius() - 2.0 / (rho * kernel.y) * sh.l * drag);
+  return m * (rest_density() * p / (rho * rho) * sh.push / kernel_radius() - 2.0 / (rho * kernel.y) * sh.l * drag -
+              sh.lift);
 }
 
 // The pressure part of solid_force alone, m rho0 p / rho^2 P_k [N] (DFSPH's pressure is known after its solves).
@@ -965,7 +981,7 @@ vec3 solid_pressure_force(Share sh, float m, float rho, float p) {
 
 // The solids' terms at x for a particle moving at v, from the near solids `s`; their shares are left in `share`.
 BoundaryTerms boundary_terms(vec3 x, vec3 v, float m, Near s, out Share share[BOUNDARY_MAX_NEAR]) {
-  BoundaryTerms t = BoundaryTerms(vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0, 0.0, 0.0, -1.0), vec4(0.0));
+  BoundaryTerms t = BoundaryTerms(vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0, 0.0, 0.0, -1.0), vec4(0.0), vec4(0.0));
   boundary_shares(x, s, m, share);
   for (uint k = 0u; k < s.count; ++k) {
     if (s.index[k] >= first_body()) {
@@ -974,6 +990,7 @@ BoundaryTerms boundary_terms(vec3 x, vec3 v, float m, Near s, out Share share[BO
     }
     t.pressure_volume += vec4(-rest_density() * share[k].g / kernel_radius(), share[k].v);
     t.push.xyz -= rest_density() * share[k].push / kernel_radius();
+    t.lift.xyz += share[k].lift;
     if (has_flag(SPH_FLAG_DFSPH)) {
       vec3 v_solid = solid_velocity(s.index[k], surface_point(s, k, x));
       t.viscous.w += rest_density() / kernel_radius() * dot(share[k].g, v_solid);

@@ -103,6 +103,7 @@ void main() {
   boundary[s].push = b.push;
   boundary[s].viscous = b.viscous;
   boundary[s].damping = b.damping;
+  boundary[s].lift = b.lift;  // the solids of boundary_terms only (not the grains' solid field)
   if (body_count() > 0u) boundary[s].body_share = b.body_share;  // read only with bodies (dfsph_reactions.comp)
   // DFSPH's density is its own kernel's (pressure_solve.glsl), WCSPH's poly6's.
   if (g_dfsph) {

@@ -27,7 +27,7 @@ void main() {
   vec4 body_share = boundary[s].body_share;
   if (body_share.w == -1.0) return;
   if (body_share.w >= 0.0) {
-    Share share = Share(0.0, vec3(0.0), 0.0, body_share.xyz);
+    Share share = Share(0.0, vec3(0.0), 0.0, body_share.xyz, vec3(0.0));
     add_body_impulse(uint(body_share.w), dt * solid_pressure_force(share, m, rho, pressure), x, p.id.x);
     return;
   }

@@ -11,7 +11,8 @@
 //              pressure bracket (Monaghan 1992; SphSettings::artificial_viscosity)
 //   surface    a_i += -sigma lap(c) n / |n| / rho_i where |n| = |grad c| > l, c = sum_j m_j / rho_j W_poly6
 //   solids     a_i += -rho0 p_i / rho_i^2 grad V_i + 2 mu / rho_i L_i (v_solid - v_i) for the colliders and slabs,
-//              from the terms the density pass stored (boundary.glsl);  gravity.
+//              plus the hydrostatic lift along them, from the terms the density pass stored (boundary.glsl);
+//              gravity.
 // The sums run over the neighbours and their mirror images across the domain faces (mirror.glsl, pairs.glsl: read
 // from the list the density pass wrote, or searched again when it overflowed); an image has
 // the pressure and density of its particle and the reflected velocity: its normal component reversed across a
@@ -86,6 +87,7 @@ void main() {
   if (material.z > 0.0 && n_len > material.w) a += -material.z * lap_c * grad_c / (n_len * g_rho_i);
   // The solids' terms, member by member (BoundaryTerms.body_share is DFSPH's reaction pass's, not read here).
   a += g_p_over_rho2 * boundary[s].push.xyz + material.y / g_rho_i * boundary[s].viscous.xyz;
+  a += boundary[s].lift.xyz;  // the hydrostatic lift along the solids (boundary.glsl boundary_shares)
   // The damping against colliders, slabs and bodies (continuum solids: no pairs): Monaghan's alpha as the viscosity
   // it amounts to, mu_a = alpha rho0 c h_s / 10 (Monaghan 2005 Sec. 4.4, 3-D), on the normal part of the relative
   // velocity and only while the particle approaches the solid (boundary.glsl, approach_velocity).

@@ -50,8 +50,10 @@ struct GpuBoundaryTerms {
                               ///< several (read by DFSPH's reaction pass)
   glm::vec4 push;             ///< xyz = -rho0 sum_k P_k [kg/m^4] (times p_i / rho_i^2: the solids' pressure
                               ///< acceleration; P = 2 G_continuum + G_own image, boundary.glsl); w unused
+  glm::vec4 lift;             ///< xyz = sum_k -V_k (g - (g . n_k) n_k) [m/s^2]: the hydrostatic extrapolation's
+                              ///< tangential share (boundary.glsl boundary_shares); w unused
 };
-static_assert(sizeof(GpuBoundaryTerms) == 80);
+static_assert(sizeof(GpuBoundaryTerms) == 96);
 
 /// Error record and per-step reductions written by the shaders (std430; shaders/sph/status.glsl). 48 bytes of
 /// members: the buffer is allocated with sizeof, and Mesa reports GL_BUFFER_DATA_SIZE 48 (the minimum buffer size

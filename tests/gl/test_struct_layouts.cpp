@@ -207,7 +207,8 @@ std::vector<Mirror> sph_mirrors() {
                                   FIRN_ROW(GpuBoundaryTerms, viscous, "viscous"),
                                   FIRN_ROW(GpuBoundaryTerms, damping, "damping"),
                                   FIRN_ROW(GpuBoundaryTerms, body_share, "body_share"),
-                                  FIRN_ROW(GpuBoundaryTerms, push, "push")}),
+                                  FIRN_ROW(GpuBoundaryTerms, push, "push"),
+                                  FIRN_ROW(GpuBoundaryTerms, lift, "lift")}),
       struct_block<GpuParams>(
           "sph::GpuParams", "SphParams", SPH_BIND_PARAMS, false, "",
           {FIRN_ROW(GpuParams, origin_cell, "origin_cell"), FIRN_ROW(GpuParams, kernel, "kernel"),

@@ -537,7 +537,10 @@ std::vector<SolidShare> boundary_shares(const sph::SphSettings& s, const std::ve
   // The particle's own mirror image across each such solid's tangent plane (at its true distance), unless a domain
   // face facing the same way is as near (its images have it): m W(2 d) / rho0, its gradient 2 W'(2 d) n m / rho0.
   auto add_own_images = [&] {
-    for (SolidShare& share : out) share.push = 2.0 * share.g;  // the continuum's part so far
+    for (SolidShare& share : out) {  // the continuum's parts so far
+      share.push = 2.0 * share.g;
+      share.v_continuum = share.v;
+    }
     const double c = 315.0 / (64.0 * kPi * std::pow(h, 9));
     for (size_t i = 0; i < near.size(); ++i) {
       glm::dvec3 n;  // the solid's own tangent plane, not the eroded one's

@@ -32,6 +32,7 @@ struct SolidShare {
   glm::dvec3 push{0.0};      ///< what the pressure pushes with [1/m]: twice the continuum's part of g (the images of
                              ///< other particles in the symmetric pair form) plus the own image's part
   double l = 0;              ///< int lap W_visc [1/m^2]
+  double v_continuum = 0;    ///< the continuum's part of v (without the own image) [1]
 };
 
 /// Angular rule of the integrals.

@@ -238,8 +238,11 @@ std::vector<Acceleration> forces(const Setup& s, const std::vector<GpuParticle>&
       glm::dvec3 dv = solid_velocity(s.colliders, b.solid) - vi;
       if (!solid_no_slip(st, s.colliders, b.solid)) dv = glm::dot(dv, b.normal) * b.normal;
       const glm::dvec3 fv = 2.0 * st.viscosity / rho_i * b.l * dv;
-      a += fp + fv;
-      magnitude += glm::length(fp) + glm::length(fv);
+      // The pressure of the images the continuum stands for, extrapolated hydrostatically (Adami et al. 2012): along
+      // the wall it adds -V (g - (g . n) n), V the continuum's volume share (the own image lies level: none).
+      const glm::dvec3 lift = -b.v_continuum * (s.gravity - glm::dot(s.gravity, b.normal) * b.normal);
+      a += fp + fv + lift;
+      magnitude += glm::length(fp) + glm::length(fv) + glm::length(lift);
       const double closing = glm::dot(solid_velocity(s.colliders, b.solid) - vi, b.normal);  // > 0: approaching
       if (mu_damping > 0 && closing > 0) {
         const glm::dvec3 fd = 2.0 * mu_damping / rho_i * b.l * closing * b.normal;
