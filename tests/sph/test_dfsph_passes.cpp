@@ -291,6 +291,36 @@ glm::dvec2 first_two_layers(const SphSettings& s, const std::vector<Collider>& s
   return glm::dvec2(p[3 * 35 + 3].v_rho.w, p[3 * 35 + 7 + 3].v_rho.w) / s.rest_density;
 }
 
+/// The first two layers (first_two_layers) of the centre column over a solid whose top is at y = 0 facing +y, with
+/// the domain's floor `gap` [m] below it (a 1 m box otherwise, kernel radius h [m]): kind 0 a plane, 1 a box and 2 a
+/// slab, both from y = -0.6 m (through the floor face), -1 no solid.
+glm::dvec2 layers_over_a_floor_solid(PressureSolver solver_kind, double h, double gap, int kind) {
+  SphSettings s = settings_for(glm::dvec3(-0.5, -gap, -0.5), glm::dvec3(0.5), h);
+  s.pressure_solver = solver_kind;
+  std::vector<Collider> solids;
+  if (kind == 0 || kind == 1) {
+    Collider c;
+    c.point = glm::dvec3(0.0);
+    c.normal = glm::dvec3(0, 1, 0);
+    if (kind == 1) {
+      c.shape = ColliderShape::kBox;
+      c.point = glm::dvec3(0.0, -0.3, 0.0);
+      c.half_extent = glm::dvec3(0.7, 0.3, 0.7);
+    }
+    solids.push_back(c);
+  } else if (kind == 2) {
+    Region r;
+    r.action = RegionAction::kBoundary;
+    r.min = glm::dvec3(-0.7, -0.6, -0.7);
+    r.max = glm::dvec3(0.7, 0.0, 0.7);
+    r.point = glm::dvec3(0.0);
+    r.normal = glm::dvec3(0, 1, 0);
+    r.thickness = 0.6;
+    s.regions.push_back(r);
+  }
+  return first_two_layers(s, solids);
+}
+
 }  // namespace
 
 // The solids' share of DFSPH's density (boundary.glsl's cubic-spline integrals: the half-space closed form and the ray
@@ -492,7 +522,7 @@ TEST(DfsphPasses, ContinuumEdgesAndCornersReadAsFacesDo) {
 // A box, or a slab, whose far side lies on a domain face (a floor box from the domain's floor up, a slab region whose
 // clip box or back plane ends at the face) is one solid with its mirror image beyond the face, as is the same solid
 // reaching through the face; the erosion (sph::continuum_erosion) applies to the union's boundary, not along the
-// face (boundary.glsl side_erosion_share). The solid is `depth` deep between the water's layers and the
+// face (solids.glsl side_erosion_share). The solid is `depth` deep between the water's layers and the
 // face: at 0.95 s and 1.3 s its mirror's far side lies beyond a first-layer particle's kernel, so the first two
 // layers must read what the same solid reaching through the face reads, to float rounding (2e-6 rho0, as
 // SolidSetInFromAFaceReadsAsWithNoFaceBehind). Below the floor and above the ceiling (the low and the high side),
@@ -592,7 +622,7 @@ TEST(DfsphPasses, SolidBeyondAFaceAddsNoOwnImage) {
 // layer reads as on the face (1e-3 s: within 5e-4), from 0.7 s as the plane alone (2e-6, float rounding), and no two
 // neighbouring gaps of the list differ by more than 1 % (no jump).
 // A box or a slab whose top is set in the same way and that reaches through the face (a tank floor given as a box
-// from below the domain) reads as the plane at every gap (boundary.glsl side_erosion_share), within 1e-5: the plane's
+// from below the domain) reads as the plane at every gap (solids.glsl side_erosion_share), within 1e-5: the plane's
 // gap is the difference of two distances from x, the box's of two coordinates, and float rounding of x (6e-8 m at
 // 0.5 m) is 2e-5 of the smallest gaps here. Until 2026-12-08 they kept the whole erosion and their mirror's eroded
 // far side: the first layer read 0.935 rho0 at 0.1 s and 0.953 at 0.3 s (cubic spline; poly6 0.924 and 0.945).
@@ -602,32 +632,7 @@ TEST(DfsphPasses, SolidSetInByLessThanASpacingReadsAsOnTheFace) {
   const double sp = settings_for(glm::dvec3(0.0), glm::dvec3(1.0), h).spacing;
   for (PressureSolver solver_kind : {PressureSolver::kDfsph, PressureSolver::kWcsph}) {
     const bool dfsph = solver_kind == PressureSolver::kDfsph;
-    // The first two layers of the centre column over a solid whose top is at y = 0 facing +y (kind 0: a plane, 1: a
-    // box, 2: a slab, both from y = -0.6 m, through the floor face; -1: none) with the domain's floor `gap` below.
-    auto layers = [&](double gap, int kind) {
-      SphSettings s = settings_for(glm::dvec3(-0.5, -gap, -0.5), glm::dvec3(0.5), h);
-      s.pressure_solver = solver_kind;
-      std::vector<Collider> solids;
-      if (kind == 0 || kind == 1) {
-        Collider c;
-        c.normal = glm::dvec3(0, 1, 0);
-        if (kind == 1) {
-          c.shape = ColliderShape::kBox;
-          c.point = glm::dvec3(0.0, -0.3, 0.0);
-          c.half_extent = glm::dvec3(0.7, 0.3, 0.7);
-        }
-        solids.push_back(c);
-      } else if (kind == 2) {
-        Region r;
-        r.action = RegionAction::kBoundary;
-        r.min = glm::dvec3(-0.7, -0.6, -0.7);
-        r.max = glm::dvec3(0.7, 0.0, 0.7);
-        r.normal = glm::dvec3(0, 1, 0);
-        r.thickness = 0.6;
-        s.regions.push_back(r);
-      }
-      return first_two_layers(s, solids);
-    };
+    auto layers = [&](double gap, int kind) { return layers_over_a_floor_solid(solver_kind, h, gap, kind); };
     const glm::dvec2 face = layers(0.0, -1), alone = layers(0.5, 0);
     glm::dvec2 last = face;
     for (double g : {1e-3, 0.01, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0}) {
@@ -657,7 +662,7 @@ TEST(DfsphPasses, SolidSetInByLessThanASpacingReadsAsOnTheFace) {
 }
 
 // A solid set in from a domain face facing the same way (a tank wall given as a plane a little inside the domain)
-// continues beyond that face as its mirror image, the slab of the gap's width (boundary.glsl mirrored_ray), and the
+// continues beyond that face as its mirror image, the slab of the gap's width (solids.glsl mirrored_ray), and the
 // water's images begin beyond it. The continuum is eroded by a (sph::continuum_erosion, at most 0.32 s), so the
 // mirrored slab ends 2 g + s / 2 + a from a particle s / 2 in front of the solid; with g at least (h - s / 2 + a) / 2
 // (0.91 s at h = 2 s) the images and the slab's far side lie beyond its kernel, and the first layers must read exactly
@@ -673,32 +678,7 @@ TEST(DfsphPasses, SolidSetInFromAFaceReadsAsWithNoFaceBehind) {
     const bool dfsph = solver_kind == PressureSolver::kDfsph;
     for (int kind = 0; kind < 3; ++kind) {
       // The solid's surface at y = 0, facing +y; the domain's floor `gap` below it (or 0.5 m).
-      auto layers = [&](double gap) {
-        SphSettings s = settings_for(glm::dvec3(-0.5, -gap, -0.5), glm::dvec3(0.5), h);
-        s.pressure_solver = solver_kind;
-        std::vector<Collider> solids;
-        if (kind == 0 || kind == 1) {
-          Collider c;
-          c.point = glm::dvec3(0.0);
-          c.normal = glm::dvec3(0, 1, 0);
-          if (kind == 1) {
-            c.shape = ColliderShape::kBox;
-            c.point = glm::dvec3(0.0, -0.3, 0.0);
-            c.half_extent = glm::dvec3(0.7, 0.3, 0.7);
-          }
-          solids.push_back(c);
-        } else {
-          Region r;
-          r.action = RegionAction::kBoundary;
-          r.min = glm::dvec3(-0.7, -0.6, -0.7);
-          r.max = glm::dvec3(0.7, 0.0, 0.7);
-          r.point = glm::dvec3(0.0);
-          r.normal = glm::dvec3(0, 1, 0);
-          r.thickness = 0.6;
-          s.regions.push_back(r);
-        }
-        return first_two_layers(s, solids);
-      };
+      auto layers = [&](double gap) { return layers_over_a_floor_solid(solver_kind, h, gap, kind); };
       const double sp = settings_for(glm::dvec3(0.0), glm::dvec3(1.0), h).spacing;
       const glm::dvec2 alone = layers(0.5);
       for (double gap : {0.95 * sp, 1.3 * sp}) {
