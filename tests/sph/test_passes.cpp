@@ -71,7 +71,7 @@ Run start(EquationOfState eos) {
   Region speed{RegionAction::kSetSpeed, {0.2, 0.15, 0.0}, {0.25, 0.2, 0.3}, {0.5, -0.2, 0.1}};
   Region teleport{RegionAction::kTeleport, {0.45, 0.3, 0.0}, {0.5, 0.4, 0.3}, {0.1, 0.35, 0.15}};
   // A second slab, set in from the face x = 0 by 0.3 spacings and reaching through it (its front's erosion is cut to
-  // 0.6 of a, and its mirror's far side is not eroded: boundary.glsl side_erosion_share).
+  // 0.6 of a, and its mirror's far side is not eroded: solids.glsl side_erosion_share).
   Region ledge;
   ledge.action = RegionAction::kBoundary;
   ledge.min = {-0.1, 0.25, 0.0};

@@ -299,7 +299,7 @@ TEST(SphTanks, ReleasedColumnGainsNoEnergy) {
 // boxes and slabs set in from a face by less than a spacing kept the whole erosion and their mirror's eroded far
 // side, which planes no longer did (with another seed a tank of slabs at -x and both z sides and boxes at +x and the
 // floor moved at 8.8e-2 m/s at rest; another released column gained 5.64e-4 J, 95 % of its limit). With each side
-// taking its share of the erosion (boundary.glsl side_erosion_share; llvmpipe, 2026-12-08, one run each):
+// taking its share of the erosion (solids.glsl side_erosion_share; llvmpipe, 2026-12-08, one run each):
 //  - released: these names' tanks lose 1.65e-4 and 1.59e-4 J (limit +6.1e-4); six tanks of three other seeds lose
 //    1.47e-4 to 1.64e-4 J, as the whole-spacing tanks do (1.6-1.8e-4);
 //  - at rest: these names' tanks keep 4.3e-3 and 5.1e-3 m/s after 1 s, at most 6.6e-3 and 5.7e-3 from 0.5 s (limit
@@ -425,7 +425,7 @@ TEST(SphTanks, PlanesOnTheDomainFacesChangeNothing) {
 // WCSPH test (1.2 ms steps, the viscous bound). So this test damps the start the same way (from the seeded start, not
 // relaxed) and sets the bounds to 1e-5 on the average and 1e-4 on one particle (noise about 1e-3 m/s): what it checks
 // is the solids. Measured 2026-12-07 (llvmpipe, one run each): 6.9e-3, 6.2e-3 and 6.2e-3 m/s after 1 s on its three
-// tanks, 818 steps each, 528 s on a slow day; with the mirrored slab beyond the faces (boundary.glsl mirrored_ray)
+// tanks, 818 steps each, 528 s on a slow day; with the mirrored slab beyond the faces (solids.glsl mirrored_ray)
 // 6.4e-3, 5.8e-3 and 6.1e-3 after 1 s and at most 8.6e-3, 6.4e-3 and 1.10e-2 from 0.5 s, 212 s. Too long for CI on a
 // slow day, so it stays disabled.
 TEST(SphTanks, DISABLED_DfsphColumnAtRestStaysAtRest) {
